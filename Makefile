@@ -1,0 +1,47 @@
+# Quick start: `make run` (server with a demo game on SQLite, tasks inline, email to var/outbox/)
+# and `make test` (lint, types, tests). Both create .venv from requirements.txt on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1:8000
+
+# Use the real PostgreSQL and Redis when this machine has them and nothing else was chosen;
+# otherwise the tests that need them skip (CI sets PBEM_REQUIRE_SERVICES=1, turning skips into failures).
+SERVICES = $(shell $(PYTHON) -c "import socket,sys; \
+	up=lambda p: socket.socket().connect_ex(('127.0.0.1',p))==0; \
+	print(('DATABASE_URL=postgres://postgres@127.0.0.1:5432/pbem ' if up(5432) else '') + \
+	('CELERY_BROKER_URL=redis://127.0.0.1:6379/14' if up(6379) else ''))" 2>/dev/null)
+
+.PHONY: run test lint types pytest bench clean venv
+
+venv: $(STAMP)
+$(STAMP): requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements.txt
+	touch $(STAMP)
+
+run: venv
+	$(BIN)/python manage.py migrate -v 0
+	$(BIN)/python manage.py demo
+	$(BIN)/python manage.py runserver $(HOST)
+
+test: lint types pytest
+
+lint: venv
+	$(BIN)/ruff check .
+
+types: venv
+	$(BIN)/mypy .
+
+pytest: venv
+	env $(if $(DATABASE_URL),,$(filter DATABASE_URL=%,$(SERVICES))) \
+	    $(if $(CELERY_BROKER_URL),,$(filter CELERY_BROKER_URL=%,$(SERVICES))) \
+	    $(BIN)/pytest $(PYTEST_ARGS)
+
+bench: venv
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache

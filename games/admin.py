@@ -1,0 +1,242 @@
+"""The organisers' admin. It never shows what the rules keep hidden: the engine state (hands, decks), the
+seed (future shuffles), prompts (they list a seat's hand), sealed orders before their phase resolves, and
+private log lines before the game ends. Every change goes through games.turns."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from games import emails, turns
+from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["email", "name", "time_zone", "notify", "created_at"]
+    search_fields = ["email", "name"]
+
+
+class SeatInline(ReadOnlyMixin, admin.TabularInline):
+    model = Seat
+    fields = readonly_fields = ("number", "player", "is_bot")
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["id", "title", "engine", "status", "phase_number", "current_phase", "deadline", "created_at"]
+    list_filter = ["engine", "status"]
+    search_fields = ["title", "seats__player__email"]
+    fields = [
+        "title",
+        "engine",
+        "status",
+        "options",
+        "phase_length",
+        "reminder_before",
+        "phase_number",
+        "current_phase",
+        "deadline",
+        "result",
+        "created_at",
+        "finished_at",
+    ]
+    readonly_fields = [
+        "engine",
+        "status",
+        "options",
+        "phase_number",
+        "current_phase",
+        "deadline",
+        "result",
+        "created_at",
+        "finished_at",
+    ]
+    inlines = [SeatInline]
+    actions = ["extend_24h", "extend_72h", "resolve_now", "pause", "resume"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # games are created by `manage.py creategame` or a league
+
+    @admin.display(description="current phase")
+    def current_phase(self, game: Game) -> str:
+        phase = turns.current_phase(game)
+        return phase.name if phase else "—"
+
+    @admin.display(description="deadline")
+    def deadline(self, game: Game) -> Any:
+        phase = turns.current_phase(game)
+        return phase.deadline if phase else None
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Game], action: Any, done: str) -> None:
+        for game in queryset:
+            action(game)
+        self.message_user(request, f"{done}: {queryset.count()} game(s).", messages.SUCCESS)
+
+    @admin.action(description="Extend the current deadline by 24 hours")
+    def extend_24h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, lambda g: turns.extend_deadline(g, timedelta(hours=24)), "Extended")
+
+    @admin.action(description="Extend the current deadline by 72 hours")
+    def extend_72h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, lambda g: turns.extend_deadline(g, timedelta(hours=72)), "Extended")
+
+    @admin.action(description="Resolve the current phase now, with default orders for missing ones")
+    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, turns.resolve_now, "Resolved")
+
+    @admin.action(description="Pause (deadlines stop)")
+    def pause(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, turns.pause_game, "Paused")
+
+    @admin.action(description="Resume (the open phase gets back the paused time)")
+    def resume(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, turns.resume_game, "Resumed")
+
+
+class ReplaceSeatForm(forms.ModelForm):
+    new_email = forms.EmailField(
+        required=False, help_text="Give this seat to another person. Links already sent stop working."
+    )
+    new_name = forms.CharField(required=False, max_length=80)
+
+    class Meta:
+        model = Seat
+        fields: list[str] = []
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    form = ReplaceSeatForm
+    list_display = ["game", "number", "player", "is_bot"]
+    list_filter = ["is_bot"]
+    search_fields = ["player__email", "game__title"]
+    readonly_fields = ["game", "number", "player", "is_bot"]
+    fields = ["game", "number", "player", "is_bot", "new_email", "new_name"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Seat, form: Any, change: bool) -> None:
+        email = form.cleaned_data.get("new_email")
+        if email:
+            try:
+                turns.replace_player(obj, email, form.cleaned_data.get("new_name", ""))
+            except ValueError as error:
+                self.message_user(request, str(error), messages.ERROR)
+
+
+class OrderInline(ReadOnlyMixin, admin.TabularInline):
+    model = Order
+    fields = readonly_fields = ("seat", "submitted_at", "revision", "is_default", "content")
+    extra = 0
+    can_delete = False
+
+    @admin.display(description="order")
+    def content(self, order: Order) -> str:
+        return sealed_content(order)
+
+
+def sealed_content(order: Order) -> str:
+    if order.phase.status != Phase.Status.RESOLVED:
+        return "sealed until the phase resolves"
+    return str(order.data)
+
+
+@admin.register(Phase)
+class PhaseAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["game", "number", "name", "status", "deadline", "resolved_at", "resolved_by_deadline"]
+    list_filter = ["status"]
+    fields = readonly_fields = (
+        "game",
+        "number",
+        "name",
+        "owed",
+        "status",
+        "opened_at",
+        "deadline",
+        "resolved_at",
+        "resolved_by_deadline",
+    )
+    inlines = [OrderInline]
+
+    @admin.display(description="owed by seats")
+    def owed(self, phase: Phase) -> str:
+        return ", ".join(str(n + 1) for n in phase.owed_seats) or "—"
+
+
+@admin.register(Order)
+class OrderAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = fields = readonly_fields = ("phase", "seat", "submitted_at", "revision", "is_default", "content")
+
+    @admin.display(description="order")
+    def content(self, order: Order) -> str:
+        return sealed_content(order)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Order]:
+        return super().get_queryset(request).select_related("phase", "seat")
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["game", "phase_number", "seq", "audience", "line"]
+    list_filter = ["game"]
+    fields = readonly_fields = ("game", "phase_number", "seq", "audience", "line")
+
+    @admin.display(description="seen by")
+    def audience(self, event: Event) -> str:
+        return "everyone" if event.seat is None else f"seat {event.seat + 1}"
+
+    @admin.display(description="text")
+    def line(self, event: Event) -> str:
+        # A private line may show a hand: organisers read it once the game is over.
+        if event.seat is not None and event.game.status != Game.Status.FINISHED:
+            return "(private to that seat until the game ends)"
+        return event.text
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
+        return super().get_queryset(request).select_related("game")
+
+
+@admin.register(OutboundEmail)
+class OutboundEmailAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["id", "game", "kind", "to", "status", "attempts", "subject", "created_at", "sent_at"]
+    list_filter = ["kind", "status"]
+    search_fields = ["to", "subject"]
+    fields = readonly_fields = (
+        "game",
+        "phase",
+        "seat",
+        "kind",
+        "to",
+        "status",
+        "attempts",
+        "subject",
+        "error",
+        "created_at",
+        "sent_at",
+    )
+    actions = ["send_again"]
+
+    @admin.action(description="Send again (failed or skipped emails)")
+    def send_again(self, request: HttpRequest, queryset: QuerySet[OutboundEmail]) -> None:
+        games = set(queryset.values_list("game_id", flat=True))
+        queryset.exclude(status=OutboundEmail.Status.SENT).update(status=OutboundEmail.Status.PENDING)
+        sent = sum(emails.send_pending(game_id) for game_id in games)
+        self.message_user(request, f"{sent} email(s) sent.", messages.SUCCESS)

@@ -1,0 +1,176 @@
+"""Outgoing email: one small function per kind over subject/text/HTML templates, and the outbox sender.
+
+Rows are written by the service layer in the transaction that makes an email due; `send_pending` claims
+them after commit (skipping rows another worker holds), renders them with the game as it is now, sends
+them and records the result. A turn email for a phase that has already resolved is skipped, not sent.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlparse
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db import transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engines import get_engine
+from games.links import seat_url
+from games.models import Event, OutboundEmail, Phase, Seat
+
+log = logging.getLogger(__name__)
+MAX_LOG_LINES = 40
+MAX_ATTEMPTS = 5
+
+
+def mail_domain() -> str:
+    return urlparse(settings.SITE_URL).hostname or "pbem.localhost"
+
+
+def player_zone(seat: Seat) -> ZoneInfo:
+    try:
+        return ZoneInfo(seat.player.time_zone if seat.player else "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def _news(row: OutboundEmail) -> tuple[list[Event], int]:
+    """The log lines this seat has not been emailed yet (public and its own), newest last, capped."""
+    previous = (
+        OutboundEmail.objects.filter(seat=row.seat, id__lt=row.pk, status=OutboundEmail.Status.SENT)
+        .order_by("-id")
+        .values_list("events_upto", flat=True)
+        .first()
+    ) or 0
+    lines = Event.objects.filter(game=row.game, seq__gt=previous, seq__lte=row.events_upto).filter(
+        Q(seat__isnull=True) | Q(seat=row.seat.number)
+    )
+    total = lines.count()
+    return list(lines.order_by("-seq")[:MAX_LOG_LINES])[::-1], max(0, total - MAX_LOG_LINES)
+
+
+def _context(row: OutboundEmail) -> dict[str, Any]:
+    game, seat, phase = row.game, row.seat, row.phase
+    engine = get_engine(game.engine)
+    news, older = _news(row)
+    open_phase = Phase.objects.filter(game=game, number=game.phase_number).first() or phase
+    return {
+        "game": game,
+        "seat": seat,
+        "player": seat.player,
+        "phase": phase,
+        "engine": engine,
+        "seat_title": engine.seat_name(game.state, seat.number),
+        "view": engine.view(game.state, seat.number),
+        "board_html": f"emails/boards/{game.engine}.html",
+        "board_txt": f"emails/boards/{game.engine}.txt",
+        "prompt": phase.prompt_for(seat.number),
+        "deadline": phase.deadline,
+        "time_zone": seat.player.time_zone if seat.player else "UTC",
+        "link": seat_url(seat, open_phase),
+        "my_games_url": settings.SITE_URL + reverse("games-mine"),
+        "news": news,
+        "older_news": older,
+        "result": game.result,
+        "seats": list(game.seats.select_related("player")),
+    }
+
+
+def build(row: OutboundEmail) -> EmailMultiAlternatives:
+    """The message for one outbox row, from templates/emails/<kind>-subject.txt, -body.txt, -body.html."""
+    context = _context(row)
+    # Templates show datetimes in the active time zone: the player's own.
+    with timezone.override(player_zone(row.seat)):
+        subject = " ".join(render_to_string(f"emails/{row.kind}-subject.txt", context).split())
+        text = render_to_string(f"emails/{row.kind}-body.txt", context)
+        html = render_to_string(f"emails/{row.kind}-body.html", context)
+    domain = mail_domain()
+    thread = f"<pbem.game.{row.game_id}@{domain}>"
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        to=[row.to],
+        headers={
+            "Message-ID": f"<pbem.{row.game_id}.{row.pk}@{domain}>",
+            # Every email of a game points at the same thread root, so mail clients group them.
+            "References": thread,
+            "In-Reply-To": thread,
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    # anymail extensions: providers that support them record the kind and the row for webhooks.
+    message.tags = [row.kind]  # type: ignore[attr-defined]
+    message.metadata = {"game": str(row.game_id), "outbox": str(row.pk)}  # type: ignore[attr-defined]
+    return message
+
+
+def is_obsolete(row: OutboundEmail) -> bool:
+    """A turn email or reminder for a phase that has resolved asks for something no longer wanted."""
+    asks = row.kind in (OutboundEmail.Kind.TURN_STARTED, OutboundEmail.Kind.REMINDER)
+    return asks and row.phase.status != Phase.Status.OPEN
+
+
+def send_pending(game_id: int) -> int:
+    """Send every pending email of a game. Returns how many went out."""
+    with transaction.atomic():
+        rows = list(
+            OutboundEmail.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(game_id=game_id, status=OutboundEmail.Status.PENDING)
+            .select_related("game", "phase", "seat__player")
+            .order_by("id")
+        )
+        if not rows:
+            return 0
+        sent = 0
+        connection = get_connection()
+        for row in rows:
+            if is_obsolete(row):
+                row.status = OutboundEmail.Status.SKIPPED
+                continue
+            row.attempts += 1
+            try:
+                message = build(row)
+                message.connection = connection
+                message.send()
+            except Exception as error:  # noqa: BLE001  (any provider error: keep the row to retry)
+                row.status = OutboundEmail.Status.FAILED
+                row.error = f"{type(error).__name__}: {error}"[:2000]
+                log.warning("email %s (%s) failed: %s", row.pk, row.kind, row.error)
+                continue
+            row.status = OutboundEmail.Status.SENT
+            row.subject = message.subject[:250]
+            row.sent_at = timezone.now()
+            sent += 1
+        OutboundEmail.objects.bulk_update(rows, ["status", "attempts", "error", "subject", "sent_at"])
+    return sent
+
+
+def retry_failed() -> int:
+    """Put failed rows back in the queue (up to MAX_ATTEMPTS) and send them again."""
+    games = set(
+        OutboundEmail.objects.filter(status=OutboundEmail.Status.FAILED, attempts__lt=MAX_ATTEMPTS).values_list(
+            "game_id", flat=True
+        )
+    )
+    OutboundEmail.objects.filter(status=OutboundEmail.Status.FAILED, attempts__lt=MAX_ATTEMPTS).update(
+        status=OutboundEmail.Status.PENDING
+    )
+    return sum(send_pending(game_id) for game_id in games)
+
+
+def send_stragglers() -> int:
+    """Send rows left pending for over a minute (their task was lost, e.g. with a worker that died)."""
+    stale = timezone.now() - timedelta(minutes=1)
+    games = set(
+        OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING, created_at__lt=stale).values_list(
+            "game_id", flat=True
+        )
+    )
+    return sum(send_pending(game_id) for game_id in games)

@@ -1,0 +1,33 @@
+"""Pure-Python rules engines and their registry. Importing this package needs no Django settings."""
+
+from __future__ import annotations
+
+from games.engines.base import Engine, OrderError
+
+_REGISTRY: dict[str, Engine] = {}
+
+
+def register(engine: Engine) -> Engine:
+    _REGISTRY[engine.slug] = engine
+    return engine
+
+
+def get_engine(slug: str) -> Engine:
+    try:
+        return _REGISTRY[slug]
+    except KeyError:
+        raise KeyError(f"no game engine called {slug!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def all_engines() -> list[Engine]:
+    return [_REGISTRY[slug] for slug in sorted(_REGISTRY)]
+
+
+def _load() -> None:
+    # Imported here, after the registry exists, so each game module can register itself.
+    from games.engines import piraeus  # noqa: F401
+
+
+_load()
+
+__all__ = ["Engine", "OrderError", "all_engines", "get_engine", "register"]

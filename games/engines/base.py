@@ -1,0 +1,152 @@
+"""The engine contract: one pure-Python rules engine per game.
+
+An engine knows nothing of Django, clocks or global randomness. The server stores the state (plain JSON),
+asks the engine who owes what (`prompts`), checks each order (`validate`), and once every owed order is in
+(or the deadline has filled the gaps with `default_order`) calls `resolve` with all of them at once.
+
+Seats are numbered 0..n-1. Orders are plain dicts whose keys are the prompt's field names. Every structure
+crossing this boundary must survive `json.loads(json.dumps(x))` unchanged, so states never use int
+dictionary keys (use lists indexed by seat, or str keys).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+State = dict[str, Any]
+Order = dict[str, Any]
+
+
+class OrderError(ValueError):
+    """A player's order is malformed or breaks a rule. The message is shown to that player as it is,
+    so it must name the problem in the game's words and never reveal anything hidden."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of an order form.
+
+    kind "choice": pick one value of `choices`.
+    kind "multichoice": pick between `min` and `max` values of `choices` (repeats allowed only when
+        `repeat` is true, e.g. two cards of the same good).
+    kind "integer": a whole number between `min` and `max`.
+    """
+
+    name: str
+    kind: str
+    label: str
+    choices: tuple[Choice, ...] = ()
+    min: int = 0
+    max: int = 0
+    repeat: bool = False
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What one seat is asked now: the text a player reads and the machine-readable form."""
+
+    kind: str
+    text: str
+    fields: tuple[Field, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        fields = [{**asdict(f), "choices": [asdict(c) for c in f.choices]} for f in self.fields]
+        return {"kind": self.kind, "text": self.text, "fields": fields}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the game log. `seat` None is public; a seat number makes it private to that seat."""
+
+    text: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "seat": self.seat, "data": self.data}
+
+
+@dataclass(frozen=True)
+class Standing:
+    seat: int
+    score: int
+    rank: int  # 1 is first; tied seats share a rank
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option an organiser may set at creation."""
+
+    name: str
+    label: str
+    kind: str  # "integer", "choice" or "seat-list"
+    default: Any = None
+    choices: tuple[Choice, ...] = ()
+    min: int = 0
+    max: int = 0
+
+
+class Engine(ABC):
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...] = ()
+
+    @abstractmethod
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        """A new game for `players` seats, already advanced to its first decision."""
+
+    @abstractmethod
+    def prompts(self, state: State) -> dict[int, Prompt]:
+        """Who owes a decision now and what it is. Empty means the game is over."""
+
+    @abstractmethod
+    def validate(self, state: State, seat: int, order: Order) -> Order:
+        """The normalised order, or OrderError with a message the player understands."""
+
+    @abstractmethod
+    def resolve(self, state: State, orders: dict[int, Order], rng: random.Random) -> tuple[State, list[Event]]:
+        """Apply every owed order at once (already validated), then run automatic steps until the next
+        decision or the end. Must not mutate `state`."""
+
+    @abstractmethod
+    def default_order(self, state: State, seat: int) -> Order:
+        """What a missed deadline means for `seat`: harmless and documented in the rules note."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator). Never another seat's hidden hand or sealed choice."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> list[Standing] | None:
+        """Final standings in rank order, or None while the game goes on."""
+
+    @abstractmethod
+    def random_order(self, state: State, seat: int, rng: random.Random) -> Order:
+        """A random legal order for `seat`: bots, the demo and the tests use it."""
+
+    @abstractmethod
+    def phase_name(self, state: State) -> str:
+        """A short human name of the current decision, e.g. "Day 3 — deals, round 2"."""
+
+    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """A copy of `state` with everything `seat` may not see re-randomised (other hands, deck order).
+        The contract test checks that `view(state, seat)` does not change under it: that is how we know a
+        view leaks nothing. An engine without hidden information returns the state as it is."""
+        return state
+
+    def seat_name(self, state: State, seat: int) -> str:
+        """How the rules name a seat (a country, a colour); the server adds the player's own name."""
+        return f"Seat {seat + 1}"

@@ -1,0 +1,311 @@
+"""What each seat is asked (prompts), how its answer is checked (validate), and stand-in answers for a
+missed deadline (default) or a bot (random)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from games.engines.base import Choice, Field, Order, OrderError, Prompt, State
+from games.engines.piraeus.cards import (
+    DAYS,
+    DEAL_ROUNDS,
+    GOODS,
+    MAX_CARDS_FOR_SALE,
+    card_label,
+    good_of,
+    join_names,
+)
+from games.engines.piraeus.flow import market_slots, price_of
+
+YES_WORDS = {"yes", "y", "true", "on", "1", "withdraw"}
+NO_WORDS = {"no", "n", "false", "off", "0", "bid", ""}
+ROLE_WORDS = {"buyer": "buyer", "buy": "buyer", "seller": "seller", "sell": "seller"}
+
+
+# --- prompts ---------------------------------------------------------------------------------------
+
+
+def prompt_for(state: State, seat: int) -> Prompt:
+    step = state["step"]
+    if step == "plan":
+        return _plan_prompt(state, seat)
+    if step == "sale":
+        return _sale_prompt(state, seat)
+    if step == "deal":
+        return _deal_prompt(state, seat)
+    return _bid_prompt(state, seat)
+
+
+def _plan_prompt(state: State, seat: int) -> Prompt:
+    offer = join_names([good_of(card) for card in state["greek_row"]]) if state["greek_row"] else "nothing"
+    text = (
+        f"Day {state['day']} of {DAYS}: choose whether you buy or sell today. "
+        f"The Greeks offer {offer}. Your token stays hidden until every merchant has chosen; "
+        "then prices move (more buyers than sellers push the Greek goods up, more sellers push them down)."
+    )
+    role = Field(
+        name="role",
+        kind="choice",
+        label="Today I will",
+        choices=(Choice("buyer", "Buy goods"), Choice("seller", "Sell my own goods")),
+    )
+    return Prompt(kind="plan", text=text, fields=(role,))
+
+
+def _sale_prompt(state: State, seat: int) -> Prompt:
+    held = Counter(good_of(card) for card in state["hands"][seat])
+    choices = tuple(
+        Choice(good, f"{good} (you hold {held[good]}, price now {state['prices'][number]})")
+        for number, good in enumerate(GOODS)
+        if held[good]
+    )
+    text = (
+        f"Day {state['day']}: you are selling. Put up to two of your goods up for sale, or none. "
+        "All sellers' cards are revealed together; each card for sale lowers its good's price by 1, "
+        "and every good not for sale rises by 1 per seller. Cards nobody buys are sold to the locals "
+        "at the end of the day at the price of that moment."
+    )
+    cards = Field(
+        name="cards",
+        kind="multichoice",
+        label="Goods to sell",
+        choices=choices,
+        min=0,
+        max=min(MAX_CARDS_FOR_SALE, sum(held.values())),
+        repeat=any(count > 1 for count in held.values()),
+        help="Pick a good twice to sell two cards of it. Leave empty to sell nothing.",
+    )
+    return Prompt(kind="sale", text=text, fields=(cards,))
+
+
+def _slot_label(slot: str, card: str, price: int) -> str:
+    where = "Greek row" if slot.startswith("G") else f"sold by the {card.split('/', 1)[1]}"
+    return f"{card_label(card)}: {price} drachmas, {where}"
+
+
+def _deal_prompt(state: State, seat: int) -> Prompt:
+    cash = state["cash"][seat]
+    choices = [
+        Choice(slot, _slot_label(slot, card, price_of(state, card)))
+        for slot, card in market_slots(state)
+        if price_of(state, card) <= cash
+    ]
+    choices.append(Choice("none", "Nothing this round (keep my token)"))
+    text = (
+        f"Day {state['day']}, deals round {state['round']} of {DEAL_ROUNDS}: choose one card to buy, "
+        f"or keep your token. You have {cash} drachmas. A card only you choose is yours at its price; "
+        "if other buyers choose the same card, you will bid for it."
+    )
+    card = Field(name="card", kind="choice", label="Place my token on", choices=tuple(choices))
+    return Prompt(kind="deal", text=text, fields=(card,))
+
+
+def contest_of(state: State, seat: int) -> dict[str, Any]:
+    return next(contest for contest in state["contests"] if seat in contest["seats"])
+
+
+def _bid_prompt(state: State, seat: int) -> Prompt:
+    contest = contest_of(state, seat)
+    card = contest["card"]
+    price = price_of(state, card)
+    cash = state["cash"][seat]
+    rivals = join_names([state["countries"][other] for other in contest["seats"] if other != seat])
+    text = (
+        f"Day {state['day']}, deals round {state['round']}: {rivals} also want {card_label(card)} "
+        f"(price {price}). Bid in secret between {price} and your {cash} drachmas, or withdraw. "
+        "The highest bid buys the card and pays that bid; equal top bids mean nobody buys it this round."
+    )
+    bid = Field(
+        name="bid",
+        kind="integer",
+        label="My bid (drachmas)",
+        min=price,
+        max=cash,
+        help="Ignored if you withdraw.",
+    )
+    withdraw = Field(
+        name="withdraw",
+        kind="choice",
+        label="Withdraw?",
+        choices=(Choice("no", "No, I bid the amount above"), Choice("yes", "Yes, I withdraw")),
+    )
+    return Prompt(kind="bid", text=text, fields=(bid, withdraw))
+
+
+# --- validation ------------------------------------------------------------------------------------
+
+
+def not_asked_reason(state: State, seat: int) -> str:
+    step = state["step"]
+    role = state["roles"][seat]
+    if step == "over":
+        return "The game is over; no more orders are taken."
+    if step == "sale":
+        if role == "buyer":
+            return "You are a buyer today; only sellers put goods up for sale now."
+        return "You have no goods left to sell, so you are not asked anything now."
+    if step == "deal":
+        if role == "seller":
+            return "You are a seller today; only buyers make deals."
+        return "You cannot pay for any card on the market, so you keep your token this round."
+    if step == "bid":
+        return "Only buyers who chose the same card bid now; you are not in a contest."
+    return "You are not asked anything now."
+
+
+def _text(order: Order, name: str, what: str) -> str:
+    if name not in order or order[name] is None:
+        raise OrderError(f"Please choose {what}.")
+    value = order[name]
+    if isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, str):
+        raise OrderError(f"Please choose {what}: one of the offered choices.")
+    return value.strip()
+
+
+def _integer(value: Any, what: str) -> int:
+    if isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, bool):
+        raise OrderError(f"{what} must be a whole number.")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        digits = value.strip()
+        if digits.lstrip("+-").isdigit() and len(digits) <= 12:
+            return int(digits)
+    raise OrderError(f"{what} must be a whole number.")
+
+
+def validate_plan(state: State, seat: int, order: Order) -> Order:
+    value = _text(order, "role", "whether you buy or sell (role)")
+    role = ROLE_WORDS.get(value.lower())
+    if role is None:
+        raise OrderError(f"Choose 'buyer' or 'seller' as your role, not {value[:20]!r}.")
+    return {"role": role}
+
+
+def _sale_goods(raw: Any) -> list[str]:
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        raw = [part for part in raw.split(",") if part.strip()]
+    if not isinstance(raw, (list, tuple)) or not all(isinstance(item, str) for item in raw):
+        raise OrderError("List the goods you sell by name, e.g. Furs, Food.")
+    if len(raw) > MAX_CARDS_FOR_SALE:
+        raise OrderError(f"You may put at most two cards up for sale; you chose {len(raw)}.")
+    by_name = {good.lower(): good for good in GOODS}
+    goods = []
+    for item in raw:
+        good = by_name.get(item.strip().lower())
+        if good is None:
+            raise OrderError(f"There is no good called {item.strip()[:20]!r}; goods are {', '.join(GOODS)}.")
+        goods.append(good)
+    return goods
+
+
+def validate_sale(state: State, seat: int, order: Order) -> Order:
+    goods = _sale_goods(order.get("cards"))
+    held = Counter(good_of(card) for card in state["hands"][seat])
+    for good, wanted in Counter(goods).items():
+        if held[good] == 0:
+            raise OrderError(f"You have no {good} card left to sell.")
+        if held[good] < wanted:
+            raise OrderError(f"You have only {held[good]} {good} card left, not {wanted}.")
+    return {"cards": sorted(goods, key=GOODS.index)}
+
+
+def _find_slot(state: State, value: str) -> str | None:
+    slots = market_slots(state)
+    wanted = value.upper()
+    for slot, _ in slots:
+        if slot == wanted:
+            return slot
+    # Replies by email may name the card ("Furs/Greeks") rather than its slot.
+    for slot, card in slots:
+        if card.lower() == value.lower() or card_label(card).lower() == value.lower():
+            return slot
+    return None
+
+
+def validate_deal(state: State, seat: int, order: Order) -> Order:
+    value = _text(order, "card", "a card to buy, or 'none'")
+    if value.lower() == "none":
+        return {"card": "none"}
+    slot = _find_slot(state, value)
+    if slot is None:
+        raise OrderError(f"There is no card {value[:20]!r} on the market now; choose one offered, or 'none'.")
+    card = dict(market_slots(state))[slot]
+    price, cash = price_of(state, card), state["cash"][seat]
+    if price > cash:
+        raise OrderError(f"You cannot pay for {card_label(card)}: it costs {price} and you have {cash}.")
+    return {"card": slot}
+
+
+def validate_bid(state: State, seat: int, order: Order) -> Order:
+    withdraw = order.get("withdraw", "no")
+    if isinstance(withdraw, bool):
+        withdraw = "yes" if withdraw else "no"
+    if withdraw is None:
+        withdraw = "no"
+    if not isinstance(withdraw, str) or withdraw.strip().lower() not in YES_WORDS | NO_WORDS:
+        raise OrderError("Answer 'yes' or 'no' to whether you withdraw.")
+    if withdraw.strip().lower() in YES_WORDS:
+        return {"bid": None, "withdraw": "yes"}
+    if order.get("bid") in (None, ""):
+        raise OrderError("Enter your bid, or choose to withdraw.")
+    bid = _integer(order["bid"], "Your bid")
+    card = contest_of(state, seat)["card"]
+    price, cash = price_of(state, card), state["cash"][seat]
+    if bid < price:
+        raise OrderError(f"Your bid must be at least {price}, the price of {good_of(card)}; or withdraw.")
+    if bid > cash:
+        raise OrderError(f"You cannot bid more than the {cash} drachmas you have.")
+    return {"bid": bid, "withdraw": "no"}
+
+
+VALIDATORS = {"plan": validate_plan, "sale": validate_sale, "deal": validate_deal, "bid": validate_bid}
+
+
+# --- stand-ins -------------------------------------------------------------------------------------
+
+
+DEFAULT_ORDERS: dict[str, Order] = {
+    "plan": {"role": "buyer"},
+    "sale": {"cards": []},
+    "deal": {"card": "none"},
+    "bid": {"bid": None, "withdraw": "yes"},
+}
+
+
+def default_order(state: State, seat: int) -> Order:
+    # A copy, so a caller that edits the order cannot change the next game's default.
+    return json.loads(json.dumps(DEFAULT_ORDERS[state["step"]]))
+
+
+def random_order(state: State, seat: int, rng: random.Random) -> Order:
+    step = state["step"]
+    if step == "plan":
+        selling = bool(state["hands"][seat]) and rng.random() < 0.45
+        return {"role": "seller" if selling else "buyer"}
+    if step == "sale":
+        hand = state["hands"][seat]
+        count = min(len(hand), rng.choice((0, 1, 1, 2, 2)))
+        return {"cards": sorted((good_of(card) for card in rng.sample(hand, count)), key=GOODS.index)}
+    if step == "deal":
+        cash = state["cash"][seat]
+        affordable = [slot for slot, card in market_slots(state) if price_of(state, card) <= cash]
+        if affordable and rng.random() < 0.75:
+            return {"card": rng.choice(affordable)}
+        return {"card": "none"}
+    price = price_of(state, contest_of(state, seat)["card"])
+    cash = state["cash"][seat]
+    if rng.random() < 0.2:
+        return {"bid": None, "withdraw": "yes"}
+    return {"bid": rng.randint(price, min(cash, price + rng.randint(0, 3))), "withdraw": "no"}

@@ -1,0 +1,200 @@
+"""What the server stores: games, seats, phases, sealed orders, the log and the email outbox.
+
+The rules live in games/engines; these rows only hold the engine's JSON state and what players sent.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.db import models
+from django.utils import timezone
+
+
+def new_link_key() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Player(models.Model):
+    """A person, known by email address. Players need no password: a signed link signs them in."""
+
+    email = models.EmailField(unique=True)
+    name = models.CharField(max_length=80, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # "all": an email for every phase; "owed": only when an order is owed (and at the end).
+    notify = models.CharField(
+        max_length=8, choices=[("all", "every phase"), ("owed", "only when I owe an order")], default="all"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name or self.email
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.email.split("@")[0]
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        PAUSED = "paused"
+        FINISHED = "finished"
+
+    engine = models.SlugField(max_length=32)
+    title = models.CharField(max_length=120, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    state = models.JSONField(default=dict)
+    # How long each phase stays open, and how long before its deadline the reminder goes out.
+    phase_length = models.DurationField(default=timedelta(hours=48))
+    reminder_before = models.DurationField(default=timedelta(hours=12))
+    phase_number = models.PositiveIntegerField(default=0)
+    # The log's length, so a resolution numbers its events without counting the log.
+    event_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Final standings, written once when the game ends: [{"seat", "score", "rank", "detail"}].
+    result = models.JSONField(default=list, blank=True)
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.title or self.engine}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="seats")
+    is_bot = models.BooleanField(default=False)
+    # Part of every signed link: changing it (a replacement) makes the old links stop working.
+    link_key = models.CharField(max_length=24, default=new_link_key)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-seat-number-per-game")]
+        ordering = ["game", "number"]
+
+    def __str__(self) -> str:
+        return f"seat {self.number + 1} of game {self.game_id}"
+
+    @property
+    def label(self) -> str:
+        if self.is_bot:
+            return f"Bot {self.number + 1}"
+        return self.player.display_name if self.player else f"Seat {self.number + 1}"
+
+
+class Phase(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        RESOLVED = "resolved"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=120)
+    # {"<seat number>": prompt JSON}: who owes an order in this phase and what they are asked.
+    prompts = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField(default=timezone.now)
+    deadline = models.DateTimeField()
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by_deadline = models.BooleanField(default=False)
+    reminded = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-phase-number-per-game")]
+        indexes = [models.Index(fields=["status", "deadline"], name="open-phase-deadline")]
+        ordering = ["game", "number"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} phase {self.number}: {self.name}"
+
+    @property
+    def owed_seats(self) -> list[int]:
+        return sorted(int(seat) for seat in self.prompts)
+
+    def prompt_for(self, seat_number: int) -> dict[str, Any] | None:
+        prompt: dict[str, Any] | None = self.prompts.get(str(seat_number))
+        return prompt
+
+
+class Order(models.Model):
+    """A sealed order: one per seat and phase, revisable until the phase resolves.
+
+    Nothing shows `data` to anyone but its own seat before the phase resolves: not the admin, not a
+    page, not an email, not a log line."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")
+    data = models.JSONField()
+    is_default = models.BooleanField(default=False)
+    revision = models.PositiveIntegerField(default=1)
+    submitted_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["phase", "seat"], name="one-order-per-seat-and-phase")]
+
+    def __str__(self) -> str:
+        return f"order of {self.seat} in phase {self.phase.number}"
+
+
+class Event(models.Model):
+    """One line of the game log: public (seat is None) or private to one seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    phase_number = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField()
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="one-event-per-game-seq")]
+        ordering = ["game", "seq"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class OutboundEmail(models.Model):
+    """The email outbox: a row per (phase, seat, kind), written in the transaction that decides the
+    email is due, claimed and sent by a task after commit. The unique constraint makes every email
+    at most once, whatever retries or sweeps do."""
+
+    class Kind(models.TextChoices):
+        TURN_STARTED = "turn-started"
+        REMINDER = "reminder"
+        PHASE_RESOLVED = "phase-resolved"
+        GAME_OVER = "game-over"
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SENDING = "sending"
+        SENT = "sent"
+        SKIPPED = "skipped"
+        FAILED = "failed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="emails")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="emails")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="emails")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    to = models.EmailField(blank=True)
+    subject = models.CharField(max_length=250, blank=True)
+    # The log's length when the email became due: it reports the lines after the previous email's.
+    events_upto = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["phase", "seat", "kind"], name="one-email-per-phase-seat-kind")]
+        indexes = [models.Index(fields=["status"], name="outbox-status")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.seat} (phase {self.phase_id})"

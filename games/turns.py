@@ -1,0 +1,406 @@
+"""The service layer: create a game, submit an order, resolve a phase, sweep deadlines.
+
+Views, admin actions, management commands and tasks all come through here, so every path keeps the same
+guarantees: orders are validated by the engine and stored sealed; a phase resolves exactly once, under a
+row lock, writing the new state, the log, the next phase and its outbox rows in one transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from games.dispatch import after_commit
+from games.engines import OrderError, get_engine
+from games.engines.base import Engine
+from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, new_link_key
+
+log = logging.getLogger(__name__)
+
+
+class OrderRejected(Exception):
+    """An order that was not stored. The message is for the player and names no hidden information."""
+
+
+@dataclass(frozen=True)
+class Submitted:
+    order: Order
+    revised: bool
+    complete: bool  # every owed order of the phase is now in
+
+
+def phase_rng(game: Game, phase_number: int) -> random.Random:
+    # Seeding from a string is stable across runs and Python versions (it is hashed with SHA-512).
+    return random.Random(f"{game.seed}:{phase_number}")
+
+
+def engine_of(game: Game) -> Engine:
+    return get_engine(game.engine)
+
+
+# --- Creating games --------------------------------------------------------------------------------
+
+
+def player_for(email: str, name: str = "") -> Player:
+    player, created = Player.objects.get_or_create(email=email.strip().lower(), defaults={"name": name})
+    if not created and name and not player.name:
+        player.name = name
+        player.save(update_fields=["name"])
+    return player
+
+
+def create_game(
+    engine_slug: str,
+    players: Sequence[Player | None],
+    *,
+    options: dict[str, Any] | None = None,
+    phase_length: timedelta = timedelta(hours=48),
+    reminder_before: timedelta | None = None,
+    seed: int | None = None,
+    title: str = "",
+    autopilot: Collection[int] = (),
+) -> Game:
+    """A new game with one seat per entry of `players` (None is a bot), its first phase open and the
+    first emails queued. Seats numbered in `autopilot` are played by the bot although a player sits
+    there and receives the emails (simulations, a player who asked to be replaced by a bot).
+    Raises ValueError for a bad player count or bad options."""
+    engine = get_engine(engine_slug)
+    if not engine.min_players <= len(players) <= engine.max_players:
+        raise ValueError(
+            f"{engine.title} takes {engine.min_players} to {engine.max_players} players, not {len(players)}."
+        )
+    humans = [p.pk for p in players if p is not None]
+    if len(humans) != len(set(humans)):
+        raise ValueError("A player can sit only once at a table.")
+    options = dict(options or {})
+    seed = seed if seed is not None else secrets.randbits(62)
+    state = engine.setup(len(players), options, random.Random(f"{seed}:0"))
+    if reminder_before is None:
+        reminder_before = min(timedelta(hours=12), phase_length / 4)
+    with transaction.atomic():
+        game = Game.objects.create(
+            engine=engine_slug,
+            title=title or engine.title,
+            options=options,
+            seed=seed,
+            state=state,
+            phase_length=phase_length,
+            reminder_before=reminder_before,
+        )
+        seats = Seat.objects.bulk_create(
+            Seat(game=game, number=n, player=p, is_bot=p is None or n in autopilot) for n, p in enumerate(players)
+        )
+        _open_next_phase(game, seats, state, previous=None, now=timezone.now())
+    return game
+
+
+# --- Orders ----------------------------------------------------------------------------------------
+
+
+def submit_order(seat: Seat, phase_number: int, data: dict[str, Any]) -> Submitted:
+    """Validate and store (or revise) `seat`'s sealed order for the phase; if it was the last one owed,
+    enqueue the resolution after commit. Raises OrderRejected, having stored nothing."""
+    with transaction.atomic():
+        # The lock serialises the submissions of one phase with each other and with its resolution, so
+        # of two "last" orders arriving together exactly one sees the phase complete, and no order can
+        # slip in while the phase is being resolved.
+        phase = (
+            Phase.objects.select_for_update(no_key=True)
+            .select_related("game")
+            .filter(game_id=seat.game_id, number=phase_number)
+            .first()
+        )
+        if phase is None:
+            raise OrderRejected("There is no such turn in this game.")
+        game = phase.game
+        if game.status == Game.Status.FINISHED:
+            raise OrderRejected("This game is over; no more orders are taken.")
+        if phase.status != Phase.Status.OPEN:
+            raise OrderRejected(
+                f"That turn ({phase.name}) has already been resolved, so your order was not stored. "
+                "The game page shows the current turn."
+            )
+        if phase.prompt_for(seat.number) is None:
+            raise OrderRejected("You owe no order in this turn.")
+        try:
+            normalised = engine_of(game).validate(game.state, seat.number, data)
+        except OrderError as error:
+            raise OrderRejected(str(error)) from None
+        order = Order.objects.filter(phase=phase, seat=seat).first()
+        if order is None:
+            order = Order.objects.create(phase=phase, seat=seat, data=normalised)
+            revised = False
+        else:
+            order.data = normalised
+            order.revision += 1
+            order.submitted_at = timezone.now()
+            order.save(update_fields=["data", "revision", "submitted_at"])
+            revised = True
+        complete = Order.objects.filter(phase=phase).count() >= len(phase.prompts)
+        if complete and game.status == Game.Status.ACTIVE:
+            from games.tasks import resolve_phase_task
+
+            after_commit(resolve_phase_task, phase.pk)
+    # The log line names the seat, never the order's content.
+    log.info("order stored: game %s phase %s seat %s revised=%s", game.pk, phase.number, seat.number, revised)
+    return Submitted(order=order, revised=revised, complete=complete)
+
+
+def submitted_seats(phase: Phase) -> set[int]:
+    return set(Order.objects.filter(phase=phase).values_list("seat__number", flat=True))
+
+
+# --- Resolution ------------------------------------------------------------------------------------
+
+
+def resolve_phase(phase_id: int, *, use_defaults: bool = False, force: bool = False) -> bool:
+    """Resolve an open phase once. Without `use_defaults` it waits for every owed order; with it, missing
+    orders become the engine's default orders. A paused game resolves only when `force`d (the admin's
+    "resolve now"). Returns whether this call resolved the phase; calling it again, or concurrently, is
+    harmless."""
+    now = timezone.now()
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update(no_key=True).select_related("game").filter(pk=phase_id).first()
+        if phase is None or phase.status != Phase.Status.OPEN:
+            return False
+        game = phase.game
+        if game.status == Game.Status.FINISHED or (game.status == Game.Status.PAUSED and not force):
+            return False
+        engine = engine_of(game)
+        seats = list(game.seats.select_related("player").order_by("number"))
+        orders = {o.seat_id: o for o in Order.objects.filter(phase=phase)}
+        by_seat: dict[int, dict[str, Any]] = {}
+        defaults: list[Order] = []
+        for number in phase.owed_seats:
+            seat = seats[number]
+            if seat.pk in orders:
+                by_seat[number] = orders[seat.pk].data
+            elif use_defaults:
+                by_seat[number] = engine.default_order(game.state, number)
+                defaults.append(Order(phase=phase, seat=seat, data=by_seat[number], is_default=True))
+            else:
+                return False
+        Order.objects.bulk_create(defaults)
+        state, events = engine.resolve(game.state, by_seat, phase_rng(game, phase.number))
+        Event.objects.bulk_create(
+            Event(
+                game=game,
+                phase_number=phase.number,
+                seq=game.event_count + i,
+                seat=event.seat,
+                text=event.text,
+                data=event.data,
+            )
+            for i, event in enumerate(events, start=1)
+        )
+        game.event_count += len(events)
+        phase.status = Phase.Status.RESOLVED
+        phase.resolved_at = now
+        phase.resolved_by_deadline = bool(defaults)
+        phase.save(update_fields=["status", "resolved_at", "resolved_by_deadline"])
+        _open_next_phase(game, seats, state, previous=phase, now=now)
+    log.info("phase resolved: game %s phase %s defaults=%s", game.pk, phase.number, len(defaults))
+    return True
+
+
+def _open_next_phase(
+    game: Game, seats: list[Seat], state: dict[str, Any], previous: Phase | None, now: datetime
+) -> None:
+    """Store the new state; open the next phase (or finish the game); queue its emails and bots."""
+    engine = engine_of(game)
+    prompts = engine.prompts(state)
+    game.state = state
+    emails: list[OutboundEmail] = []
+    # Seats with a player get email, including a player's seat on autopilot (a bot plays its orders).
+    humans = [s for s in seats if s.player is not None]
+    if not prompts:
+        standings = engine.outcome(state) or []
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        game.result = [{"seat": s.seat, "score": s.score, "rank": s.rank, "detail": s.detail} for s in standings]
+        game.save(update_fields=["state", "status", "finished_at", "result", "event_count"])
+        assert previous is not None, "a game cannot be over before its first phase"
+        emails = [_email(game, previous, seat, OutboundEmail.Kind.GAME_OVER) for seat in humans]
+        _queue_emails(previous, emails)
+        return
+    game.phase_number += 1
+    game.save(update_fields=["state", "phase_number", "event_count"])
+    phase = Phase.objects.create(
+        game=game,
+        number=game.phase_number,
+        name=engine.phase_name(state),
+        prompts={str(seat): prompt.to_json() for seat, prompt in prompts.items()},
+        opened_at=now,
+        deadline=now + game.phase_length,
+    )
+    for seat in humans:
+        if seat.number in prompts and not seat.is_bot:
+            emails.append(_email(game, phase, seat, OutboundEmail.Kind.TURN_STARTED))
+        elif previous is not None and seat.player is not None and (seat.player.notify == "all" or seat.is_bot):
+            emails.append(_email(game, previous, seat, OutboundEmail.Kind.PHASE_RESOLVED))
+    _queue_emails(phase, emails)
+    if any(seats[n].is_bot for n in prompts):
+        from games.tasks import play_bots_task
+
+        after_commit(play_bots_task, phase.pk)
+
+
+def _email(game: Game, phase: Phase, seat: Seat, kind: str) -> OutboundEmail:
+    assert seat.player is not None
+    return OutboundEmail(
+        game=game, phase=phase, seat=seat, kind=kind, to=seat.player.email, events_upto=game.event_count
+    )
+
+
+def _queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
+    if not emails:
+        return
+    OutboundEmail.objects.bulk_create(emails, ignore_conflicts=True)
+    from games.tasks import send_emails_task
+
+    after_commit(send_emails_task, phase.game_id)
+
+
+# --- Bots ------------------------------------------------------------------------------------------
+
+
+def play_bots(phase_id: int) -> int:
+    """Every bot seat owed in the phase submits a random legal order through the players' own path."""
+    phase = Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN).first()
+    if phase is None:
+        return 0
+    game = phase.game
+    engine = engine_of(game)
+    played = 0
+    for seat in Seat.objects.filter(game=game, is_bot=True, number__in=phase.owed_seats):
+        rng = random.Random(f"{game.seed}:{phase.number}:bot:{seat.number}")
+        try:
+            submit_order(seat, phase.number, engine.random_order(game.state, seat.number, rng))
+            played += 1
+        except OrderRejected:
+            # The phase moved on under us (a deadline or the admin): nothing left to do.
+            return played
+    return played
+
+
+# --- Deadlines -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    overdue: list[int]
+    reminded: int
+
+
+def sweep_deadlines(now: datetime | None = None) -> SweepResult:
+    """Resolve every open phase past its deadline with default orders, and queue one reminder per seat
+    that still owes an order once a phase is within its game's reminder time."""
+    now = now or timezone.now()
+    open_phases = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE)
+    overdue = list(open_phases.filter(deadline__lte=now).values_list("pk", flat=True))
+    from games.tasks import resolve_phase_task, send_emails_task
+
+    for phase_id in overdue:
+        # One task each, so one slow game does not hold back the others.
+        after_commit(resolve_phase_task, phase_id, True)
+    reminded = 0
+    due = open_phases.filter(reminded=False, deadline__gt=now).select_related("game")
+    for phase in due:
+        if now < _reminder_time(phase):
+            continue
+        with transaction.atomic():
+            missing = set(phase.owed_seats) - submitted_seats(phase)
+            seats = Seat.objects.filter(game=phase.game, number__in=missing, is_bot=False, player__isnull=False)
+            rows = [_email(phase.game, phase, s, OutboundEmail.Kind.REMINDER) for s in seats.select_related("player")]
+            OutboundEmail.objects.bulk_create(rows, ignore_conflicts=True)
+            Phase.objects.filter(pk=phase.pk).update(reminded=True)
+            reminded += len(rows)
+            if rows:
+                after_commit(send_emails_task, phase.game_id)
+    return SweepResult(overdue=overdue, reminded=reminded)
+
+
+def _reminder_time(phase: Phase) -> datetime:
+    # Never earlier than half-way through the phase, so a short phase does not remind at once.
+    halfway = phase.opened_at + (phase.deadline - phase.opened_at) / 2
+    return max(phase.deadline - phase.game.reminder_before, halfway)
+
+
+# --- Organisers' actions ---------------------------------------------------------------------------
+
+
+def current_phase(game: Game) -> Phase | None:
+    return Phase.objects.filter(game=game, number=game.phase_number, status=Phase.Status.OPEN).first()
+
+
+def extend_deadline(game: Game, by: timedelta) -> Phase | None:
+    phase = current_phase(game)
+    if phase is not None:
+        phase.deadline += by
+        phase.reminded = False
+        phase.save(update_fields=["deadline", "reminded"])
+    return phase
+
+
+def pause_game(game: Game) -> None:
+    if game.status == Game.Status.ACTIVE:
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.PAUSED, paused_at=timezone.now())
+
+
+def resume_game(game: Game) -> None:
+    """Resume, giving the open phase back the time it was paused for; resolve it if it is complete."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.PAUSED:
+            return
+        paused_for = timezone.now() - (game.paused_at or timezone.now())
+        game.status = Game.Status.ACTIVE
+        game.paused_at = None
+        game.save(update_fields=["status", "paused_at"])
+        phase = extend_deadline(game, paused_for)
+        if phase is not None and len(submitted_seats(phase)) >= len(phase.prompts):
+            from games.tasks import resolve_phase_task
+
+            after_commit(resolve_phase_task, phase.pk)
+
+
+def resolve_now(game: Game) -> bool:
+    phase = current_phase(game)
+    return phase is not None and resolve_phase(phase.pk, use_defaults=True, force=True)
+
+
+def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
+    """Give the seat to another person. The seat's link key changes, so links already sent stop working;
+    the newcomer gets the current turn's email if the seat owes an order."""
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().select_related("game").get(pk=seat.pk)
+        player = player_for(email, name)
+        if Seat.objects.filter(game=seat.game, player=player).exclude(pk=seat.pk).exists():
+            raise ValueError(f"{email} already sits in this game.")
+        seat.player = player
+        seat.is_bot = False
+        seat.link_key = new_link_key()
+        seat.save(update_fields=["player", "is_bot", "link_key"])
+        phase = current_phase(seat.game)
+        if phase is not None and phase.prompt_for(seat.number) is not None:
+            # A fresh row even if the seat was emailed before: the old email's links are dead.
+            OutboundEmail.objects.filter(phase=phase, seat=seat, kind=OutboundEmail.Kind.TURN_STARTED).delete()
+            _queue_emails(phase, [_email(seat.game, phase, seat, OutboundEmail.Kind.TURN_STARTED)])
+    return seat
+
+
+def visible_events(game: Game, seat_number: int | None) -> QuerySet[Event]:
+    """The log as `seat_number` may read it: public lines and that seat's own."""
+    events = Event.objects.filter(game=game)
+    if seat_number is None:
+        return events.filter(seat__isnull=True)
+    return events.filter(Q(seat__isnull=True) | Q(seat=seat_number))

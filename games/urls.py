@@ -1,0 +1,14 @@
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("", views.home, name="games-home"),
+    path("l/<str:token>/", views.follow_link, name="games-link"),
+    path("games/<int:game_id>/", views.game_page, name="games-game"),
+    path("games/<int:game_id>/order/", views.submit_order, name="games-order"),
+    path("me/", views.my_games, name="games-mine"),
+    path("sign-out/", views.sign_out, name="games-sign-out"),
+    path("outbox/", views.outbox, name="games-outbox"),
+    path("outbox/<str:name>/<int:index>/", views.outbox_message, name="games-outbox-message"),
+]

@@ -1,0 +1,156 @@
+"""Settings, read from the environment with safe defaults for a laptop.
+
+With nothing set you get SQLite, tasks run inline after commit, and email written to files in
+var/outbox/ (listed at /outbox/ while DEBUG is on). Production sets DATABASE_URL, CELERY_BROKER_URL,
+SITE_URL, SECRET_KEY, DEBUG=0 and an anymail provider (EMAIL_PROVIDER plus its keys).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("PBEM_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR.mkdir(parents=True, exist_ok=True)  # the SQLite file and the dev outbox live here
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+DEBUG = env_bool("DEBUG", True)
+# The development key is only used when DEBUG is on; the system check pbem.E001 refuses it otherwise.
+DEV_SECRET_KEY = "dev-only-insecure-key-change-me"  # noqa: S105
+SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h] or (["*"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = [SITE_URL] if SITE_URL.startswith("http") else []
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "anymail",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "games.middleware.PlayerTimeZoneMiddleware",
+]
+
+ROOT_URLCONF = "pbem.urls"
+WSGI_APPLICATION = "pbem.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Persistent connections: a bare order POST serves ~3x the requests per second with them (DESIGN.md).
+# Health checks make a connection dropped by PostgreSQL or a proxy cost one retry, not an error page.
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{VAR_DIR / 'pbem.sqlite3'}",
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
+        conn_health_checks=True,
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+
+# Players sign in by opening a signed link; the session remembers which seats they hold.
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 90
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = SITE_URL.startswith("https://")
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# --- Tasks -----------------------------------------------------------------------------------------
+# Unset broker: every task runs inline, in-process, right after the transaction that asked for it
+# commits, so `make run` needs no Redis. With a broker, workers and beat do the same work.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+# Tasks re-check the database row under a lock before acting, so a redelivered task is harmless;
+# that is what makes acks_late (no task lost when a worker dies mid-way) safe.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery 5.6+ closes Django's connection around every task: a fresh PostgreSQL connection per
+# resolution costs 3-4 ms, about half the throughput. Reusing it for many tasks is safe because
+# CONN_HEALTH_CHECKS (above) replaces a dead connection before use.
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
+SWEEP_EVERY_SECONDS = int(os.environ.get("PBEM_SWEEP_EVERY_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": float(SWEEP_EVERY_SECONDS)},
+}
+
+# --- Games -----------------------------------------------------------------------------------------
+PBEM_DEFAULT_DEADLINE_HOURS = int(os.environ.get("PBEM_DEFAULT_DEADLINE_HOURS", "48"))
+# A reminder goes to each seat still owing an order this long before the deadline.
+PBEM_REMINDER_HOURS = int(os.environ.get("PBEM_REMINDER_HOURS", "12"))
+# Signed links stay valid this long after the phase's deadline (mail is sometimes read late; the
+# page then shows the phase has moved on rather than a bare error).
+PBEM_LINK_GRACE_HOURS = int(os.environ.get("PBEM_LINK_GRACE_HOURS", "24"))
+
+# --- Email -----------------------------------------------------------------------------------------
+# EMAIL_PROVIDER names an anymail backend ("mailgun", "postmark", "sendgrid", "amazon_ses", ...);
+# its keys come from ANYMAIL_* variables. Without it, mail goes to files in var/outbox/.
+EMAIL_PROVIDER = os.environ.get("EMAIL_PROVIDER", "").strip().lower()
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "pbem <turns@pbem.localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_OUTBOX_DIR = VAR_DIR / "outbox"
+if EMAIL_PROVIDER == "test":
+    EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
+elif EMAIL_PROVIDER:
+    EMAIL_BACKEND = f"anymail.backends.{EMAIL_PROVIDER}.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = str(EMAIL_OUTBOX_DIR)
+ANYMAIL = {key.removeprefix("ANYMAIL_"): value for key, value in os.environ.items() if key.startswith("ANYMAIL_")}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"games": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")}},
+}

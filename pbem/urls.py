@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+
+admin.site.site_header = "pbem organisers"
+admin.site.site_title = "pbem"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("", include("games.urls")),
+]

@@ -1,0 +1,78 @@
+"""Shared fixtures. Service tests run on whatever DATABASE_URL names (PostgreSQL in CI); tests that need
+PostgreSQL or Redis skip without them, unless PBEM_REQUIRE_SERVICES=1 makes that a failure."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+from django.db import connection
+
+from games import turns
+from games.models import Game, Phase, Player
+from pbem.celery import app as celery_app
+
+REQUIRE_SERVICES = os.environ.get("PBEM_REQUIRE_SERVICES") == "1"
+
+
+def missing_service(reason: str) -> None:
+    if REQUIRE_SERVICES:
+        pytest.fail(f"{reason} (PBEM_REQUIRE_SERVICES=1: this may not skip)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings: Any) -> Iterator[None]:
+    # anymail's test backend records every message in django.core.mail.outbox, with anymail's extras.
+    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
+    settings.SITE_URL = "https://pbem.example"
+    # Tasks run inline unless a test asks for the real worker.
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    celery_app.conf.task_always_eager = True
+    yield
+
+
+@pytest.fixture
+def postgres(db: None) -> None:
+    if connection.vendor != "postgresql":
+        missing_service("needs PostgreSQL (set DATABASE_URL=postgres://...)")
+
+
+@pytest.fixture
+def broker_url() -> str:
+    url = os.environ.get("CELERY_BROKER_URL", "")
+    if not url.startswith("redis://"):
+        missing_service("needs Redis (set CELERY_BROKER_URL=redis://...)")
+    parsed = urlparse(url)
+    with socket.socket() as probe:
+        if probe.connect_ex((parsed.hostname or "127.0.0.1", parsed.port or 6379)) != 0:
+            missing_service(f"Redis is not answering at {url}")
+    return url
+
+
+@pytest.fixture
+def make_game(db: None) -> Callable[..., Game]:
+    """make_game(humans=3, bots=0, engine="piraeus", **create_game options) -> Game with its first phase."""
+
+    def make(humans: int = 3, bots: int = 0, engine: str = "piraeus", **kwargs: Any) -> Game:
+        players: list[Player | None] = [
+            turns.player_for(f"player{i + 1}@example.com", f"Player {i + 1}") for i in range(humans)
+        ]
+        players += [None] * bots
+        kwargs.setdefault("seed", 1234)
+        kwargs.setdefault("phase_length", timedelta(hours=48))
+        return turns.create_game(engine, players, **kwargs)
+
+    return make
+
+
+def open_phase(game: Game) -> Phase:
+    game.refresh_from_db()
+    phase = turns.current_phase(game)
+    assert phase is not None, "the game has no open phase"
+    return phase

@@ -1,0 +1,99 @@
+"""The engine contract, for every registered engine: random play terminates, is deterministic for a
+seed, survives a JSON round trip at every step, and a seat's view never holds what it may not see."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from games.engines import all_engines
+from games.engines.base import Engine, OrderError
+
+ENGINES = all_engines()
+MAX_STEPS = 5000
+FIELD_KINDS = {"choice", "multichoice", "integer"}
+
+
+def roundtrip(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def play(engine: Engine, players: int, seed: int, check: bool = False) -> tuple[Any, list[list[dict]]]:
+    """Random-play a whole game; returns the final state and the log, step by step."""
+    rng = random.Random(seed)
+    state = engine.setup(players, {}, random.Random(f"{seed}:0"))
+    log: list[list[dict]] = []
+    for step in range(1, MAX_STEPS):
+        prompts = engine.prompts(state)
+        if not prompts:
+            return state, log
+        orders = {seat: engine.random_order(state, seat, rng) for seat in prompts}
+        if check:
+            check_step(engine, state, players, prompts, orders, rng)
+        state_rt = roundtrip(state)
+        new_state, events = engine.resolve(
+            state_rt, {s: engine.validate(state_rt, s, o) for s, o in orders.items()}, random.Random(f"{seed}:{step}")
+        )
+        if check:
+            assert state_rt == roundtrip(state), "resolve mutated its input state"
+            assert roundtrip(new_state) == new_state, "state does not survive a JSON round trip"
+            for event in events:
+                assert event.seat is None or 0 <= event.seat < players
+                assert event.text and roundtrip(event.to_json()) == event.to_json()
+        log.append([e.to_json() for e in events])
+        state = new_state
+    pytest.fail(f"{engine.slug}: no end after {MAX_STEPS} steps")
+
+
+def check_step(engine: Engine, state: Any, players: int, prompts: dict, orders: dict, rng: random.Random) -> None:
+    for seat, prompt in prompts.items():
+        assert prompt.text
+        for field in prompt.fields:
+            assert field.kind in FIELD_KINDS, field
+            if field.kind != "integer":
+                assert field.choices, f"{prompt.kind}: {field.name} offers no choice"
+        assert roundtrip(prompt.to_json()) == prompt.to_json()
+        engine.validate(state, seat, engine.default_order(state, seat))  # defaults are legal
+        assert engine.validate(state, seat, orders[seat]) == engine.validate(
+            state, seat, roundtrip(engine.validate(state, seat, orders[seat]))
+        )
+    viewers: list[int | None] = [None, *range(players)]
+    for seat in viewers:
+        view = engine.view(state, seat)
+        assert roundtrip(view) == view
+        hidden_changed = engine.conceal(state, seat, random.Random(rng.random()))
+        assert engine.view(hidden_changed, seat) == view, f"the view of seat {seat} shows hidden information"
+    not_asked = [s for s in range(players) if s not in prompts]
+    for seat in not_asked[:1]:
+        with pytest.raises(OrderError):
+            engine.validate(state, seat, next(iter(orders.values())))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_random_games_end_with_ranked_standings(engine: Engine) -> None:
+    for seed in range(200):
+        players = engine.min_players + seed % (engine.max_players - engine.min_players + 1)
+        state, _ = play(engine, players, seed, check=seed < 20)
+        standings = engine.outcome(state)
+        assert standings is not None and sorted(s.seat for s in standings) == list(range(players))
+        ranks = [s.rank for s in standings]
+        assert ranks == sorted(ranks) and ranks[0] == 1
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_a_game_is_deterministic_for_a_seed(engine: Engine) -> None:
+    first = play(engine, engine.min_players, seed=42)
+    second = play(engine, engine.min_players, seed=42)
+    assert json.dumps(first, default=str) == json.dumps(second, default=str)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_the_metadata_is_complete(engine: Engine) -> None:
+    assert engine.slug and engine.title and 1 <= engine.min_players <= engine.max_players
+    state = engine.setup(engine.min_players, {}, random.Random(1))
+    assert engine.prompts(state), "a new game must ask something"
+    assert engine.outcome(state) is None
+    assert engine.phase_name(state)

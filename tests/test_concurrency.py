@@ -1,0 +1,91 @@
+"""Races on PostgreSQL, with real separate connections: the last two orders at once, two resolutions at
+once. Exactly one resolution must happen."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import connection, connections
+
+from games import turns
+from games.models import Event, Phase
+from tests.conftest import open_phase
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run_together(*calls: Callable[[], object]) -> list[object]:
+    """Run each call in its own thread (so its own database connection), released at the same moment."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = calls[i]()
+        except Exception as error:  # noqa: BLE001  (reported to the test, which asserts on it)
+            results[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def test_the_last_two_orders_arriving_together_resolve_the_phase_exactly_once(postgres, make_game):
+    for attempt in range(5):  # several rounds, so the interleavings vary
+        game = make_game(humans=3, seed=attempt)
+        phase = open_phase(game)
+        seats = list(game.seats.order_by("number"))
+        turns.submit_order(seats[0], phase.number, {"role": "buyer"})
+        results = run_together(
+            lambda seats=seats, number=phase.number: turns.submit_order(seats[1], number, {"role": "seller"}),
+            lambda seats=seats, number=phase.number: turns.submit_order(seats[2], number, {"role": "buyer"}),
+        )
+        assert all(isinstance(r, turns.Submitted) for r in results), results
+        assert sum(r.complete for r in results) == 1  # exactly one of them saw the phase complete
+        phase.refresh_from_db()
+        assert phase.status == Phase.Status.RESOLVED
+        assert Phase.objects.filter(game=game, number=2).count() == 1
+        first_log = Event.objects.filter(game=game, phase_number=1).count()
+        assert first_log > 0
+        assert turns.resolve_phase(phase.pk) is False
+
+
+def test_two_resolutions_of_one_phase_at_once_resolve_it_once(postgres, make_game):
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    results = run_together(
+        lambda: turns.resolve_phase(phase.pk, use_defaults=True),
+        lambda: turns.resolve_phase(phase.pk, use_defaults=True),
+        lambda: turns.resolve_phase(phase.pk, use_defaults=True),
+    )
+    assert sorted(results, key=str) == [False, False, True]
+    assert Phase.objects.filter(game=game).count() == 2
+    events = Event.objects.filter(game=game)
+    assert events.count() == len({e.seq for e in events})
+
+
+def test_an_order_racing_the_resolution_is_either_used_or_refused_never_lost(postgres, make_game):
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    seat = game.seats.get(number=0)
+    results = run_together(
+        lambda: turns.submit_order(seat, phase.number, {"role": "seller"}),
+        lambda: turns.resolve_phase(phase.pk, use_defaults=True),
+    )
+    submitted, resolved = results
+    assert resolved is True
+    order = phase.orders.get(seat=seat)
+    if isinstance(submitted, turns.Submitted):
+        assert order.data == {"role": "seller"} and not order.is_default
+    else:
+        assert isinstance(submitted, turns.OrderRejected)
+        assert order.is_default
+    assert connection.vendor == "postgresql"

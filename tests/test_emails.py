@@ -1,0 +1,145 @@
+"""Email: one per kind, sent through anymail's test backend, with links that work and threading."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from games import turns
+from games.models import Game, OutboundEmail
+from tests.conftest import open_phase
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def link_in(message) -> str:
+    found = re.search(r"https://pbem\.example(/l/[^\s\"<]+)", message.body)
+    assert found, "no signed link in the email"
+    return found.group(1)
+
+
+def test_a_new_game_emails_each_player_their_turn(make_game):
+    game = make_game(humans=3, bots=1)
+    assert sorted(m.to[0] for m in mail.outbox) == [f"player{i}@example.com" for i in (1, 2, 3)]
+    message = mail.outbox[0]
+    phase = open_phase(game)
+    assert f"#{game.pk}" in message.subject and phase.name in message.subject
+    assert phase.prompt_for(0)["text"] in message.body
+    html, mimetype = message.alternatives[0]
+    assert mimetype == "text/html" and "<table" in html and "<svg" not in html
+    assert message.anymail_test_params["tags"] == ["turn-started"]
+    assert OutboundEmail.objects.filter(status="sent").count() == 3
+
+
+def test_the_email_link_signs_in_as_that_seat(client, make_game):
+    make_game(humans=3)
+    message = next(m for m in mail.outbox if m.to == ["player2@example.com"])
+    response = client.get(link_in(message), follow=True)
+    assert response.status_code == 200 and response.context["seat"].number == 1
+
+
+def test_emails_of_one_game_thread_together(make_game):
+    game = make_game(humans=3)
+    turns.resolve_now(game)
+    references = {m.extra_headers["References"] for m in mail.outbox}
+    message_ids = {m.extra_headers["Message-ID"] for m in mail.outbox}
+    assert references == {f"<pbem.game.{game.pk}@pbem.example>"}
+    assert len(message_ids) == len(mail.outbox)
+
+
+def test_the_deadline_is_shown_in_the_players_time_zone(make_game):
+    game = make_game(humans=3)
+    player = game.seats.get(number=0).player
+    player.time_zone = "Asia/Tokyo"
+    player.save()
+    mail.outbox.clear()
+    turns.resolve_now(game)
+    phase = open_phase(game)
+    message = next(m for m in mail.outbox if m.to == [player.email])
+    local = timezone.localtime(phase.deadline, timezone.get_fixed_timezone(9 * 60))
+    assert local.strftime("%H:%M") in message.body and "Asia/Tokyo" in message.body
+
+
+def test_a_turn_email_reports_what_happened_since_the_last_one(make_game):
+    game = make_game(humans=3)
+    mail.outbox.clear()
+    turns.resolve_now(game)
+    message = mail.outbox[0]
+    assert "What happened since your last email" in message.body
+    first_event = game.events.order_by("seq").first()
+    assert first_event.text in message.body
+
+
+def test_players_who_want_every_phase_hear_of_phases_they_were_not_asked_in(make_game):
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    for seat in game.seats.all():
+        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+    kinds = dict(OutboundEmail.objects.filter(game=game).exclude(phase=phase).values_list("seat__number", "kind"))
+    assert kinds == {0: "turn-started", 1: "phase-resolved", 2: "phase-resolved"}
+
+
+def test_players_who_want_only_owed_turns_get_nothing_else(make_game):
+    game = make_game(humans=3)
+    game.seats.get(number=1).player.__class__.objects.filter(email="player2@example.com").update(notify="owed")
+    phase = open_phase(game)
+    for seat in game.seats.all():
+        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+    assert not OutboundEmail.objects.filter(game=game, seat__number=1).exclude(phase=phase).exists()
+
+
+def test_a_turn_email_for_a_phase_already_resolved_is_skipped(make_game, settings):
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    OutboundEmail.objects.filter(phase=phase).update(status="pending")
+    turns.resolve_now(game)  # resolves, then sends what is pending: the old turn emails are stale
+    assert set(OutboundEmail.objects.filter(phase=phase).values_list("status", flat=True)) == {"skipped"}
+
+
+def test_the_game_over_email_carries_the_final_scores(make_game):
+    game = make_game(humans=1, bots=2)
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        turns.resolve_now(game)
+    over = [m for m in mail.outbox if m.anymail_test_params["tags"] == ["game-over"]]
+    assert len(over) == 1
+    assert "Final scores" in over[0].body and str(game.result[0]["score"]) in over[0].body
+
+
+def test_a_failed_send_is_kept_and_retried(make_game, settings):
+    settings.EMAIL_BACKEND = "tests.test_emails.BrokenBackend"
+    game = make_game(humans=3)
+    assert set(OutboundEmail.objects.filter(game=game).values_list("status", flat=True)) == {"failed"}
+    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
+    from games import emails
+
+    assert emails.retry_failed() == 3
+    assert set(OutboundEmail.objects.filter(game=game).values_list("status", flat=True)) == {"sent"}
+
+
+class BrokenBackend:
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def send_messages(self, messages):
+        raise ConnectionError("provider down")
+
+    def open(self):
+        return True
+
+    def close(self):
+        return None
+
+
+def test_reminders_name_the_deadline(make_game):
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    mail.outbox.clear()
+    turns.sweep_deadlines(now=phase.deadline - timedelta(hours=2))
+    assert len(mail.outbox) == 3 and all("Reminder" in m.subject for m in mail.outbox)

@@ -1,0 +1,195 @@
+"""Pages and signed links: sign in by link, the order form, refusals that change nothing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import signing
+from django.urls import reverse
+from django.utils import timezone
+
+from games import turns
+from games.links import SALT, make_token, read_token
+from games.models import Order, Phase
+from tests.conftest import open_phase
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def link(game, seat_number: int) -> str:
+    seat = game.seats.get(number=seat_number)
+    return reverse("games-link", args=[make_token(seat, open_phase(game))])
+
+
+def signed_in(client, game, seat_number: int):
+    response = client.get(link(game, seat_number))
+    assert response.status_code == 302
+    return client
+
+
+def test_a_signed_link_signs_the_player_in_and_opens_their_game(client, make_game):
+    game = make_game(humans=3)
+    response = client.get(link(game, 0), follow=True)
+    assert response.status_code == 200
+    assert response.context["seat"].number == 0
+    assert response.context["prompt"] is not None
+    assert b"<svg" in response.content  # the board is a picture
+    assert b"Submit sealed order" in response.content
+
+
+def test_opening_a_link_changes_nothing_in_the_game(client, make_game):
+    game = make_game(humans=3)
+    client.get(link(game, 0), follow=True)
+    assert not Order.objects.exists()
+    assert open_phase(game).number == 1
+
+
+def test_a_forged_link_is_refused_and_signs_nobody_in(client, make_game):
+    game = make_game(humans=3)
+    seat = game.seats.get(number=0)
+    forged = signing.dumps({"g": game.pk, "s": 0, "p": 1, "k": seat.link_key}, key="not-our-key", salt=SALT)
+    response = client.get(reverse("games-link", args=[forged]))
+    assert response.status_code == 403
+    assert b"not valid" in response.content
+    assert "pbem_players" not in client.session
+
+
+def test_a_tampered_link_is_refused(client, make_game):
+    game = make_game(humans=3)
+    response = client.get(link(game, 0)[:-3] + "abc/")
+    assert response.status_code == 403
+
+
+def test_an_old_link_stops_working_when_the_seat_changes_hands(client, make_game):
+    game = make_game(humans=3)
+    old = link(game, 1)
+    turns.replace_player(game.seats.get(number=1), "newcomer@example.com")
+    response = client.get(old)
+    assert response.status_code == 403
+    assert b"changed hands" in response.content
+
+
+def test_a_link_expires_after_its_phase_deadline(client, make_game):
+    game = make_game(humans=3)
+    url = link(game, 0)
+    phase = open_phase(game)
+    turns.resolve_now(game)
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(days=3))
+    response = client.get(url)
+    assert response.status_code == 403
+    assert b"expired" in response.content
+
+
+def test_the_player_submits_and_revises_an_order_through_the_form(client, make_game):
+    game = make_game(humans=3)
+    signed_in(client, game, 0)
+    url = reverse("games-order", args=[game.pk])
+    response = client.post(url, {"phase": 1, "role": "seller"}, follow=True)
+    assert b"sealed" in response.content
+    response = client.post(url, {"phase": 1, "role": "buyer"}, follow=True)
+    assert b"Order changed" in response.content
+    order = Order.objects.get()
+    assert order.data == {"role": "buyer"} and order.revision == 2
+
+
+def test_an_illegal_order_through_the_form_shows_why_and_stores_nothing(client, make_game):
+    game = make_game(humans=3)
+    signed_in(client, game, 0)
+    response = client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "pirate"})
+    assert response.status_code == 400
+    assert b"Select a valid choice" in response.content
+    assert not Order.objects.exists()
+
+
+def test_an_order_for_a_past_phase_through_the_form_is_refused(client, make_game):
+    game = make_game(humans=3)
+    signed_in(client, game, 0)
+    turns.resolve_now(game)
+    response = client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "buyer"}, follow=True)
+    assert b"no longer open" in response.content
+    assert not Order.objects.filter(is_default=False).exists()
+
+
+def test_posting_an_order_without_signing_in_is_refused(client, make_game):
+    game = make_game(humans=3)
+    response = client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "buyer"})
+    assert response.status_code == 403
+    assert not Order.objects.exists()
+
+
+def test_other_players_see_who_submitted_but_never_what(client, make_game):
+    game = make_game(humans=3)
+    signed_in(client, game, 0)
+    client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "seller"})
+    other = client.__class__()
+    signed_in(other, game, 1)
+    response = other.get(reverse("games-game", args=[game.pk]))
+    rows = {row["seat"].number: row for row in response.context["table"]}
+    assert rows[0]["submitted"] and not rows[1]["submitted"]
+    assert response.context["own_order"] is None
+    assert b"order in" in response.content
+    # The only "seller" on seat 1's page is its own form's choice, never seat 0's order.
+    assert response.content.count(b'value="seller"') == 1
+
+
+def test_my_games_lists_every_table_and_where_an_order_is_owed(client, make_game):
+    first = make_game(humans=3)
+    second = make_game(humans=3, seed=99)
+    signed_in(client, first, 0)
+    signed_in(client, second, 0)
+    response = client.get(reverse("games-mine"))
+    rows = response.context["rows"]
+    assert {r.seat.game_id for r in rows} == {first.pk, second.pk}
+    assert all(r.owes for r in rows)
+    assert b"your order is owed" in response.content
+
+
+def test_my_games_explains_how_to_sign_in(client, db):
+    response = client.get(reverse("games-mine"))
+    assert b"open the link" in response.content
+
+
+def test_a_finished_game_shows_the_final_scores(client, make_game):
+    game = make_game(humans=1, bots=2)
+    while open_phase_or_none(game):
+        turns.resolve_now(game)
+    signed_in_finished = client.get(reverse("games-game", args=[game.pk]))
+    assert b"Final scores" in signed_in_finished.content
+    assert len(signed_in_finished.context["standings"]) == 3
+
+
+def open_phase_or_none(game):
+    game.refresh_from_db()
+    return turns.current_phase(game)
+
+
+def test_the_link_reader_names_the_seat_and_phase(make_game):
+    game = make_game(humans=3)
+    seat = game.seats.get(number=2)
+    target = read_token(make_token(seat, open_phase(game)))
+    assert target.seat == seat and target.phase.number == 1
+
+
+def test_the_outbox_page_lists_emails_only_in_development(client, make_game, settings, tmp_path):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    settings.EMAIL_OUTBOX_DIR = tmp_path
+    settings.DEBUG = True
+    make_game(humans=3)
+    response = client.get(reverse("games-outbox"))
+    assert response.status_code == 200 and len(response.context["mails"]) == 3
+    first = response.context["mails"][0]
+    detail = client.get(reverse("games-outbox-message", args=[first["file"], first["index"]]))
+    assert detail.status_code == 200 and b"Submit" in detail.content
+    settings.DEBUG = False
+    assert client.get(reverse("games-outbox")).status_code == 404
+
+
+def test_player_settings_change_the_time_zone_used_on_pages(client, make_game):
+    game = make_game(humans=3)
+    signed_in(client, game, 0)
+    response = client.post(reverse("games-mine"), {"name": "Ann", "time_zone": "Asia/Tokyo", "notify": "owed"})
+    assert response.status_code == 302
+    page = client.get(reverse("games-game", args=[game.pk]))
+    assert b"JST" in page.content or b"Asia/Tokyo" in page.content
