@@ -25,11 +25,13 @@ from games.engines.base import (
 )
 from games.engines.piraeus.cards import (
     COUNTRIES,
+    GOODS,
     GREEKS,
     START_CASH,
     START_PRICE,
     country_deck,
     greek_deck,
+    sort_cards,
 )
 from games.engines.piraeus.flow import (
     resolve_bids,
@@ -51,8 +53,8 @@ from games.engines.piraeus.view import build_view
 RESOLVERS = {"plan": resolve_plan, "sale": resolve_sale, "deal": resolve_deal, "bid": resolve_bids}
 
 
-# Bad options raise ValueError (never TypeError): the server reports every ValueError from setup to the
-# organiser as a form error.
+# Bad options raise ValueError, even for a wrong type: the admin and `creategame` show a ValueError from
+# setup to the organiser, and nothing else.
 def _countries_option(players: int, options: dict[str, Any], rng: random.Random) -> list[str]:
     """Countries by seat from the option, blanks (or no option at all) dealt at random."""
     unknown = sorted(set(options) - {"countries"})
@@ -60,7 +62,7 @@ def _countries_option(players: int, options: dict[str, Any], rng: random.Random)
         raise ValueError(f"Port of Piraeus has no option called {', '.join(map(repr, unknown))}.")
     chosen = options.get("countries") or [None] * players
     if not isinstance(chosen, (list, tuple)):
-        raise ValueError("The countries option must be a list with one country per seat.")  # noqa: TRY004
+        raise ValueError("The countries option must be a list with one country per seat.")
     if len(chosen) != players:
         raise ValueError(f"The countries option names {len(chosen)} countries for {players} seats.")
     by_name = {country.lower(): country for country in COUNTRIES}
@@ -70,7 +72,7 @@ def _countries_option(players: int, options: dict[str, Any], rng: random.Random)
             countries.append(None)
             continue
         if not isinstance(name, str):
-            raise ValueError(f"Countries are given by name; {name!r} is not a name.")  # noqa: TRY004
+            raise ValueError(f"Countries are given by name; {name!r} is not a name.")
         if name.strip().lower() == GREEKS.lower():
             raise ValueError("The Greeks cannot be chosen: they are the locals who own the market.")
         if name.strip().lower() not in by_name:
@@ -117,11 +119,11 @@ class PiraeusEngine(Engine):
 
     def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError("The number of players must be a whole number.")  # noqa: TRY004
+            raise ValueError("The number of players must be a whole number.")
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Port of Piraeus needs 3 to 6 players, not {players}.")
         if not isinstance(options, dict):
-            raise ValueError("Options must be a mapping of option names to values.")  # noqa: TRY004
+            raise ValueError("Options must be a mapping of option names to values.")
         countries = _countries_option(players, options, rng)
         deck = greek_deck()
         rng.shuffle(deck)
@@ -129,7 +131,7 @@ class PiraeusEngine(Engine):
             "day": 1,
             "step": "plan",
             "round": 0,
-            "prices": [START_PRICE] * 6,
+            "prices": [START_PRICE] * len(GOODS),
             "greek_deck": deck,
             "greek_row": [],
             "foreign_row": [],
@@ -157,9 +159,7 @@ class PiraeusEngine(Engine):
             raise OrderError("An order must be a form with named fields.")
         return VALIDATORS[state["step"]](state, seat, order)
 
-    def resolve(
-        self, state: State, orders: dict[int, Order], rng: random.Random
-    ) -> tuple[State, list[Event]]:
+    def resolve(self, state: State, orders: dict[int, Order], rng: random.Random) -> tuple[State, list[Event]]:
         new_state: State = json.loads(json.dumps(state))
         if new_state["finished"]:
             return new_state, []
@@ -216,6 +216,14 @@ class PiraeusEngine(Engine):
             "deal": f"{day} — deals, round {state['round']}",
             "bid": f"{day} — deals, round {state['round']}, bidding",
         }.get(state["step"], "Game over")
+
+    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
+        hidden: State = json.loads(json.dumps(state))
+        for other, country in enumerate(hidden["countries"]):
+            if other != seat:
+                hidden["hands"][other] = sort_cards(rng.sample(country_deck(country), len(hidden["hands"][other])))
+        rng.shuffle(hidden["greek_deck"])
+        return hidden
 
     def seat_name(self, state: State, seat: int) -> str:
         return str(state["countries"][seat])

@@ -24,11 +24,11 @@ GREEK_CARDS_PER_GOOD = 3
 
 GOOD_COLOURS: dict[str, str] = {
     "Furs": "#8d5a3b",
-    "Tableware": "#4f7cac",
-    "Food": "#5f9e48",
-    "Jewelry": "#c9a227",
-    "Spices": "#d0643a",
-    "Fabrics": "#8e5aa8",
+    "Tableware": "#3f6f9f",
+    "Food": "#4c8a3a",
+    "Jewelry": "#a8780f",
+    "Spices": "#c2502a",
+    "Fabrics": "#8452a0",
 }
 COUNTRY_COLOURS: dict[str, str] = {
     "Romans": "#b83232",

@@ -1,7 +1,8 @@
 """How a trading day moves on: the automatic steps between decisions.
 
-Every function takes the (already copied) state and appends to `events`; `advance_*` functions run
-automatic steps until some seat owes a decision, so the engine can always hand back a waiting state.
+Every function changes the (already copied) state in place and appends to `events`. A function that
+ends a step goes on through the automatic steps after it (price changes, end of day, next morning)
+until some seat owes a decision or the game is over, so the engine always hands back a waiting state.
 """
 
 from __future__ import annotations
@@ -154,7 +155,7 @@ def resolve_sale(state: State, orders: dict[int, Order], events: list[Event]) ->
         for card in cards:
             state["hands"][seat].remove(card)
         offered.extend(cards)
-        parts.append(f"{names[seat]} {join_names(goods) if goods else 'nothing'}")
+        parts.append(f"{names[seat]}: {join_names(goods) if goods else 'nothing'}")
     state["foreign_row"] = offered
     events.append(
         Event(
@@ -250,11 +251,11 @@ def resolve_bids(state: State, orders: dict[int, Order], events: list[Event]) ->
         bids: dict[int, int] = {}
         parts: list[str] = []
         for seat in contest["seats"]:
-            order = orders.get(seat, {})
-            if order.get("withdraw") == "yes" or order.get("bid") is None:
+            bid = orders.get(seat, {}).get("bid") or 0
+            if bid <= 0:
                 parts.append(f"{names[seat]} withdrew")
             else:
-                bids[seat] = int(order["bid"])
+                bids[seat] = int(bid)
                 parts.append(f"{names[seat]} {bids[seat]}")
         top = max(bids.values(), default=None)
         winners = [seat for seat, bid in bids.items() if bid == top]
@@ -285,15 +286,15 @@ def end_day(state: State, events: list[Event]) -> None:
     for seat, sold in sorted(earnings.items()):
         events.append(
             Event(
-                f"End of day {state['day']}: the locals buy the unsold {join_names(sold)} "
-                f"from the {names[seat]}.",
+                f"End of day {state['day']}: the locals buy the unsold {join_names(sold)} from the {names[seat]}.",
                 data={"kind": "locals", "seat": seat},
             )
         )
     if state["greek_row"]:
+        returned = join_names([good_of(card) for card in state["greek_row"]])
         events.append(
             Event(
-                f"{len(state['greek_row'])} unsold Greek card(s) go back under the Greek deck.",
+                f"Unsold Greek goods go back under the Greek deck: {returned}.",
                 data={"kind": "warehouse", "cards": state["greek_row"]},
             )
         )

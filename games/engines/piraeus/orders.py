@@ -3,8 +3,9 @@ missed deadline (default) or a bot (random)."""
 
 from __future__ import annotations
 
-import json
+import copy
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -15,13 +16,15 @@ from games.engines.piraeus.cards import (
     GOODS,
     MAX_CARDS_FOR_SALE,
     card_label,
+    country_of,
     good_of,
     join_names,
 )
 from games.engines.piraeus.flow import market_slots, price_of
 
-YES_WORDS = {"yes", "y", "true", "on", "1", "withdraw"}
-NO_WORDS = {"no", "n", "false", "off", "0", "bid", ""}
+WITHDRAW = 0  # a bid of 0 withdraws from the contest
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+WITHDRAW_WORDS = {"withdraw", "none", "pass"}
 ROLE_WORDS = {"buyer": "buyer", "buy": "buyer", "seller": "seller", "sell": "seller"}
 
 
@@ -63,7 +66,7 @@ def _sale_prompt(state: State, seat: int) -> Prompt:
         if held[good]
     )
     text = (
-        f"Day {state['day']}: you are selling. Put up to two of your goods up for sale, or none. "
+        f"Day {state['day']}: you are selling. Choose up to two of your goods to put up for sale, or none. "
         "All sellers' cards are revealed together; each card for sale lowers its good's price by 1, "
         "and every good not for sale rises by 1 per seller. Cards nobody buys are sold to the locals "
         "at the end of the day at the price of that moment."
@@ -82,7 +85,7 @@ def _sale_prompt(state: State, seat: int) -> Prompt:
 
 
 def _slot_label(slot: str, card: str, price: int) -> str:
-    where = "Greek row" if slot.startswith("G") else f"sold by the {card.split('/', 1)[1]}"
+    where = "Greek row" if slot.startswith("G") else f"sold by the {country_of(card)}"
     return f"{card_label(card)}: {price} drachmas, {where}"
 
 
@@ -114,25 +117,19 @@ def _bid_prompt(state: State, seat: int) -> Prompt:
     cash = state["cash"][seat]
     rivals = join_names([state["countries"][other] for other in contest["seats"] if other != seat])
     text = (
-        f"Day {state['day']}, deals round {state['round']}: {rivals} also want {card_label(card)} "
-        f"(price {price}). Bid in secret between {price} and your {cash} drachmas, or withdraw. "
+        f"Day {state['day']}, deals round {state['round']}: {rivals} also want {card_label(card)}, "
+        f"priced {price}. Bid in secret between {price} and your {cash} drachmas, or bid 0 to withdraw. "
         "The highest bid buys the card and pays that bid; equal top bids mean nobody buys it this round."
     )
     bid = Field(
         name="bid",
         kind="integer",
-        label="My bid (drachmas)",
-        min=price,
+        label="My bid (drachmas), 0 to withdraw",
+        min=0,
         max=cash,
-        help="Ignored if you withdraw.",
+        help=f"At least {price}, at most {cash}; 0 withdraws from the contest.",
     )
-    withdraw = Field(
-        name="withdraw",
-        kind="choice",
-        label="Withdraw?",
-        choices=(Choice("no", "No, I bid the amount above"), Choice("yes", "Yes, I withdraw")),
-    )
-    return Prompt(kind="bid", text=text, fields=(bid, withdraw))
+    return Prompt(kind="bid", text=text, fields=(bid,))
 
 
 # --- validation ------------------------------------------------------------------------------------
@@ -176,10 +173,8 @@ def _integer(value: Any, what: str) -> int:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str):
-        digits = value.strip()
-        if digits.lstrip("+-").isdigit() and len(digits) <= 12:
-            return int(digits)
+    if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value.strip()):
+        return int(value.strip())
     raise OrderError(f"{what} must be a whole number.")
 
 
@@ -249,25 +244,21 @@ def validate_deal(state: State, seat: int, order: Order) -> Order:
 
 
 def validate_bid(state: State, seat: int, order: Order) -> Order:
-    withdraw = order.get("withdraw", "no")
-    if isinstance(withdraw, bool):
-        withdraw = "yes" if withdraw else "no"
-    if withdraw is None:
-        withdraw = "no"
-    if not isinstance(withdraw, str) or withdraw.strip().lower() not in YES_WORDS | NO_WORDS:
-        raise OrderError("Answer 'yes' or 'no' to whether you withdraw.")
-    if withdraw.strip().lower() in YES_WORDS:
-        return {"bid": None, "withdraw": "yes"}
-    if order.get("bid") in (None, ""):
-        raise OrderError("Enter your bid, or choose to withdraw.")
-    bid = _integer(order["bid"], "Your bid")
+    raw = order.get("bid")
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        raise OrderError("Enter your bid, or 0 to withdraw.")
+    if isinstance(raw, str) and raw.strip().lower() in WITHDRAW_WORDS:
+        return {"bid": WITHDRAW}
+    bid = _integer(raw, "Your bid")
+    if bid == WITHDRAW:
+        return {"bid": WITHDRAW}
     card = contest_of(state, seat)["card"]
     price, cash = price_of(state, card), state["cash"][seat]
     if bid < price:
-        raise OrderError(f"Your bid must be at least {price}, the price of {good_of(card)}; or withdraw.")
+        raise OrderError(f"Your bid must be at least {price}, the price of {good_of(card)}; or bid 0 to withdraw.")
     if bid > cash:
         raise OrderError(f"You cannot bid more than the {cash} drachmas you have.")
-    return {"bid": bid, "withdraw": "no"}
+    return {"bid": bid}
 
 
 VALIDATORS = {"plan": validate_plan, "sale": validate_sale, "deal": validate_deal, "bid": validate_bid}
@@ -280,13 +271,13 @@ DEFAULT_ORDERS: dict[str, Order] = {
     "plan": {"role": "buyer"},
     "sale": {"cards": []},
     "deal": {"card": "none"},
-    "bid": {"bid": None, "withdraw": "yes"},
+    "bid": {"bid": WITHDRAW},
 }
 
 
 def default_order(state: State, seat: int) -> Order:
     # A copy, so a caller that edits the order cannot change the next game's default.
-    return json.loads(json.dumps(DEFAULT_ORDERS[state["step"]]))
+    return copy.deepcopy(DEFAULT_ORDERS[state["step"]])
 
 
 def random_order(state: State, seat: int, rng: random.Random) -> Order:
@@ -307,5 +298,5 @@ def random_order(state: State, seat: int, rng: random.Random) -> Order:
     price = price_of(state, contest_of(state, seat)["card"])
     cash = state["cash"][seat]
     if rng.random() < 0.2:
-        return {"bid": None, "withdraw": "yes"}
-    return {"bid": rng.randint(price, min(cash, price + rng.randint(0, 3))), "withdraw": "no"}
+        return {"bid": WITHDRAW}
+    return {"bid": rng.randint(price, min(cash, price + rng.randint(0, 3)))}

@@ -86,14 +86,6 @@ def _row_options(row: Line) -> tuple[tuple[Line, int], ...]:
     return tuple(options)
 
 
-def _drop(walk: Walk, row: Line, kept: Line) -> Walk:
-    columns = list(walk)
-    for column, (held, in_row_sets) in enumerate(zip(row, kept, strict=True)):
-        if held > in_row_sets:
-            columns[column] = tuple(sorted((*columns[column], held - in_row_sets), reverse=True))
-    return tuple(columns)
-
-
 def _walk_cost(grid: list[Line]) -> tuple[int, list[int]]:
     """(estimated work, row order) of the cheapest walk over `grid`.
 
@@ -130,15 +122,24 @@ def _best_grid(grid: list[Line]) -> list[Line]:
     for number, row in enumerate(grid):
         ahead: dict[Walk, int] = {}
         came_from: dict[Walk, tuple[Walk, Line]] = {}
-        options = _row_options(row)
+        cashed = [column for column in range(width) if last_row[column] == number]
+        splits = [
+            (
+                kept,
+                worth,
+                [(column, held - kept[column]) for column, held in enumerate(row) if held > kept[column]],
+            )
+            for kept, worth in _row_options(row)
+        ]
         for walk, value in walks.items():
-            for kept, worth in options:
-                columns = list(_drop(walk, row, kept))
+            for kept, worth, drops in splits:
+                columns = list(walk)
+                for column, dropped in drops:
+                    columns[column] = tuple(sorted((*columns[column], dropped), reverse=True))
                 total = value + worth
-                for column in range(width):
-                    if last_row[column] == number:
-                        total += line_best(columns[column])[0]
-                        columns[column] = ()
+                for column in cashed:
+                    total += line_best(columns[column])[0]
+                    columns[column] = ()
                 following = tuple(columns)
                 if total > ahead.get(following, -1):
                     ahead[following] = total

@@ -59,6 +59,11 @@ def _tracks(state: State) -> list[dict[str, Any]]:
     ]
 
 
+def _role(state: State, seat: int) -> str | None:
+    # Roles last one day; once the game is over, yesterday's token means nothing.
+    return None if state["finished"] else state["roles"][seat]
+
+
 def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
     return [
         {
@@ -66,7 +71,7 @@ def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
             "country": country,
             "colour": COUNTRY_COLOURS[country],
             "cash": state["cash"][seat],
-            "role": state["roles"][seat],
+            "role": _role(state, seat),
             "hand_count": len(state["hands"][seat]),
             "collected": [card_view(state, card) for card in state["collected"][seat]],
             "collected_count": len(state["collected"][seat]),
@@ -83,15 +88,13 @@ def _private(state: State, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "country": state["countries"][seat],
         "cash": state["cash"][seat],
-        "role": state["roles"][seat],
+        "role": _role(state, seat),
         "hand": [card_view(state, card) for card in state["hands"][seat]],
         "collected": [card_view(state, card) for card in state["collected"][seat]],
     }
 
 
-def build_view(
-    state: State, seat: int | None, phase: str, final: list[dict[str, Any]] | None
-) -> dict[str, Any]:
+def build_view(state: State, seat: int | None, phase: str, final: list[dict[str, Any]] | None) -> dict[str, Any]:
     if seat is not None and not 0 <= seat < len(state["countries"]):
         seat = None
     contests = [
@@ -106,8 +109,7 @@ def build_view(
         "day": state["day"],
         "days": DAYS,
         "day_track": [
-            {"day": day, "current": day == state["day"], "past": day < state["day"]}
-            for day in range(1, DAYS + 1)
+            {"day": day, "current": day == state["day"], "past": day < state["day"]} for day in range(1, DAYS + 1)
         ],
         "step": state["step"],
         "phase": phase,
