@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlparse
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.checks import Error, Warning, register
+from django.utils.module_loading import import_string
 
 
 @register()
@@ -37,6 +39,20 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
                 id="pbem.W003",
             )
         )
+    try:
+        import_string(settings.EMAIL_BACKEND)
+    except ImportError:
+        problems.append(
+            Error(
+                f"EMAIL_PROVIDER {settings.EMAIL_PROVIDER!r} is not an anymail provider.",
+                hint="Use the name of a module in anymail.backends, e.g. mailgun, postmark, sendgrid, amazon_ses.",
+                id="pbem.E003",
+            )
+        )
+    try:
+        ZoneInfo(settings.TIME_ZONE)
+    except (ZoneInfoNotFoundError, ValueError):
+        problems.append(Error(f"TIME_ZONE {settings.TIME_ZONE!r} is not a known time zone.", id="pbem.E004"))
     if settings.PBEM_REMINDER_HOURS >= settings.PBEM_DEFAULT_DEADLINE_HOURS:
         problems.append(Warning("PBEM_REMINDER_HOURS is not shorter than the default deadline.", id="pbem.W004"))
     return problems

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -63,7 +64,7 @@ def create_game(
     players: Sequence[Player | None],
     *,
     options: dict[str, Any] | None = None,
-    phase_length: timedelta = timedelta(hours=48),
+    phase_length: timedelta | None = None,
     reminder_before: timedelta | None = None,
     seed: int | None = None,
     title: str = "",
@@ -84,8 +85,11 @@ def create_game(
     options = dict(options or {})
     seed = seed if seed is not None else secrets.randbits(62)
     state = engine.setup(len(players), options, random.Random(f"{seed}:0"))
+    if phase_length is None:
+        phase_length = timedelta(hours=settings.PBEM_DEFAULT_DEADLINE_HOURS)
     if reminder_before is None:
-        reminder_before = min(timedelta(hours=12), phase_length / 4)
+        # The reminder's lead time, but never more than half the phase (see _reminder_time).
+        reminder_before = min(timedelta(hours=settings.PBEM_REMINDER_HOURS), phase_length / 2)
     with transaction.atomic():
         game = Game.objects.create(
             engine=engine_slug,

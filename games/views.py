@@ -94,6 +94,7 @@ def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = Non
         "game": game,
         "engine": engine,
         "seat": seat,
+        "seat_title": engine.seat_name(game.state, number) if number is not None else "",
         "phase": phase,
         "prompt": prompt,
         "form": form,

@@ -19,7 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("engine", help="game slug, e.g. piraeus")
         parser.add_argument("--players", default="", help="comma-separated email addresses, in seat order")
         parser.add_argument("--bots", type=int, default=0, help="bot seats added after the players")
-        parser.add_argument("--deadline", default="48h", help="phase length, e.g. 48h, 30m, 2d")
+        parser.add_argument("--deadline", default=None, help="phase length, e.g. 48h, 30m, 2d (default 48h)")
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--title", default="")
         parser.add_argument("--options", default="{}", help="game options as JSON")
@@ -38,7 +38,7 @@ class Command(BaseCommand):
                 engine.slug,
                 players,
                 options=options,
-                phase_length=parse_duration(opts["deadline"]),
+                phase_length=parse_duration(opts["deadline"]) if opts["deadline"] else None,
                 seed=opts["seed"],
                 title=opts["title"],
             )
