@@ -6,4 +6,4 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games import checks  # noqa: F401  (registers the system checks)
+        from games import checks, inbound  # noqa: F401  (registers the system checks and the inbound receiver)

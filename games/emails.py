@@ -20,10 +20,11 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from games.engines import get_engine
 from games.links import seat_url
-from games.models import Event, OutboundEmail, Phase, Seat
+from games.models import Event, Game, OutboundEmail, Phase, Seat
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
@@ -32,6 +33,32 @@ MAX_ATTEMPTS = 5
 
 def mail_domain() -> str:
     return urlparse(settings.SITE_URL).hostname or "pbem.localhost"
+
+
+def thread_id(game_id: int) -> str:
+    """Every email of a game points at this root, so mail clients group a game's emails together."""
+    return f"<pbem.game.{game_id}@{mail_domain()}>"
+
+
+def game_link(seat: Seat, game: Game) -> str:
+    """A signed link to the seat's game page, for the game's latest phase."""
+    phase = Phase.objects.filter(game=game, number=game.phase_number).first()
+    assert phase is not None, "a game has a phase from its creation on"
+    return seat_url(seat, phase)
+
+
+def reply_signature(row: OutboundEmail) -> str:
+    # Bound to the seat's link key: a replaced player's reply addresses stop working with their links.
+    return salted_hmac("pbem.reply", f"{row.pk}:{row.seat.link_key}").hexdigest()[:16]
+
+
+def reply_address(row: OutboundEmail) -> str | None:
+    """Where a reply to this email goes, if replies are taken (games/inbound.py)."""
+    asks = row.kind in (OutboundEmail.Kind.TURN_STARTED, OutboundEmail.Kind.REMINDER)
+    if not settings.PBEM_REPLY_ADDRESS or not asks:
+        return None
+    local, _, domain = settings.PBEM_REPLY_ADDRESS.partition("@")
+    return f"{local}+{row.pk}-{reply_signature(row)}@{domain}"
 
 
 def player_zone(seat: Seat) -> ZoneInfo:
@@ -60,7 +87,6 @@ def _context(row: OutboundEmail) -> dict[str, Any]:
     game, seat, phase = row.game, row.seat, row.phase
     engine = get_engine(game.engine)
     news, older = _news(row)
-    open_phase = Phase.objects.filter(game=game, number=game.phase_number).first() or phase
     return {
         "game": game,
         "seat": seat,
@@ -74,7 +100,8 @@ def _context(row: OutboundEmail) -> dict[str, Any]:
         "prompt": phase.prompt_for(seat.number),
         "deadline": phase.deadline,
         "time_zone": seat.player.time_zone if seat.player else "UTC",
-        "link": seat_url(seat, open_phase),
+        "link": game_link(seat, game),
+        "can_reply": reply_address(row) is not None,
         "my_games_url": settings.SITE_URL + reverse("games-mine"),
         "news": news,
         "older_news": older,
@@ -91,15 +118,15 @@ def build(row: OutboundEmail) -> EmailMultiAlternatives:
         subject = " ".join(render_to_string(f"emails/{row.kind}-subject.txt", context).split())
         text = render_to_string(f"emails/{row.kind}-body.txt", context)
         html = render_to_string(f"emails/{row.kind}-body.html", context)
-    domain = mail_domain()
-    thread = f"<pbem.game.{row.game_id}@{domain}>"
+    thread = thread_id(row.game_id)
+    reply_to = reply_address(row)
     message = EmailMultiAlternatives(
         subject=subject,
         body=text,
         to=[row.to],
+        reply_to=[reply_to] if reply_to else None,
         headers={
-            "Message-ID": f"<pbem.{row.game_id}.{row.pk}@{domain}>",
-            # Every email of a game points at the same thread root, so mail clients group them.
+            "Message-ID": f"<pbem.{row.game_id}.{row.pk}@{mail_domain()}>",
             "References": thread,
             "In-Reply-To": thread,
         },

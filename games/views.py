@@ -30,10 +30,13 @@ def signed_in_players(request: HttpRequest) -> list[int]:
 
 
 def seat_of(request: HttpRequest, game: Game) -> Seat | None:
+    """The seat of the signed-in player at this table; with several people signed in on one browser,
+    the one whose link was opened last wins."""
     players = signed_in_players(request)
     if not players:
         return None
-    return game.seats.select_related("player").filter(player_id__in=players).first()
+    seats = {s.player_id: s for s in game.seats.select_related("player").filter(player_id__in=players)}
+    return next((seats[p] for p in players if p in seats), None)
 
 
 @require_GET
@@ -54,8 +57,9 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/link_error.html", {"message": "This seat is played by a bot."}, status=403)
     players = signed_in_players(request)
     if seat.player_id not in players:
-        request.session[SESSION_PLAYERS] = [*players, seat.player_id]
-        request.session.cycle_key()
+        request.session.cycle_key()  # a new identity in this browser: a new session key
+    if players[:1] != [seat.player_id]:
+        request.session[SESSION_PLAYERS] = [seat.player_id, *(p for p in players if p != seat.player_id)]
     if seat.player is not None:
         request.session[SESSION_TIME_ZONE] = seat.player.time_zone
     if target.phase.number != seat.game.phase_number and seat.game.status != Game.Status.FINISHED:

@@ -146,6 +146,9 @@ elif EMAIL_PROVIDER:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = str(EMAIL_OUTBOX_DIR)
+# Orders by email reply (games/inbound.py): the address the provider routes to anymail's inbound webhook
+# at /anymail/<provider>/inbound/, e.g. turns@in.example.org. Empty: replies are not offered.
+PBEM_REPLY_ADDRESS = os.environ.get("PBEM_REPLY_ADDRESS", "")
 ANYMAIL = {key.removeprefix("ANYMAIL_"): value for key, value in os.environ.items() if key.startswith("ANYMAIL_")}
 
 LOGGING = {

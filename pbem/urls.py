@@ -6,5 +6,6 @@ admin.site.site_title = "pbem"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("anymail/", include("anymail.urls")),  # provider webhooks: inbound replies (games/inbound.py)
     path("", include("games.urls")),
 ]

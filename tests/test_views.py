@@ -193,3 +193,12 @@ def test_player_settings_change_the_time_zone_used_on_pages(client, make_game):
     assert response.status_code == 302
     page = client.get(reverse("games-game", args=[game.pk]))
     assert b"JST" in page.content or b"Asia/Tokyo" in page.content
+
+
+def test_the_last_link_opened_decides_whose_seat_a_shared_browser_shows(client, make_game):
+    game = make_game(humans=3)
+    signed_in(client, game, 0)
+    signed_in(client, game, 2)
+    assert client.get(reverse("games-game", args=[game.pk])).context["seat"].number == 2
+    signed_in(client, game, 0)
+    assert client.get(reverse("games-game", args=[game.pk])).context["seat"].number == 0
