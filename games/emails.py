@@ -8,6 +8,7 @@ them and records the result. A turn email for a phase that has already resolved 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlparse
@@ -16,13 +17,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from games.engines import get_engine
+from games.engines.base import Engine
 from games.links import seat_url
 from games.models import Event, Game, OutboundEmail, Phase, Seat
 
@@ -68,25 +70,53 @@ def player_zone(seat: Seat) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def _news(row: OutboundEmail) -> tuple[list[Event], int]:
-    """The log lines this seat has not been emailed yet (public and its own), newest last, capped."""
-    previous = (
-        OutboundEmail.objects.filter(seat=row.seat, id__lt=row.pk, status=OutboundEmail.Status.SENT)
-        .order_by("-id")
-        .values_list("events_upto", flat=True)
-        .first()
-    ) or 0
-    lines = Event.objects.filter(game=row.game, seq__gt=previous, seq__lte=row.events_upto).filter(
-        Q(seat__isnull=True) | Q(seat=row.seat.number)
-    )
-    total = lines.count()
-    return list(lines.order_by("-seq")[:MAX_LOG_LINES])[::-1], max(0, total - MAX_LOG_LINES)
+@dataclass
+class Batch:
+    """What the emails of one game being sent together share, read once: the seats, the current phase,
+    each seat's last emailed log line and the log since then. Keeps the queries per batch constant."""
+
+    game: Game
+    engine: Engine
+    seats: list[Seat]
+    current: Phase
+    emailed_upto: dict[int, int]  # seat id -> events_upto of its last sent email
+    events: list[Event]
+
+    @classmethod
+    def load(cls, game: Game, rows: list[OutboundEmail]) -> Batch:
+        emailed_upto = dict(
+            OutboundEmail.objects.filter(
+                seat__in={r.seat_id for r in rows}, status=OutboundEmail.Status.SENT, id__lt=max(r.pk for r in rows)
+            )
+            .values("seat_id")
+            .annotate(upto=Max("events_upto"))
+            .values_list("seat_id", "upto")
+        )
+        since = min((emailed_upto.get(r.seat_id, 0) for r in rows), default=0)
+        events = list(Event.objects.filter(game=game, seq__gt=since, seq__lte=max(r.events_upto for r in rows)))
+        current = Phase.objects.filter(game=game, number=game.phase_number).first()
+        assert current is not None, "a game has a phase from its creation on"
+        return cls(
+            game=game,
+            engine=get_engine(game.engine),
+            seats=list(game.seats.select_related("player").order_by("number")),
+            current=current,
+            emailed_upto=emailed_upto,
+            events=sorted(events, key=lambda e: e.seq),
+        )
+
+    def news(self, row: OutboundEmail) -> tuple[list[Event], int]:
+        """The log lines this seat has not been emailed yet (public and its own), newest last, capped."""
+        since = self.emailed_upto.get(row.seat_id, 0)
+        lines = [
+            e for e in self.events if since < e.seq <= row.events_upto and (e.seat is None or e.seat == row.seat.number)
+        ]
+        return lines[-MAX_LOG_LINES:], max(0, len(lines) - MAX_LOG_LINES)
 
 
-def _context(row: OutboundEmail) -> dict[str, Any]:
-    game, seat, phase = row.game, row.seat, row.phase
-    engine = get_engine(game.engine)
-    news, older = _news(row)
+def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
+    game, seat, phase, engine = batch.game, row.seat, row.phase, batch.engine
+    news, older = batch.news(row)
     return {
         "game": game,
         "seat": seat,
@@ -100,19 +130,19 @@ def _context(row: OutboundEmail) -> dict[str, Any]:
         "prompt": phase.prompt_for(seat.number),
         "deadline": phase.deadline,
         "time_zone": seat.player.time_zone if seat.player else "UTC",
-        "link": game_link(seat, game),
+        "link": seat_url(seat, batch.current),
         "can_reply": reply_address(row) is not None,
         "my_games_url": settings.SITE_URL + reverse("games-mine"),
         "news": news,
         "older_news": older,
         "result": game.result,
-        "seats": list(game.seats.select_related("player")),
+        "seats": batch.seats,
     }
 
 
-def build(row: OutboundEmail) -> EmailMultiAlternatives:
+def build(row: OutboundEmail, batch: Batch | None = None) -> EmailMultiAlternatives:
     """The message for one outbox row, from templates/emails/<kind>-subject.txt, -body.txt, -body.html."""
-    context = _context(row)
+    context = _context(row, batch or Batch.load(row.game, [row]))
     # Templates show datetimes in the active time zone: the player's own.
     with timezone.override(player_zone(row.seat)):
         subject = " ".join(render_to_string(f"emails/{row.kind}-subject.txt", context).split())
@@ -157,13 +187,14 @@ def send_pending(game_id: int) -> int:
             return 0
         sent = 0
         connection = get_connection()
+        batch = Batch.load(rows[0].game, rows)
         for row in rows:
             if is_obsolete(row):
                 row.status = OutboundEmail.Status.SKIPPED
                 continue
             row.attempts += 1
             try:
-                message = build(row)
+                message = build(row, batch)
                 message.connection = connection
                 message.send()
             except Exception as error:  # noqa: BLE001  (any provider error: keep the row to retry)

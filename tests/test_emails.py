@@ -144,3 +144,19 @@ def test_reminders_name_the_deadline(make_game):
     mail.outbox.clear()
     turns.sweep_deadlines(now=phase.deadline - timedelta(hours=2))
     assert len(mail.outbox) == 3 and all("Reminder" in m.subject for m in mail.outbox)
+
+
+def sending_queries(game) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import emails
+
+    OutboundEmail.objects.filter(game=game).update(status="pending")
+    with CaptureQueriesContext(connection) as queries:
+        assert emails.send_pending(game.pk) == game.seats.count()
+    return len(queries)
+
+
+def test_sending_a_phases_emails_takes_the_same_queries_for_three_or_six_players(make_game):
+    assert sending_queries(make_game(humans=3)) == sending_queries(make_game(humans=6, seed=5))
