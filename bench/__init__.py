@@ -1,0 +1,1 @@
+"""Benchmarks (not tests): `bench/run.py` measures, prints figures and never asserts a timing."""

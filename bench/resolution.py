@@ -1,0 +1,437 @@
+"""Resolution measurements on the project's own code (run by bench/run.py as `python -m bench.resolution`).
+
+  prepare   games with their first phase open and 3 of 4 orders in (4 human seats), plus in-process timings
+            and SQL counts of the three steps of a turn: the last order, the resolution, the emails.
+  measure   with a real worker running (bench/probe.py): the last order of each prepared phase submitted
+            through turns.submit_order, and the round trip to the worker's COMMIT of the resolution,
+            sequential (one at a time, idle system), streamed (back to back while the worker consumes),
+            and queued (consumption paused, all enqueued, resumed: the worker's drain rate).
+  latency   for games played by `manage.py simulate`: last order -> the resolution's emails written,
+            from database timestamps (and from the worker's probe lines when there are some).
+
+Each subcommand writes one JSON file; bench/run.py prints and compares them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import functools
+import io
+import json
+import os
+import pstats
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import django
+
+from bench.procs import cpu_busy, cpu_ticks, dist
+
+SEATS = 4
+LAST = SEATS - 1  # the seat whose order completes a phase
+
+
+def ms(a: float, b: float) -> float:
+    return (b - a) * 1000.0
+
+
+# --- prepare ---------------------------------------------------------------------------------------
+
+
+def make_games(count: int, seed: int) -> list[dict[str, Any]]:
+    """`count` Port of Piraeus games with 4 human seats, seats 0-2's first orders stored. Their first turn
+    emails are marked sent, as in a running game, so a resolution's email task sends only its own four."""
+    from django.utils import timezone
+
+    from games import turns
+    from games.models import OutboundEmail, Seat
+
+    players = [turns.player_for(f"bench-{i}@bench.invalid", f"Bench {i + 1}") for i in range(SEATS)]
+    made = []
+    for k in range(count):
+        game = turns.create_game("piraeus", list(players), seed=seed + k, title=f"Bench {seed + k}")
+        engine = turns.engine_of(game)
+        seats = list(Seat.objects.filter(game=game).order_by("number"))
+        for seat in seats[:LAST]:
+            order = engine.random_order(game.state, seat.number, random.Random(f"{game.seed}:{seat.number}"))
+            turns.submit_order(seat, 1, order)
+        made.append({"game": game.pk, "phase": game.phases.get(number=1).pk})
+    OutboundEmail.objects.filter(game_id__in=[m["game"] for m in made]).update(
+        status=OutboundEmail.Status.SENT, sent_at=timezone.now()
+    )
+    return made
+
+
+def _last_order(game_id: int) -> tuple[Any, dict[str, Any]]:
+    from games import turns
+    from games.models import Game, Seat
+
+    game = Game.objects.get(pk=game_id)
+    seat = Seat.objects.select_related("game").get(game=game, number=LAST)
+    order = turns.engine_of(game).random_order(game.state, LAST, random.Random(f"{game.seed}:{LAST}"))
+    return seat, order
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000.0
+
+
+def in_process(games: list[dict[str, Any]], profile_out: Path) -> dict[str, Any]:
+    """The three steps of a turn, one after another in this process (no worker), timed and counted:
+    the last order (turns.submit_order), the resolution (turns.resolve_phase) and the four emails
+    (emails.send_pending). The enqueues go to the broker, where nothing consumes them."""
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    from games import emails, turns
+
+    steps: dict[str, list[float]] = {"submit_last_order": [], "resolve_phase": [], "send_pending_4_emails": []}
+    sql: dict[str, list[str]] = {}
+    profiler = cProfile.Profile()
+    for i, g in enumerate(games):
+        seat, order = _last_order(g["game"])
+        calls: list[tuple[str, Callable[[], object]]] = [
+            ("submit_last_order", functools.partial(turns.submit_order, seat, 1, order)),
+            ("resolve_phase", functools.partial(turns.resolve_phase, g["phase"])),
+            ("send_pending_4_emails", functools.partial(emails.send_pending, g["game"])),
+        ]
+        for name, call in calls:
+            if i == 0:  # cold: imports, template loading
+                call()
+            elif i == 1:  # warm; what every later game runs
+                reset_queries()  # the query log is capped: a full one would capture nothing
+                with CaptureQueriesContext(connection) as ctx:
+                    call()
+                sql[name] = [q["sql"] for q in ctx.captured_queries]
+            elif i % 2:
+                steps[name].append(timed(call))
+            else:  # profiled calls run slower: kept out of the timings
+                profiler.enable()
+                call()
+                profiler.disable()
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(45)
+    profile_out.write_text(text.getvalue())
+    return {
+        "n": len(games),
+        "timed": len(steps["resolve_phase"]),
+        "median_ms": {k: round(statistics.median(v), 3) for k, v in steps.items() if v},
+        "sql_count": {k: len(v) for k, v in sql.items()},
+        "sql": sql,
+        "profile_file": str(profile_out),
+    }
+
+
+def prepare(args: argparse.Namespace) -> dict[str, Any]:
+    from games.models import Game
+
+    seed = 1_000_000 + Game.objects.count()
+    groups = {"warmup": 12, "sequential": args.sequential, "inprocess": args.inprocess}
+    for i in range(args.bursts):
+        groups[f"streamed_{i + 1}"] = args.burst
+        groups[f"queued_{i + 1}"] = args.burst
+    started = time.perf_counter()
+    made: dict[str, list[dict[str, Any]]] = {}
+    for name, count in groups.items():
+        made[name] = make_games(count, seed)
+        seed += count
+    out: dict[str, Any] = {"groups": made, "prepare_s": round(time.perf_counter() - started, 1)}
+    if args.inprocess:
+        out["in_process"] = in_process(made.pop("inprocess"), Path(args.profile))
+    return out
+
+
+# --- measure (a worker running bench.probe) -------------------------------------------------------
+
+
+class Probe:
+    """The worker's timing lines (see bench/probe.py) and its done-list on Redis."""
+
+    def __init__(self, timing: Path, done_key: str) -> None:
+        import redis
+        from django.conf import settings
+
+        self.timing, self.done_key = timing, done_key
+        self.redis = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+
+    def lines(self) -> dict[tuple[str, int], dict[str, Any]]:
+        rows: dict[tuple[str, int], dict[str, Any]] = {}
+        if not self.timing.exists():
+            return rows
+        # A read can overlap a pool process's append: the text after the last newline may be half a line.
+        for line in self.timing.read_text().split("\n")[:-1]:
+            parts = line.split(" ", 6)
+            if len(parts) != 7 or not parts[1].isdigit():
+                continue
+            name, first, t_start, t_commit, t_end, pid, result = parts
+            # A later line for the same (task, arg) would be a redelivery: keep the first.
+            rows.setdefault(
+                (name.rsplit(".", 1)[-1], int(first)),
+                {
+                    "start": float(t_start),
+                    "commit": float(t_commit),
+                    "end": float(t_end),
+                    "pid": int(pid),
+                    "result": result,
+                },
+            )
+        return rows
+
+    def wait(self, wanted: Iterable[str], timeout: float = 120.0) -> None:
+        """Block until every "task arg" in `wanted` has been reported done by the worker."""
+        left = set(wanted)
+        deadline = time.monotonic() + timeout
+        while left:
+            remaining = deadline - time.monotonic()
+            got = self.redis.blpop([self.done_key], timeout=max(1, int(remaining))) if remaining > 0 else None
+            if got is None:
+                raise SystemExit(f"worker did not finish {len(left)} tasks in {timeout:.0f} s, e.g. {sorted(left)[:3]}")
+            item = got[1]
+            left.discard((item.decode() if isinstance(item, bytes) else str(item)).rsplit(".", 1)[-1])
+
+
+def wanted_for(games: list[dict[str, Any]]) -> list[str]:
+    # Every resolution's commit enqueues exactly one email task for its game (4 human seats, no bots).
+    return [f"resolve_phase {g['phase']}" for g in games] + [f"send_emails {g['game']}" for g in games]
+
+
+def submit_last(games: list[dict[str, Any]], t0: dict[int, float]) -> None:
+    """The last order of each phase, through the service layer as the order view calls it. The stamp hook
+    is registered before submit_order's own, so it runs first after COMMIT, before the enqueue."""
+    from django.db import transaction
+
+    from games import turns
+
+    prepared = [(g["phase"], *_last_order(g["game"])) for g in games]  # reads outside the timed part
+    for phase_id, seat, order in prepared:
+
+        def stamp(p: int = phase_id) -> None:
+            t0[p] = time.time()
+
+        with transaction.atomic():
+            transaction.on_commit(stamp)
+            done = turns.submit_order(seat, 1, order)
+        if not done.complete:
+            raise SystemExit(f"phase {phase_id} was not complete after the last order")
+
+
+def collect(games: list[dict[str, Any]], t0: dict[int, float], probe: Probe) -> dict[str, Any]:
+    rows = probe.lines()
+    resolved = [rows.get(("resolve_phase", g["phase"])) for g in games]
+    missing = [g["phase"] for g, r in zip(games, resolved, strict=True) if r is None or r["result"] != "True"]
+    if missing:
+        raise SystemExit(f"{len(missing)} phases not resolved by the worker, e.g. {missing[:5]}")
+    res = {g["phase"]: r for g, r in zip(games, resolved, strict=True) if r is not None}
+    mail = {g["phase"]: rows[("send_emails", g["game"])] for g in games}
+    pids = [g["phase"] for g in games]
+
+    def median(a: Callable[[int], float], b: Callable[[int], float]) -> float:
+        return round(statistics.median(ms(a(p), b(p)) for p in pids), 3)
+
+    return {
+        "commit_to_resolution_commit_ms": dist([ms(t0[p], res[p]["commit"]) for p in pids]),
+        "commit_to_emails_sent_ms": dist([ms(t0[p], mail[p]["end"]) for p in pids]),
+        "breakdown_median_ms": {
+            "delivery (last order COMMIT -> task body starts)": median(t0.__getitem__, lambda p: res[p]["start"]),
+            "task body to COMMIT returned": median(lambda p: res[p]["start"], lambda p: res[p]["commit"]),
+            "after COMMIT: on_commit enqueues": median(lambda p: res[p]["commit"], lambda p: res[p]["end"]),
+            "email task body (4 emails)": median(lambda p: mail[p]["start"], lambda p: mail[p]["end"]),
+        },
+        "worker_pids": sorted({res[p]["pid"] for p in pids}),
+        "t0_first": min(t0[p] for p in pids),
+        "start_first": min(res[p]["start"] for p in pids),
+        "commit_last": max(res[p]["commit"] for p in pids),
+        "emails_last": max(mail[p]["end"] for p in pids),
+    }
+
+
+def sequential(games: list[dict[str, Any]], probe: Probe) -> dict[str, Any]:
+    """One phase at a time; the next last order only once the previous turn's emails are sent."""
+    t0: dict[int, float] = {}
+    cpu0, wall0 = cpu_ticks(), time.time()
+    for g in games:
+        submit_last([g], t0)
+        probe.wait(wanted_for([g]))
+    out = collect(games, t0, probe)
+    out.update(cpu_busy_fraction=cpu_busy(cpu0, cpu_ticks()), wall_s=round(time.time() - wall0, 3))
+    return out
+
+
+def streamed(games: list[dict[str, Any]], probe: Probe) -> dict[str, Any]:
+    """Every last order committed back to back (one transaction each) while the worker consumes."""
+    t0: dict[int, float] = {}
+    cpu0 = cpu_ticks()
+    submit_last(games, t0)
+    t_submitted = time.time()
+    probe.wait(wanted_for(games))
+    out = collect(games, t0, probe)
+    n = len(games)
+    out.update(
+        n=n,
+        submit_window_ms=round(ms(out["t0_first"], t_submitted), 1),
+        resolutions_per_s=round(n / (out["commit_last"] - out["t0_first"]), 1),
+        resolutions_per_s_with_emails=round(n / (out["emails_last"] - out["t0_first"]), 1),
+        cpu_busy_fraction=cpu_busy(cpu0, cpu_ticks()),
+    )
+    return out
+
+
+def queued(games: list[dict[str, Any]], probe: Probe, node: str) -> dict[str, Any]:
+    """Consumption paused (Celery remote control), every last order committed and its task queued, then
+    resumed: the worker's drain rate. The email tasks the resolutions enqueue queue up behind them."""
+    from django.conf import settings
+
+    from pbem.celery import app
+
+    queue = app.conf.task_default_queue or "celery"
+    answers = app.control.cancel_consumer(queue, destination=[node], reply=True, timeout=10, limit=1)
+    if not answers:
+        raise SystemExit("cancel_consumer: the worker did not answer")
+    t0: dict[int, float] = {}
+    submit_last(games, t0)
+    queued_now = probe.redis.llen(queue)
+    if queued_now != len(games):
+        raise SystemExit(f"expected {len(games)} queued tasks, found {queued_now} ({settings.CELERY_BROKER_URL})")
+    cpu0 = cpu_ticks()
+    t_go = time.time()
+    app.control.add_consumer(queue, destination=[node], reply=True, timeout=10, limit=1)
+    probe.wait(wanted_for(games))
+    out = collect(games, t0, probe)
+    n = len(games)
+    drain = out["commit_last"] - out["start_first"]
+    out.update(
+        n=n,
+        resume_to_first_task_ms=round(ms(t_go, out["start_first"]), 1),
+        drain_ms=round(drain * 1000, 1),
+        resolutions_per_s=round(n / drain, 1),
+        resolutions_per_s_with_emails=round(n / (out["emails_last"] - out["start_first"]), 1),
+        cpu_busy_fraction=cpu_busy(cpu0, cpu_ticks()),
+    )
+    # Latency here is queueing by construction: keep only the per-task figures.
+    out.pop("commit_to_resolution_commit_ms")
+    out.pop("commit_to_emails_sent_ms")
+    return out
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    groups = json.loads(Path(args.prepared).read_text())["groups"]
+    probe = Probe(Path(args.timing), args.done_key)
+    probe.redis.delete(args.done_key)
+    out: dict[str, Any] = {}
+    # Warm-up: the first tasks of each pool process import, connect and fill template caches.
+    warm = groups["warmup"]
+    t0: dict[int, float] = {}
+    submit_last(warm[:1], t0)
+    probe.wait(wanted_for(warm[:1]))
+    first = probe.lines()[("resolve_phase", warm[0]["phase"])]
+    out["first_task_cold_ms"] = round(ms(t0[warm[0]["phase"]], first["commit"]), 1)
+    for g in warm[1:6]:
+        submit_last([g], t0)
+        probe.wait(wanted_for([g]))
+    submit_last(warm[6:], t0)  # a small burst, so every pool process has run tasks
+    probe.wait(wanted_for(warm[6:]))
+
+    print(f"  sequential x{len(groups['sequential'])}", flush=True)
+    out["sequential"] = sequential(groups["sequential"], probe)
+    for kind in ("streamed", "queued"):
+        out[kind] = []
+        for name in sorted(k for k in groups if k.startswith(kind + "_")):
+            print(f"  {name}: {len(groups[name])} phases", flush=True)
+            fn = streamed(groups[name], probe) if kind == "streamed" else queued(groups[name], probe, args.node)
+            out[kind].append(fn)
+    return out
+
+
+# --- latency of simulated games ---------------------------------------------------------------------
+
+
+def latency(args: argparse.Namespace) -> dict[str, Any]:
+    """Last order of each phase -> the emails its resolution wrote, per resolution. The emails a resolution
+    writes are the next phase's turn emails and this phase's phase-resolved / game-over emails: both are
+    stamped (timezone.now()) inside the resolution's transaction, so this is pre-commit on both ends."""
+    from django.db.models import Max
+
+    from games.models import Order, OutboundEmail, Phase
+
+    game_ids = [int(x) for x in args.games.split(",") if x]
+    last_order = dict(
+        Order.objects.filter(phase__game_id__in=game_ids)
+        .values("phase_id")
+        .annotate(t=Max("submitted_at"))
+        .values_list("phase_id", "t")
+    )
+    phases = list(
+        Phase.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "number")
+        .values("pk", "game_id", "number", "resolved_at")
+    )
+    by_number = {(p["game_id"], p["number"]): p["pk"] for p in phases}
+    number_of = {p["pk"]: p["number"] for p in phases}
+    written: dict[int, Any] = {}  # resolved phase id -> latest email stamp its resolution wrote
+    kinds_here = (OutboundEmail.Kind.PHASE_RESOLVED, OutboundEmail.Kind.GAME_OVER)
+    for phase_id, game_id, kind, created in (
+        OutboundEmail.objects.filter(game_id__in=game_ids)
+        .exclude(kind=OutboundEmail.Kind.REMINDER)
+        .values_list("phase_id", "game_id", "kind", "created_at")
+        .iterator()
+    ):
+        # A turn email belongs to the phase its resolution opened: attribute it to the one before.
+        key = phase_id if kind in kinds_here else by_number.get((game_id, number_of.get(phase_id, 0) - 1))
+        if key is not None and (key not in written or created > written[key]):
+            written[key] = created
+    waits = [
+        (written[p["pk"]] - last_order[p["pk"]]).total_seconds() * 1000
+        for p in phases
+        if p["resolved_at"] and p["pk"] in written and p["pk"] in last_order
+    ]
+    out: dict[str, Any] = {"games": len(game_ids), "last_order_to_emails_written_ms": dist(waits)}
+    if args.timing and Path(args.timing).exists():
+        # With the worker probe: the last bot order's COMMIT (end of play_bots) -> the resolution's COMMIT.
+        rows = Probe(Path(args.timing), "unused").lines()
+        pairs = [
+            ms(rows[("play_bots", p["pk"])]["commit"], rows[("resolve_phase", p["pk"])]["commit"])
+            for p in phases
+            if ("play_bots", p["pk"]) in rows
+            and ("resolve_phase", p["pk"]) in rows
+            and rows[("play_bots", p["pk"])]["commit"] > 0
+            and rows[("resolve_phase", p["pk"])]["commit"] > 0
+        ]
+        out["last_order_commit_to_resolution_commit_ms"] = dist(pairs)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench.resolution")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("--sequential", type=int, default=100)
+    p.add_argument("--burst", type=int, default=200)
+    p.add_argument("--bursts", type=int, default=3)
+    p.add_argument("--inprocess", type=int, default=40)
+    p.add_argument("--profile", default="bench/results/run/profile-turn.txt")
+    m = sub.add_parser("measure")
+    m.add_argument("--prepared", required=True)
+    m.add_argument("--timing", required=True)
+    m.add_argument("--done-key", default="bench:done")
+    m.add_argument("--node", required=True)
+    lat = sub.add_parser("latency")
+    lat.add_argument("--games", required=True, help="comma-separated game ids")
+    lat.add_argument("--timing", default="")
+    for s in (p, m, lat):
+        s.add_argument("--out", required=True)
+    args = ap.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pbem.settings")
+    django.setup()
+    fn = {"prepare": prepare, "measure": measure, "latency": latency}[args.cmd]
+    Path(args.out).write_text(json.dumps(fn(args), indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()

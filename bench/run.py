@@ -1,0 +1,632 @@
+"""pbem benchmark: whole games, the resolution round trip through a real worker, and the order POST under
+load, quoted against the bare Django + Celery floor (../shared/floor) measured in the same run.
+
+    .venv/bin/python bench/run.py [--no-floor] [--games 10] [--burst 200] [--wrk-seconds 15] ...
+
+Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Redis on 127.0.0.1:6379. Uses (and drops)
+the database `pbem_bench` and Redis db 12. Prints a summary table; writes bench/results/summary.json.
+Every process it starts is stopped by PID at the end, on error too. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: make `bench` importable
+
+import psycopg  # noqa: E402
+import redis  # noqa: E402
+
+from bench import floor, procs  # noqa: E402
+from bench.procs import RESULTS, ROOT, RUN_DIR, VENV_BIN  # noqa: E402
+
+PG = "host=127.0.0.1 port=5432 user=postgres"
+REDIS_URL = "redis://127.0.0.1:6379/12"  # db 12 is this benchmark's: flushed at start and between steps
+PYTHON = str(VENV_BIN / "python")
+BENCH_SECRET_KEY = "bench-secret-key-not-for-production-0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def parse_args() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--database", default="pbem_bench", help="dropped and recreated")
+    ap.add_argument("--games", type=int, default=10, help="A: whole games played inline")
+    ap.add_argument("--worker-games", type=int, default=10, help="B: whole games played by the worker")
+    ap.add_argument("--concurrency", type=int, default=2, help="B: prefork pool size (the floor's: 2)")
+    ap.add_argument("--sequential", type=int, default=100, help="B: resolutions one at a time")
+    ap.add_argument("--burst", type=int, default=200, help="B: phases per burst (the floor's PHASES: 200)")
+    ap.add_argument("--bursts", type=int, default=3, help="B: runs of each burst kind (the floor's BURSTS: 3)")
+    ap.add_argument("--inprocess", type=int, default=40, help="turns timed in-process (profile, SQL counts)")
+    ap.add_argument("--http-games", type=int, default=200, help="C: games, 3 signed-in seats each")
+    ap.add_argument("--wrk-seconds", type=int, default=15, help="C, and the floor's HTTP cases")
+    ap.add_argument("--connections", type=int, default=16, help="C: wrk connections (compared with the floor's 16)")
+    ap.add_argument("--floor", action=argparse.BooleanOptionalAction, default=True, help="run the floor too")
+    ap.add_argument("--floor-dir", default=str(ROOT.parent / "shared" / "floor"))
+    ap.add_argument("--floor-phases", type=int, default=200)
+    ap.add_argument("--floor-bursts", type=int, default=3)
+    ap.add_argument("--floor-retries", type=int, default=1, help="rerun a failed floor this many times")
+    ap.add_argument("--only", choices=["A", "B", "C"], action="append", help="run only these measurements")
+    return ap.parse_args()
+
+
+# --- environment -------------------------------------------------------------------------------------
+
+
+def base_env(database: str, **extra: str) -> dict[str, str]:
+    """The project's settings come from the environment: the same base for every process started here."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE")}
+    env.update(
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{database}",
+        # Production settings: DEBUG on would log every SQL statement in memory, a cost the floor does not pay.
+        DEBUG="0",
+        SECRET_KEY=BENCH_SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1",
+        CONN_MAX_AGE="600",
+        EMAIL_PROVIDER="test",  # anymail's in-memory backend: rendering and sending, no network
+        PBEM_VAR_DIR=str(RESULTS / "var"),
+        DJANGO_SETTINGS_MODULE="pbem.settings",
+        PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+def check_services() -> None:
+    try:
+        with psycopg.connect(f"{PG} dbname=postgres", connect_timeout=3):
+            pass
+    except psycopg.OperationalError as error:
+        raise SystemExit(f"PostgreSQL is not answering on 127.0.0.1:5432 as postgres: {error}") from None
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        raise SystemExit(f"Redis is not answering on 127.0.0.1:6379: {error}") from None
+
+
+def ensure_wrk() -> bool:
+    if shutil.which("wrk"):
+        return True
+    print("installing wrk (apt-get)", flush=True)
+    subprocess.run(["apt-get", "update", "-qq"], check=False, capture_output=True)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=False, capture_output=True)
+    return shutil.which("wrk") is not None
+
+
+def fresh_database(name: str) -> None:
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+        raise SystemExit(f"not a plain database name: {name!r}")
+    with psycopg.connect(f"{PG} dbname=postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+
+
+def flush_redis() -> None:
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+def run_py(args: list[str], env: dict[str, str], log_name: str, timeout: float = 900) -> str:
+    """Run a Python step to completion; its stderr (the app's INFO logging) goes to results/run/."""
+    with open(RUN_DIR / f"{log_name}.log", "w") as log:
+        res = subprocess.run(
+            [PYTHON, *args], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True, timeout=timeout
+        )
+    if res.returncode != 0:
+        tail = "\n".join(res.stdout.splitlines()[-5:])
+        raise SystemExit(f"{' '.join(args[:3])} failed ({res.returncode}); see {RUN_DIR / log_name}.log\n{tail}")
+    return res.stdout
+
+
+def read_json(name: str) -> Any:
+    return json.loads((RUN_DIR / name).read_text())
+
+
+def simulate(env: dict[str, str], games: int, log_name: str) -> tuple[dict[str, Any], list[int]]:
+    out = run_py(
+        ["manage.py", "simulate", "piraeus", "--players", "4", "--games", str(games), "--seed", "1"], env, log_name
+    )
+    figures = json.loads(next(ln for ln in reversed(out.splitlines()) if ln.startswith("{")))
+    return figures, [int(g) for g in re.findall(r"game #(\d+) finished", out)]
+
+
+# --- A: whole games inline ---------------------------------------------------------------------------
+
+
+def measure_a(args: argparse.Namespace) -> dict[str, Any]:
+    env = base_env(args.database)  # no broker: every task runs inline after its commit
+    print(f"== A: {args.games} whole games inline (no broker), PostgreSQL", flush=True)
+    figures, game_ids = simulate(env, args.games, "a-simulate")
+    run_py(
+        [
+            "-m",
+            "bench.resolution",
+            "latency",
+            "--games",
+            ",".join(map(str, game_ids)),
+            "--out",
+            str(RUN_DIR / "a-latency.json"),
+        ],
+        env,
+        "a-latency",
+    )
+    return {"simulate": figures, "latency": read_json("a-latency.json")}
+
+
+# --- B: a real worker ----------------------------------------------------------------------------------
+
+
+def start_worker(env: dict[str, str], concurrency: int) -> tuple[Any, str]:
+    ready = RUN_DIR / "worker.ready"
+    ready.unlink(missing_ok=True)
+    cmd = [
+        str(VENV_BIN / "celery"),
+        "-A",
+        "bench.probe",
+        "worker",
+        "--pool=prefork",
+        f"--concurrency={concurrency}",
+        "-n",
+        "bench@%h",
+        "--loglevel=WARNING",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    ]
+    proc = procs.start(cmd, "worker", {**env, "BENCH_READY_FILE": str(ready)})
+    procs.wait_until(ready.exists, proc, "celery worker")
+    return proc, " ".join(cmd).replace(str(ROOT) + "/", "")
+
+
+def measure_b(args: argparse.Namespace) -> dict[str, Any]:
+    timing = RUN_DIR / "worker.timing"
+    timing.unlink(missing_ok=True)
+    env = base_env(args.database, CELERY_BROKER_URL=REDIS_URL, BENCH_TIMING_FILE=str(timing))
+    n_prepared = 12 + args.sequential + args.inprocess + 2 * args.bursts * args.burst
+    print(f"== B: prepare {n_prepared} open phases (3 of 4 orders in), in-process turns x{args.inprocess}", flush=True)
+    run_py(
+        [
+            "-m",
+            "bench.resolution",
+            "prepare",
+            "--sequential",
+            str(args.sequential),
+            "--burst",
+            str(args.burst),
+            "--bursts",
+            str(args.bursts),
+            "--inprocess",
+            str(args.inprocess),
+            "--profile",
+            str(RUN_DIR / "profile-turn.txt"),
+            "--out",
+            str(RUN_DIR / "b-prepared.json"),
+        ],
+        env,
+        "b-prepare",
+    )
+    flush_redis()  # the tasks the preparation enqueued with no worker running: nothing to do for them
+    prepared = read_json("b-prepared.json")
+    print(f"== B: celery worker, prefork -c {args.concurrency}", flush=True)
+    worker, cmd = start_worker(env, args.concurrency)
+    try:
+        run_py(
+            [
+                "-m",
+                "bench.resolution",
+                "measure",
+                "--prepared",
+                str(RUN_DIR / "b-prepared.json"),
+                "--timing",
+                str(timing),
+                "--node",
+                f"bench@{socket.gethostname()}",
+                "--out",
+                str(RUN_DIR / "b-measure.json"),
+            ],
+            env,
+            "b-measure",
+        )
+        print(f"  simulate: {args.worker_games} whole games played by the worker", flush=True)
+        figures, game_ids = simulate(env, args.worker_games, "b-simulate")
+    finally:
+        procs.stop(worker)
+    run_py(
+        [
+            "-m",
+            "bench.resolution",
+            "latency",
+            "--games",
+            ",".join(map(str, game_ids)),
+            "--timing",
+            str(timing),
+            "--out",
+            str(RUN_DIR / "b-latency.json"),
+        ],
+        env,
+        "b-latency",
+    )
+    return {
+        "worker_cmd": cmd,
+        "prepare_s": prepared["prepare_s"],
+        "in_process": prepared.get("in_process"),
+        "round_trip": read_json("b-measure.json"),
+        "simulate": figures,
+        "simulate_latency": read_json("b-latency.json"),
+    }
+
+
+# --- C: HTTP -----------------------------------------------------------------------------------------------
+
+
+def run_wrk(port: int, lua: Path, connections: int, seconds: int) -> dict[str, Any]:
+    cmd = [
+        "wrk",
+        "-t",
+        "1",
+        "-c",
+        str(connections),
+        "-d",
+        f"{seconds}s",
+        "--timeout",
+        "10s",
+        "-s",
+        str(lua),
+        f"http://127.0.0.1:{port}",
+    ]
+    cpu0 = procs.cpu_ticks()
+    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=seconds + 60)
+    line = next((ln for ln in res.stdout.splitlines() if ln.startswith("BENCHJSON ")), None)
+    if res.returncode != 0 or line is None:
+        raise SystemExit(f"wrk failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
+    d: dict[str, Any] = json.loads(line.removeprefix("BENCHJSON "))
+    d["requests_per_s"] = round(d["requests"] / (d["duration_us"] / 1e6), 1)
+    d["cpu_busy_fraction"] = procs.cpu_busy(cpu0, procs.cpu_ticks())
+    d["wrk_cmd"] = " ".join(cmd).replace(str(ROOT) + "/", "")
+    return d
+
+
+def measure_c(args: argparse.Namespace) -> dict[str, Any]:
+    port = procs.free_port()
+    env = base_env(args.database, CELERY_BROKER_URL=REDIS_URL, SITE_URL=f"http://127.0.0.1:{port}")
+    lua = RUN_DIR / "orders.lua"
+    print(f"== C: {args.http_games} games, {3 * args.http_games} signed-in seats; order POST SQL", flush=True)
+    flush_redis()
+    run_py(
+        [
+            "-m",
+            "bench.web",
+            "setup",
+            "--games",
+            str(args.http_games),
+            "--lua",
+            str(lua),
+            "--profile",
+            str(RUN_DIR / "profile-post.txt"),
+            "--out",
+            str(RUN_DIR / "c-setup.json"),
+        ],
+        env,
+        "c-setup",
+    )
+    flush_redis()  # the new games' email tasks: no worker in this measurement
+    setup = read_json("c-setup.json")
+    cmd = [
+        str(VENV_BIN / "gunicorn"),
+        "pbem.wsgi:application",
+        "--workers",
+        "2",
+        "--worker-class",
+        "sync",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+    ]
+    print(f"== C: gunicorn 2 sync workers, wrk {args.wrk_seconds}s at {args.connections} connections", flush=True)
+    proc = procs.start(cmd, "gunicorn", env)
+    try:
+        procs.wait_until(lambda: _http_ok(f"http://127.0.0.1:{port}/"), proc, "gunicorn")
+        load = run_wrk(port, lua, args.connections, args.wrk_seconds)
+    finally:
+        procs.stop(proc)
+    run_py(
+        [
+            "-m",
+            "bench.web",
+            "verify",
+            "--setup",
+            str(RUN_DIR / "c-setup.json"),
+            "--out",
+            str(RUN_DIR / "c-verify.json"),
+        ],
+        env,
+        "c-verify",
+    )
+    setup.pop("game_ids")
+    return {
+        "gunicorn_cmd": " ".join(cmd).replace(str(ROOT) + "/", ""),
+        "setup": setup,
+        "load": load,
+        "verify": read_json("c-verify.json"),
+    }
+
+
+def _http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:  # noqa: S310 (our own 127.0.0.1 server)
+            return bool(r.status == 200)
+    except OSError:
+        return False
+
+
+# --- summary ---------------------------------------------------------------------------------------------
+
+
+def median_of(runs: list[dict[str, Any]], key: str) -> float | None:
+    return round(statistics.median(r[key] for r in runs), 1) if runs else None
+
+
+def ratio(ours: float | None, theirs: float | None) -> float | None:
+    return round(ours / theirs, 2) if ours is not None and theirs else None
+
+
+def headline(out: dict[str, Any]) -> dict[str, Any]:
+    """Our figures that have a floor twin, the floor's, their ratio and the aim."""
+    b, c, fl = out.get("B"), out.get("C"), out.get("floor", {}).get("figures", {})
+    rows: dict[str, Any] = {}
+
+    def row(name: str, ours: float | None, theirs: float | None, aim: str) -> None:
+        rows[name] = {"ours": ours, "floor": theirs, "ratio": ratio(ours, theirs), "aim": aim}
+
+    if b:
+        rt = b["round_trip"]
+        seq = rt["sequential"]["commit_to_resolution_commit_ms"]
+        row(
+            "resolution latency median, ms (sequential)", seq["median"], fl.get("sequential_latency_ms_median"), "<= 2x"
+        )
+        row("resolution latency p99, ms (sequential)", seq["p99"], fl.get("sequential_latency_ms_p99"), "")
+        parts = rt["sequential"]["breakdown_median_ms"]
+        row(
+            "  of which delivery to the task, ms",
+            parts["delivery (last order COMMIT -> task body starts)"],
+            fl.get("sequential_delivery_ms_median"),
+            "",
+        )
+        row(
+            "  of which task body to COMMIT, ms",
+            parts["task body to COMMIT returned"],
+            fl.get("sequential_task_body_ms_median"),
+            "",
+        )
+        row(
+            "drain, resolutions/s (queued)",
+            median_of(rt["queued"], "resolutions_per_s"),
+            fl.get("drain_resolutions_per_s"),
+            ">= 0.5x",
+        )
+        row(
+            "drain incl. sending the 4 emails each, res/s",
+            median_of(rt["queued"], "resolutions_per_s_with_emails"),
+            fl.get("drain_resolutions_per_s"),
+            "",
+        )
+        row(
+            "end to end, resolutions/s (streamed)",
+            median_of(rt["streamed"], "resolutions_per_s"),
+            fl.get("streamed_resolutions_per_s"),
+            "",
+        )
+        if b.get("in_process"):
+            row(
+                "SQL statements per resolution",
+                b["in_process"]["sql_count"]["resolve_phase"],
+                fl.get("task_sql_count"),
+                "",
+            )
+    if c:
+        row(
+            f"order POST, requests/s (c={c['load']['wrk_cmd'].split(' -c ')[1].split()[0]})",
+            c["load"]["requests_per_s"],
+            fl.get("order_post_rps_c16"),
+            ">= 0.5x",
+        )
+        row("order POST p50, ms", c["load"]["lat_p50_us"] / 1000, fl.get("order_post_p50_ms"), "")
+        row("SQL statements per order POST", c["setup"]["order_post_sql_count"], fl.get("order_post_sql_count"), "")
+    return rows
+
+
+def fmt(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.2f}" if abs(x) < 10 else f"{x:.1f}" if abs(x) < 1000 else f"{x:.0f}"
+    return str(x)
+
+
+def print_summary(out: dict[str, Any]) -> None:
+    print("\n" + "=" * 100)
+    fl = out.get("floor")
+    print("pbem benchmark summary" + (" (no floor run: --no-floor)" if fl is None else ""))
+    if fl and fl.get("error"):
+        print(f"the floor failed, so there are no ratios: {fl['error']}")
+    print("=" * 100)
+    a, b, c = out.get("A"), out.get("B"), out.get("C")
+    if a:
+        s, lat = a["simulate"], a["latency"]["last_order_to_emails_written_ms"]
+        print(
+            f"\nA. whole games inline, no broker: {s['finished']}/{s['games']} games of Port of Piraeus (4 players) "
+            f"in {s['seconds']} s"
+        )
+        print(
+            f"   games/minute {s['games_per_minute']}, {s['resolutions']} resolutions, "
+            f"SQL per resolution median {s['queries_per_resolution_median']} (max {s['queries_per_resolution_max']})"
+        )
+        print(
+            f"   last order -> emails written: median {fmt(lat.get('median'))} ms, p99 {fmt(lat.get('p99'))} ms"
+            f"   (simulate's own figure: {s['latency_ms_median']} / {s['latency_ms_p99']} ms, see README)"
+        )
+    if b:
+        rt, s = b["round_trip"], b["simulate"]
+        seq = rt["sequential"]
+        print(f"\nB. real worker: {b['worker_cmd']}")
+        print(
+            f"   sequential x{seq['commit_to_resolution_commit_ms']['n']}: last order COMMIT -> resolution COMMIT "
+            f"median {fmt(seq['commit_to_resolution_commit_ms']['median'])} ms, "
+            f"p99 {fmt(seq['commit_to_resolution_commit_ms']['p99'])} ms; -> 4 emails sent median "
+            f"{fmt(seq['commit_to_emails_sent_ms']['median'])} ms "
+            f"(first task after start {rt['first_task_cold_ms']} ms)"
+        )
+        for k, v in seq["breakdown_median_ms"].items():
+            print(f"      {k:52s} {v:8.2f} ms")
+        for kind in ("streamed", "queued"):
+            for i, r in enumerate(rt[kind], 1):
+                extra = (
+                    f"latency median {fmt(r['commit_to_resolution_commit_ms']['median'])} / max "
+                    f"{fmt(r['commit_to_resolution_commit_ms']['max'])} ms"
+                    if kind == "streamed"
+                    else f"task body median {fmt(r['breakdown_median_ms']['task body to COMMIT returned'])} ms"
+                )
+                print(
+                    f"   {kind} #{i} x{r['n']}: {r['resolutions_per_s']} resolutions/s "
+                    f"({r['resolutions_per_s_with_emails']}/s until the emails are sent), {extra}, "
+                    f"CPU {r['cpu_busy_fraction']:.0%}"
+                )
+        lat = b["simulate_latency"]
+        print(
+            f"   simulate x{s['games']} games: {s['games_per_minute']} games/minute, "
+            f"{round(s['resolutions'] / s['seconds'], 1)} resolutions/s; last order COMMIT -> resolution COMMIT "
+            f"median {fmt(lat.get('last_order_commit_to_resolution_commit_ms', {}).get('median'))} ms, p99 "
+            f"{fmt(lat.get('last_order_commit_to_resolution_commit_ms', {}).get('p99'))} ms"
+        )
+        ip = b.get("in_process")
+        if ip:
+            print(f"   in-process, one turn step at a time (median of {ip['timed']}):")
+            for k, v in ip["median_ms"].items():
+                print(f"      {k:24s} {v:7.2f} ms  {ip['sql_count'][k]:3d} SQL statements")
+    if c:
+        ld, v = c["load"], c["verify"]
+        errors = sum(ld[k] for k in ("err_connect", "err_read", "err_write", "err_status", "err_timeout"))
+        print(f"\nC. order POST: {c['gunicorn_cmd']}")
+        print(f"   {ld['wrk_cmd']}")
+        print(
+            f"   {ld['requests_per_s']} requests/s, p50 {ld['lat_p50_us'] / 1000:.1f} ms, "
+            f"p99 {ld['lat_p99_us'] / 1000:.1f} ms, errors {errors} (status {ld['err_status']}), "
+            f"CPU {ld['cpu_busy_fraction']:.0%}"
+        )
+        print(
+            f"   revisions stored {v['revisions_stored']} for {ld['requests']} requests answered "
+            f"(in-flight ones at the end may add up to {ld['wrk_cmd'].split(' -c ')[1].split()[0]}); "
+            f"SQL per POST {c['setup']['order_post_sql_count']}"
+        )
+        print(
+            f"   in-process (test client, no HTTP, one at a time): "
+            f"{c['setup']['order_post_in_process_ms_median']} ms per order POST (median)"
+        )
+    rows = out["headline"]
+    if rows:
+        print(f"\n{'figure':52s} {'ours':>10s} {'floor':>10s} {'ratio':>8s}  aim")
+        for name, r in rows.items():
+            print(f"{name:52s} {fmt(r['ours']):>10s} {fmt(r['floor']):>10s} {fmt(r['ratio']):>8s}  {r['aim']}")
+    load = ", ".join(f"{x:.1f}" for x in out["loadavg_at_start"])
+    print(
+        f"\nload average before the run: {load} (on {os.cpu_count()} CPUs; the run assumes an otherwise idle machine)"
+    )
+    print(f"code measured: {out['versions']['git']}")
+    print(f"wall time {out['wall_s']:.0f} s; details in {RESULTS / 'summary.json'} and {RUN_DIR}/")
+
+
+def versions() -> dict[str, str]:
+    v = {"python": platform.python_version()}
+    for pkg in ("Django", "celery", "psycopg", "gunicorn", "redis"):
+        v[pkg] = metadata.version(pkg)
+    with psycopg.connect(f"{PG} dbname=postgres") as conn:
+        row = conn.execute("SHOW server_version").fetchone()
+        v["postgresql"] = str(row[0]) if row else "?"
+    v["redis-server"] = str(redis.Redis.from_url(REDIS_URL).info("server")["redis_version"])
+    # The code measured: the commit, and whether files outside bench/ differed from it.
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
+    changed = [ln for ln in dirty.splitlines() if not ln[3:].startswith("bench/")]
+    v["git"] = head.stdout.strip() + (f" + {len(changed)} changed files" if changed else "")
+    cpu = [ln for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("model name")]
+    v["cpu"] = f"{cpu[0].split(':', 1)[1].strip()} x{len(cpu)}" if cpu else "?"
+    return v
+
+
+def main() -> None:
+    args = parse_args()
+    started = time.monotonic()
+    only = set(args.only or ["A", "B", "C"])
+    RUN_DIR.mkdir(parents=True, exist_ok=True)
+    for stale in RUN_DIR.glob("*"):
+        stale.unlink()
+    check_services()
+    has_wrk = ensure_wrk()
+    print(f"== fresh database {args.database}, Redis db 12 flushed, migrations", flush=True)
+    fresh_database(args.database)
+    flush_redis()
+    run_py(["manage.py", "migrate", "-v", "0"], base_env(args.database), "migrate")
+    # Other work on the machine skews every figure: the load average says whether the run had it to itself.
+    out: dict[str, Any] = {"params": vars(args), "versions": versions(), "loadavg_at_start": os.getloadavg()}
+    if "A" in only:
+        out["A"] = measure_a(args)
+    if "B" in only:
+        out["B"] = measure_b(args)
+    if "C" in only:
+        if has_wrk:
+            out["C"] = measure_c(args)
+        else:
+            print("== C skipped: wrk is not installed and apt-get could not install it", flush=True)
+    save(out, started)  # our figures are kept even if the floor fails
+    if args.floor:
+        out["floor"] = run_floor(args)
+    out["headline"] = headline(out)
+    save(out, started)
+    print_summary(out)
+
+
+def save(out: dict[str, Any], started: float) -> None:
+    out["wall_s"] = round(time.monotonic() - started, 1)
+    out["loadavg_at_end"] = os.getloadavg()
+    (RESULTS / "summary.json").write_text(json.dumps(out, indent=1, default=str))
+
+
+def run_floor(args: argparse.Namespace) -> dict[str, Any]:
+    """The floor's run.sh, retried as asked: a failed floor leaves our figures without ratios, not lost."""
+    error = ""
+    for attempt in range(1 + max(0, args.floor_retries)):
+        print(
+            f"== floor: {args.floor_dir}/run.sh in {floor.CACHE} (PHASES={args.floor_phases}, "
+            f"BURSTS={args.floor_bursts}, WRK_SECONDS={args.wrk_seconds})" + (" again" if attempt else ""),
+            flush=True,
+        )
+        try:
+            results, wall = floor.run(Path(args.floor_dir), args.floor_phases, args.floor_bursts, args.wrk_seconds)
+        except floor.FloorFailed as failure:
+            print(f"  floor failed: {failure}", flush=True)
+            error = str(failure)
+            continue
+        return {"wall_s": round(wall, 1), "figures": floor.figures(results)}
+    return {"error": error, "figures": {}}
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops our processes
+    try:
+        main()
+    finally:
+        procs.stop_all()
