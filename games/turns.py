@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games.dispatch import after_commit
@@ -34,7 +34,6 @@ class OrderRejected(Exception):
 
 @dataclass(frozen=True)
 class Submitted:
-    order: Order
     revised: bool
     complete: bool  # every owed order of the phase is now in
 
@@ -139,24 +138,24 @@ def submit_order(seat: Seat, phase_number: int, data: dict[str, Any]) -> Submitt
             normalised = engine_of(game).validate(game.state, seat.number, data)
         except OrderError as error:
             raise OrderRejected(str(error)) from None
-        order = Order.objects.filter(phase=phase, seat=seat).first()
-        if order is None:
-            order = Order.objects.create(phase=phase, seat=seat, data=normalised)
-            revised = False
-        else:
-            order.data = normalised
-            order.revision += 1
-            order.submitted_at = timezone.now()
-            order.save(update_fields=["data", "revision", "submitted_at"])
-            revised = True
-        complete = Order.objects.filter(phase=phase).count() >= len(phase.prompts)
+        # A revision is one UPDATE; it cannot change whether the phase is complete, so only a first
+        # order counts the phase's orders.
+        revised = bool(
+            Order.objects.filter(phase=phase, seat=seat).update(
+                data=normalised, revision=F("revision") + 1, submitted_at=timezone.now()
+            )
+        )
+        complete = False
+        if not revised:
+            Order.objects.create(phase=phase, seat=seat, data=normalised)
+            complete = Order.objects.filter(phase=phase).count() >= len(phase.prompts)
         if complete and game.status == Game.Status.ACTIVE:
             from games.tasks import resolve_phase_task
 
             after_commit(resolve_phase_task, phase.pk)
     # The log line names the seat, never the order's content.
     log.info("order stored: game %s phase %s seat %s revised=%s", game.pk, phase.number, seat.number, revised)
-    return Submitted(order=order, revised=revised, complete=complete)
+    return Submitted(revised=revised, complete=complete)
 
 
 def submitted_seats(phase: Phase) -> set[int]:

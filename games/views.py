@@ -119,7 +119,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    try:
+        phase_number = int(request.POST.get("phase", ""))
+    except ValueError:
+        phase_number = -1
+    phase = Phase.objects.select_related("game").filter(game_id=game_id, number=phase_number).first()
+    game = phase.game if phase else get_object_or_404(Game, pk=game_id)
     seat = seat_of(request, game)
     if seat is None:
         return render(
@@ -128,11 +133,6 @@ def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
             {"message": "You are not signed in as a player of this game. Open the link in your turn email."},
             status=403,
         )
-    try:
-        phase_number = int(request.POST.get("phase", ""))
-    except ValueError:
-        phase_number = -1
-    phase = Phase.objects.filter(game=game, number=phase_number).first()
     prompt = phase.prompt_for(seat.number) if phase else None
     if phase is None or prompt is None or phase.status != Phase.Status.OPEN:
         messages.error(request, "That turn is no longer open, so nothing was stored. Here is the game now.")

@@ -119,6 +119,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # resolution costs 3-4 ms, about half the throughput. Reusing it for many tasks is safe because
 # CONN_HEALTH_CHECKS (above) replaces a dead connection before use.
 CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
+# Rendering a phase's emails costs several times its resolution. Naming a queue here routes the email
+# task to it, so a worker started with `-Q <name>` renders mail while the others only resolve phases.
+# Unset, every task goes to the default queue that a plain `celery worker` consumes.
+PBEM_EMAIL_QUEUE = os.environ.get("PBEM_EMAIL_QUEUE", "")
+CELERY_TASK_ROUTES = {"games.tasks.send_emails": {"queue": PBEM_EMAIL_QUEUE}} if PBEM_EMAIL_QUEUE else {}
 SWEEP_EVERY_SECONDS = int(os.environ.get("PBEM_SWEEP_EVERY_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": float(SWEEP_EVERY_SECONDS)},

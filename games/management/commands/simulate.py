@@ -49,29 +49,24 @@ class ResolutionQueries:
 
 
 def latencies(games: list[Game]) -> list[float]:
-    """Seconds from each phase's last order to the next phase's emails being written."""
+    """Seconds from each phase's last order to the emails its resolution wrote: the next phase's turn
+    emails, or the phase-resolved and game-over emails kept on the resolved phase itself."""
     last_order = dict(
         Order.objects.filter(phase__game__in=games)
         .values("phase_id")
         .annotate(t=Max("submitted_at"))
         .values_list("phase_id", "t")
     )
-    written = dict(
-        OutboundEmail.objects.filter(game__in=games)
-        .values("phase_id")
-        .annotate(t=Max("created_at"))
-        .values_list("phase_id", "t")
-    )
-    phases = list(
-        Phase.objects.filter(game__in=games).order_by("game_id", "number").values("pk", "game_id", "opened_at")
-    )
-    result: list[float] = []
-    for phase, following in zip(phases, phases[1:], strict=False):
-        if phase["game_id"] != following["game_id"] or phase["pk"] not in last_order:
-            continue
-        done = written.get(following["pk"], following["opened_at"])
-        result.append((done - last_order[phase["pk"]]).total_seconds())
-    return result
+    pks = {(g, n): pk for pk, g, n in Phase.objects.filter(game__in=games).values_list("pk", "game_id", "number")}
+    previous = {pk: pks[(g, n - 1)] for (g, n), pk in pks.items() if n > 1}  # phase -> the one before it
+    written: dict[int, Any] = {}
+    rows = OutboundEmail.objects.filter(game__in=games, kind__in=["turn-started", "phase-resolved", "game-over"])
+    for phase_id, kind, created in rows.values_list("phase_id", "kind", "created_at"):
+        # A turn email belongs to the phase the resolution opened; the others to the phase it resolved.
+        resolved = previous.get(phase_id) if kind == "turn-started" else phase_id
+        if resolved is not None:
+            written[resolved] = max(created, written.get(resolved, created))
+    return [(written[p] - t).total_seconds() for p, t in last_order.items() if p in written]
 
 
 def percentile(values: list[float], fraction: float) -> float:
