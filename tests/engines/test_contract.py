@@ -97,3 +97,18 @@ def test_the_metadata_is_complete(engine: Engine) -> None:
     assert engine.prompts(state), "a new game must ask something"
     assert engine.outcome(state) is None
     assert engine.phase_name(state)
+
+
+def test_a_prompt_serialises_every_field_attribute() -> None:
+    from dataclasses import asdict
+
+    from games.engines.base import Choice, Field, Prompt
+
+    field = Field("bid", "integer", "Your bid", (Choice("a", "A"),), min=2, max=9, repeat=True, help="h")
+    prompt = Prompt("bid", "Bid now.", (field,))
+    expected = {
+        "kind": "bid",
+        "text": "Bid now.",
+        "fields": [{**asdict(field), "choices": [{"value": "a", "label": "A"}]}],
+    }
+    assert prompt.to_json() == expected
