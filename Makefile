@@ -24,8 +24,8 @@ $(STAMP): requirements.txt
 
 run: venv
 	$(BIN)/python manage.py migrate -v 0
-	$(BIN)/python manage.py demo
-	$(BIN)/python manage.py runserver $(HOST)
+	SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py demo
+	SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py runserver $(HOST)
 
 test: lint types pytest
 

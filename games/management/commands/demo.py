@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -42,8 +43,8 @@ class Command(BaseCommand):
                     "",
                     f"Demo game #{seat.game.pk} ({seat.game.title}) is ready.",
                     f"  Your seat (opens your game page, signs you in): {link}",
-                    "  Admin: http://127.0.0.1:8000/admin/  (user admin, password admin)",
-                    "  Emails: http://127.0.0.1:8000/outbox/  (files in var/outbox/)",
+                    f"  Admin: {settings.SITE_URL}/admin/  (user admin, password admin)",
+                    f"  Emails: {settings.SITE_URL}/outbox/  (files in {settings.EMAIL_OUTBOX_DIR})",
                     "",
                 ]
             )
