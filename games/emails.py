@@ -26,7 +26,7 @@ from django.utils.crypto import salted_hmac
 from games.engines import get_engine
 from games.engines.base import Engine
 from games.links import seat_url
-from games.models import Event, Game, OutboundEmail, Phase, Seat
+from games.models import Event, Game, OutboundEmail, Phase, Seat, unique_row
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
@@ -44,7 +44,7 @@ def thread_id(game_id: int) -> str:
 
 def game_link(seat: Seat, game: Game) -> str:
     """A signed link to the seat's game page, for the game's latest phase."""
-    phase = Phase.objects.filter(game=game, number=game.phase_number).first()
+    phase = unique_row(Phase.objects.filter(game=game, number=game.phase_number))
     assert phase is not None, "a game has a phase from its creation on"
     return seat_url(seat, phase)
 
@@ -94,7 +94,7 @@ class Batch:
         )
         since = min((emailed_upto.get(r.seat_id, 0) for r in rows), default=0)
         events = list(Event.objects.filter(game=game, seq__gt=since, seq__lte=max(r.events_upto for r in rows)))
-        current = Phase.objects.filter(game=game, number=game.phase_number).first()
+        current = unique_row(Phase.objects.filter(game=game, number=game.phase_number))
         assert current is not None, "a game has a phase from its creation on"
         return cls(
             game=game,

@@ -15,7 +15,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Phase, Seat
+from games.models import Phase, Seat, unique_row
 
 SALT = "pbem.seat-link"
 
@@ -45,8 +45,8 @@ def read_token(token: str) -> LinkTarget:
         game_id, seat_number, phase_number, key = payload["g"], payload["s"], payload["p"], payload["k"]
     except (signing.BadSignature, KeyError, TypeError):
         raise LinkError("This link is not valid. Please use the latest link from your email.") from None
-    seat = Seat.objects.select_related("game", "player").filter(game_id=game_id, number=seat_number).first()
-    phase = Phase.objects.filter(game_id=game_id, number=phase_number).first()
+    seat = unique_row(Seat.objects.select_related("game", "player").filter(game_id=game_id, number=seat_number))
+    phase = unique_row(Phase.objects.filter(game_id=game_id, number=phase_number))
     if seat is None or phase is None or seat.link_key != key:
         raise LinkError("This link no longer works: the seat has changed hands or the game is gone.")
     grace = timedelta(hours=settings.PBEM_LINK_GRACE_HOURS)

@@ -7,10 +7,19 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import models
+from django.db.models import QuerySet
 from django.utils import timezone
+
+M = TypeVar("M", bound=models.Model)
+
+
+def unique_row(queryset: QuerySet[M]) -> M | None:
+    """The row of a lookup by a unique key, or None. Unlike `.first()`, it adds no ORDER BY: compiling one
+    costs about a millisecond, on paths (an order POST, a resolution) that are measured in a few."""
+    return next(iter(queryset.order_by()[:1]), None)
 
 
 def new_link_key() -> str:

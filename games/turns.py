@@ -23,7 +23,7 @@ from django.utils import timezone
 from games.dispatch import after_commit
 from games.engines import OrderError, get_engine
 from games.engines.base import Engine
-from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, new_link_key
+from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, new_link_key, unique_row
 
 log = logging.getLogger(__name__)
 
@@ -116,11 +116,10 @@ def submit_order(seat: Seat, phase_number: int, data: dict[str, Any]) -> Submitt
         # The lock serialises the submissions of one phase with each other and with its resolution, so
         # of two "last" orders arriving together exactly one sees the phase complete, and no order can
         # slip in while the phase is being resolved.
-        phase = (
+        phase = unique_row(
             Phase.objects.select_for_update(no_key=True)
             .select_related("game")
             .filter(game_id=seat.game_id, number=phase_number)
-            .first()
         )
         if phase is None:
             raise OrderRejected("There is no such turn in this game.")
@@ -172,7 +171,7 @@ def resolve_phase(phase_id: int, *, use_defaults: bool = False, force: bool = Fa
     harmless."""
     now = timezone.now()
     with transaction.atomic():
-        phase = Phase.objects.select_for_update(no_key=True).select_related("game").filter(pk=phase_id).first()
+        phase = unique_row(Phase.objects.select_for_update(no_key=True).select_related("game").filter(pk=phase_id))
         if phase is None or phase.status != Phase.Status.OPEN:
             return False
         game = phase.game
@@ -278,7 +277,7 @@ def _queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
 
 def play_bots(phase_id: int) -> int:
     """Every bot seat owed in the phase submits a random legal order through the players' own path."""
-    phase = Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN).first()
+    phase = unique_row(Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN))
     if phase is None:
         return 0
     game = phase.game
@@ -342,7 +341,7 @@ def _reminder_time(phase: Phase) -> datetime:
 
 
 def current_phase(game: Game) -> Phase | None:
-    return Phase.objects.filter(game=game, number=game.phase_number, status=Phase.Status.OPEN).first()
+    return unique_row(Phase.objects.filter(game=game, number=game.phase_number, status=Phase.Status.OPEN))
 
 
 def extend_deadline(game: Game, by: timedelta) -> Phase | None:

@@ -20,7 +20,7 @@ from games.engines import all_engines, get_engine
 from games.forms import OrderForm, PlayerSettingsForm
 from games.links import LinkError, read_token
 from games.middleware import SESSION_TIME_ZONE
-from games.models import Game, Order, Phase, Player, Seat
+from games.models import Game, Order, Phase, Player, Seat, unique_row
 
 SESSION_PLAYERS = "pbem_players"
 
@@ -35,7 +35,7 @@ def seat_of(request: HttpRequest, game: Game) -> Seat | None:
     players = signed_in_players(request)
     if not players:
         return None
-    seats = {s.player_id: s for s in game.seats.select_related("player").filter(player_id__in=players)}
+    seats = {s.player_id: s for s in game.seats.select_related("player").filter(player_id__in=players).order_by()}
     return next((seats[p] for p in players if p in seats), None)
 
 
@@ -77,7 +77,7 @@ def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = Non
     prompt = phase.prompt_for(number) if phase and number is not None else None
     own_order = None
     if prompt is not None and seat is not None and phase is not None:
-        own_order = Order.objects.filter(phase=phase, seat=seat).first()
+        own_order = unique_row(Order.objects.filter(phase=phase, seat=seat))
         if form is None:
             stored = own_order.data if own_order else None
             form = OrderForm(prompt, initial=OrderForm.initial_from(prompt, stored, phase.number))
@@ -123,7 +123,7 @@ def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
         phase_number = int(request.POST.get("phase", ""))
     except ValueError:
         phase_number = -1
-    phase = Phase.objects.select_related("game").filter(game_id=game_id, number=phase_number).first()
+    phase = unique_row(Phase.objects.select_related("game").filter(game_id=game_id, number=phase_number))
     game = phase.game if phase else get_object_or_404(Game, pk=game_id)
     seat = seat_of(request, game)
     if seat is None:
