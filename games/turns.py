@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
 
 from games.dispatch import after_commit
@@ -178,14 +178,22 @@ def resolve_phase(phase_id: int, *, use_defaults: bool = False, force: bool = Fa
         if game.status == Game.Status.FINISHED or (game.status == Game.Status.PAUSED and not force):
             return False
         engine = engine_of(game)
-        seats = list(game.seats.select_related("player").order_by("number"))
-        orders = {o.seat_id: o for o in Order.objects.filter(phase=phase)}
+        # The seats with this phase's sealed orders in one read (a LEFT JOIN), not two.
+        seats = list(
+            game.seats.select_related("player")
+            .annotate(
+                sealed=FilteredRelation("orders", condition=Q(orders__phase=phase)),
+                sealed_id=F("sealed__id"),
+                sealed_data=F("sealed__data"),
+            )
+            .order_by("number")
+        )
         by_seat: dict[int, dict[str, Any]] = {}
         defaults: list[Order] = []
         for number in phase.owed_seats:
             seat = seats[number]
-            if seat.pk in orders:
-                by_seat[number] = orders[seat.pk].data
+            if seat.sealed_id is not None:
+                by_seat[number] = seat.sealed_data
             elif use_defaults:
                 by_seat[number] = engine.default_order(game.state, number)
                 defaults.append(Order(phase=phase, seat=seat, data=by_seat[number], is_default=True))
@@ -215,7 +223,7 @@ def resolve_phase(phase_id: int, *, use_defaults: bool = False, force: bool = Fa
 
 
 def _open_next_phase(
-    game: Game, seats: list[Seat], state: dict[str, Any], previous: Phase | None, now: datetime
+    game: Game, seats: Sequence[Seat], state: dict[str, Any], previous: Phase | None, now: datetime
 ) -> None:
     """Store the new state; open the next phase (or finish the game); queue its emails and bots."""
     engine = engine_of(game)
