@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,6 +30,15 @@ log = logging.getLogger(__name__)
 
 class OrderRejected(Exception):
     """An order that was not stored. The message is for the player and names no hidden information."""
+
+
+class TurnClosed(OrderRejected):
+    """The turn is not open to this seat (over, resolved, or not asking it): the order was not looked at."""
+
+
+# An order, or a function making one from the seat's prompt (a web form is built from the prompt read
+# under the lock, so the view needs no read of its own).
+OrderInput = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -109,9 +118,10 @@ def create_game(
 # --- Orders ----------------------------------------------------------------------------------------
 
 
-def submit_order(seat: Seat, phase_number: int, data: dict[str, Any]) -> Submitted:
+def submit_order(seat: Seat, phase_number: int, data: OrderInput) -> Submitted:
     """Validate and store (or revise) `seat`'s sealed order for the phase; if it was the last one owed,
-    enqueue the resolution after commit. Raises OrderRejected, having stored nothing."""
+    enqueue the resolution after commit. Raises OrderRejected (TurnClosed when the turn is not open to
+    the seat), having stored nothing."""
     with transaction.atomic():
         # The lock serialises the submissions of one phase with each other and with its resolution, so
         # of two "last" orders arriving together exactly one sees the phase complete, and no order can
@@ -122,19 +132,21 @@ def submit_order(seat: Seat, phase_number: int, data: dict[str, Any]) -> Submitt
             .filter(game_id=seat.game_id, number=phase_number)
         )
         if phase is None:
-            raise OrderRejected("There is no such turn in this game.")
+            raise TurnClosed("There is no such turn in this game.")
         game = phase.game
         if game.status == Game.Status.FINISHED:
-            raise OrderRejected("This game is over; no more orders are taken.")
+            raise TurnClosed("This game is over; no more orders are taken.")
         if phase.status != Phase.Status.OPEN:
-            raise OrderRejected(
+            raise TurnClosed(
                 f"That turn ({phase.name}) has already been resolved, so your order was not stored. "
                 "The game page shows the current turn."
             )
-        if phase.prompt_for(seat.number) is None:
-            raise OrderRejected("You owe no order in this turn.")
+        prompt = phase.prompt_for(seat.number)
+        if prompt is None:
+            raise TurnClosed("You owe no order in this turn.")
+        order = data(prompt) if callable(data) else data
         try:
-            normalised = engine_of(game).validate(game.state, seat.number, data)
+            normalised = engine_of(game).validate(game.state, seat.number, order)
         except OrderError as error:
             raise OrderRejected(str(error)) from None
         # A revision is one UPDATE; it cannot change whether the phase is complete, so only a first

@@ -29,13 +29,14 @@ def signed_in_players(request: HttpRequest) -> list[int]:
     return list(request.session.get(SESSION_PLAYERS, []))
 
 
-def seat_of(request: HttpRequest, game: Game) -> Seat | None:
+def seat_of(request: HttpRequest, game_id: int) -> Seat | None:
     """The seat of the signed-in player at this table; with several people signed in on one browser,
     the one whose link was opened last wins."""
     players = signed_in_players(request)
     if not players:
         return None
-    seats = {s.player_id: s for s in game.seats.select_related("player").filter(player_id__in=players).order_by()}
+    found = Seat.objects.filter(game_id=game_id, player_id__in=players).select_related("game", "player").order_by()
+    seats = {s.player_id: s for s in found}
     return next((seats[p] for p in players if p in seats), None)
 
 
@@ -69,7 +70,7 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
 
 def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = None) -> dict[str, Any]:
     engine = get_engine(game.engine)
-    seat = seat_of(request, game)
+    seat = seat_of(request, game.pk)
     number = seat.number if seat else None
     phase = turns.current_phase(game)
     seats = list(game.seats.select_related("player"))
@@ -117,41 +118,51 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game.html", _game_context(request, game))
 
 
+class FormInvalid(turns.OrderRejected):
+    """The form's own checks failed; its errors are on the form."""
+
+
 @require_POST
 def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
-    try:
-        phase_number = int(request.POST.get("phase", ""))
-    except ValueError:
-        phase_number = -1
-    phase = unique_row(Phase.objects.select_related("game").filter(game_id=game_id, number=phase_number))
-    game = phase.game if phase else get_object_or_404(Game, pk=game_id)
-    seat = seat_of(request, game)
+    seat = seat_of(request, game_id)
     if seat is None:
+        get_object_or_404(Game, pk=game_id)
         return render(
             request,
             "games/link_error.html",
             {"message": "You are not signed in as a player of this game. Open the link in your turn email."},
             status=403,
         )
-    prompt = phase.prompt_for(seat.number) if phase else None
-    if phase is None or prompt is None or phase.status != Phase.Status.OPEN:
-        messages.error(request, "That turn is no longer open, so nothing was stored. Here is the game now.")
-        return redirect("games-game", game_id=game.pk)
-    form = OrderForm(prompt, request.POST)
-    if not form.is_valid():
-        return render(request, "games/game.html", _game_context(request, game, form), status=400)
     try:
-        result = turns.submit_order(seat, phase.number, form.order())
+        phase_number = int(request.POST.get("phase", ""))
+    except ValueError:
+        phase_number = -1
+    form: OrderForm | None = None
+
+    def order_from_form(prompt: dict[str, Any]) -> dict[str, Any]:
+        nonlocal form
+        form = OrderForm(prompt, request.POST)
+        if not form.is_valid():
+            raise FormInvalid("")
+        return form.order()
+
+    try:
+        result = turns.submit_order(seat, phase_number, order_from_form)
+    except turns.TurnClosed:
+        messages.error(request, "That turn is no longer open, so nothing was stored. Here is the game now.")
+        return redirect("games-game", game_id=game_id)
     except turns.OrderRejected as error:
-        form.add_error(None, str(error))
-        return render(request, "games/game.html", _game_context(request, game, form), status=400)
+        assert form is not None
+        if not isinstance(error, FormInvalid):
+            form.add_error(None, str(error))
+        return render(request, "games/game.html", _game_context(request, seat.game, form), status=400)
     if result.complete:
         messages.success(request, "Order stored. Every order is in: the turn is being resolved.")
     elif result.revised:
         messages.success(request, "Order changed. You can change it again until the turn resolves.")
     else:
         messages.success(request, "Order stored and sealed. You can change it until the turn resolves.")
-    return redirect("games-game", game_id=game.pk)
+    return redirect("games-game", game_id=game_id)
 
 
 @dataclass(frozen=True)

@@ -202,3 +202,21 @@ def test_the_last_link_opened_decides_whose_seat_a_shared_browser_shows(client, 
     assert client.get(reverse("games-game", args=[game.pk])).context["seat"].number == 2
     signed_in(client, game, 0)
     assert client.get(reverse("games-game", args=[game.pk])).context["seat"].number == 0
+
+
+def test_posting_to_a_game_that_does_not_exist_is_not_found(client, db):
+    assert client.post(reverse("games-order", args=[999]), {"phase": 1, "role": "buyer"}).status_code == 404
+
+
+def test_an_order_post_for_a_turn_the_seat_is_not_asked_in_changes_nothing(client, make_game):
+    game = make_game(humans=3)
+    signed_in(client, game, 1)
+    phase = open_phase(game)
+    for seat in game.seats.all():
+        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+    sale = open_phase(game)  # asks seat 0 only
+    response = client.post(
+        reverse("games-order", args=[game.pk]), {"phase": sale.number, "cards__0": "Furs"}, follow=True
+    )
+    assert b"no longer open" in response.content
+    assert not Order.objects.filter(phase=sale).exists()
