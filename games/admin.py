@@ -161,7 +161,7 @@ def sealed_content(order: Order) -> str:
 
 @admin.register(Phase)
 class PhaseAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["game", "number", "name", "status", "deadline", "resolved_at", "resolved_by_deadline"]
+    list_display = ["game", "number", "name", "status", "deadline", "resolved_at", "used_defaults"]
     list_filter = ["status"]
     fields = readonly_fields = (
         "game",
@@ -172,7 +172,7 @@ class PhaseAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "opened_at",
         "deadline",
         "resolved_at",
-        "resolved_by_deadline",
+        "used_defaults",
     )
     inlines = [OrderInline]
 

@@ -56,8 +56,7 @@ def reply_signature(row: OutboundEmail) -> str:
 
 def reply_address(row: OutboundEmail) -> str | None:
     """Where a reply to this email goes, if replies are taken (games/inbound.py)."""
-    asks = row.kind in (OutboundEmail.Kind.TURN_STARTED, OutboundEmail.Kind.REMINDER)
-    if not settings.PBEM_REPLY_ADDRESS or not asks:
+    if not settings.PBEM_REPLY_ADDRESS or not row.asks_for_order:
         return None
     local, _, domain = settings.PBEM_REPLY_ADDRESS.partition("@")
     return f"{local}+{row.pk}-{reply_signature(row)}@{domain}"
@@ -170,8 +169,7 @@ def build(row: OutboundEmail, batch: Batch | None = None) -> EmailMultiAlternati
 
 def is_obsolete(row: OutboundEmail) -> bool:
     """A turn email or reminder for a phase that has resolved asks for something no longer wanted."""
-    asks = row.kind in (OutboundEmail.Kind.TURN_STARTED, OutboundEmail.Kind.REMINDER)
-    return asks and row.phase.status != Phase.Status.OPEN
+    return row.asks_for_order and row.phase.status != Phase.Status.OPEN
 
 
 def send_pending(game_id: int) -> int:

@@ -24,7 +24,7 @@ from django.utils.crypto import constant_time_compare
 
 from games import turns
 from games.emails import game_link, reply_signature, thread_id
-from games.models import OutboundEmail, Phase
+from games.models import OutboundEmail
 
 log = logging.getLogger(__name__)
 ADDRESS = re.compile(r"\+(\d+)-([0-9a-f]{16})@", re.IGNORECASE)
@@ -90,18 +90,27 @@ class ReplyOutcome:
     message: str
 
 
+class NoOrderFound(turns.OrderRejected):
+    pass
+
+
 def take_reply(row: OutboundEmail, text: str) -> ReplyOutcome:
-    seat, phase = row.seat, row.phase
-    phase.refresh_from_db()
-    prompt = phase.prompt_for(seat.number)
-    if phase.status != Phase.Status.OPEN or prompt is None:
-        return ReplyOutcome(False, f"That turn ({phase.name}) is over, so your reply was not used.")
-    order = parse_order(prompt, text)
-    if not order:
-        example = "\n".join(f"  {f['name']}: ..." for f in prompt["fields"])
-        return ReplyOutcome(False, f"No order found in your reply. Write it above the quoted email, like:\n{example}")
+    """Submit the reply through the service layer, which checks the turn under its lock."""
+
+    def order_from_reply(prompt: dict[str, Any]) -> dict[str, Any]:
+        order = parse_order(prompt, text)
+        if not order:
+            example = "\n".join(f"  {f['name']}: ..." for f in prompt["fields"])
+            raise NoOrderFound(f"No order found in your reply. Write it above the quoted email, like:\n{example}")
+        return order
+
+    phase = row.phase
     try:
-        turns.submit_order(seat, phase.number, order)
+        turns.submit_order(row.seat, phase.number, order_from_reply)
+    except turns.TurnClosed:
+        return ReplyOutcome(False, f"That turn ({phase.name}) is over, so your reply was not used.")
+    except NoOrderFound as error:
+        return ReplyOutcome(False, str(error))
     except turns.OrderRejected as error:
         return ReplyOutcome(False, f"Your order was not stored: {error}")
     return ReplyOutcome(

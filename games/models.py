@@ -110,7 +110,8 @@ class Phase(models.Model):
     opened_at = models.DateTimeField(default=timezone.now)
     deadline = models.DateTimeField()
     resolved_at = models.DateTimeField(null=True, blank=True)
-    resolved_by_deadline = models.BooleanField(default=False)
+    # Some owed order was missing and replaced by the engine's default (the deadline, or "resolve now").
+    used_defaults = models.BooleanField(default=False)
     reminded = models.BooleanField(default=False)
 
     class Meta:
@@ -207,3 +208,8 @@ class OutboundEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.seat} (phase {self.phase_id})"
+
+    @property
+    def asks_for_order(self) -> bool:
+        """A turn email or reminder: it asks for an order, so it is pointless once its phase resolved."""
+        return self.kind in (self.Kind.TURN_STARTED, self.Kind.REMINDER)

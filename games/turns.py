@@ -227,8 +227,8 @@ def resolve_phase(phase_id: int, *, use_defaults: bool = False, force: bool = Fa
         game.event_count += len(events)
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
-        phase.resolved_by_deadline = bool(defaults)
-        phase.save(update_fields=["status", "resolved_at", "resolved_by_deadline"])
+        phase.used_defaults = bool(defaults)
+        phase.save(update_fields=["status", "resolved_at", "used_defaults"])
         _open_next_phase(game, seats, state, previous=phase, now=now)
     log.info("phase resolved: game %s phase %s defaults=%s", game.pk, phase.number, len(defaults))
     return True

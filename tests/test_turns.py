@@ -63,7 +63,7 @@ def test_the_last_owed_order_resolves_the_phase_and_opens_the_next(make_game):
     game = make_game(humans=3)
     phase = submit_all(game)
     phase.refresh_from_db()
-    assert phase.status == Phase.Status.RESOLVED and not phase.resolved_by_deadline
+    assert phase.status == Phase.Status.RESOLVED and not phase.used_defaults
     nxt = open_phase(game)
     assert nxt.number == 2
     assert Event.objects.filter(game=game, phase_number=1).exists()
@@ -144,7 +144,7 @@ def test_the_sweep_resolves_an_overdue_phase_with_default_orders(make_game):
     result = turns.sweep_deadlines()
     assert result.overdue == [phase.pk]
     phase.refresh_from_db()
-    assert phase.status == Phase.Status.RESOLVED and phase.resolved_by_deadline
+    assert phase.status == Phase.Status.RESOLVED and phase.used_defaults
     engine = get_engine("piraeus")
     defaults = Order.objects.filter(phase=phase, is_default=True).select_related("seat")
     assert sorted(o.seat.number for o in defaults) == [1, 2]

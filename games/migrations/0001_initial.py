@@ -57,7 +57,7 @@ class Migration(migrations.Migration):
                 ('opened_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('deadline', models.DateTimeField()),
                 ('resolved_at', models.DateTimeField(blank=True, null=True)),
-                ('resolved_by_deadline', models.BooleanField(default=False)),
+                ('used_defaults', models.BooleanField(default=False)),
                 ('reminded', models.BooleanField(default=False)),
                 ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='phases', to='games.game')),
             ],
