@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from games.engines.base import Engine, OrderError
 
 _REGISTRY: dict[str, Engine] = {}
@@ -24,8 +27,11 @@ def all_engines() -> list[Engine]:
 
 
 def _load() -> None:
-    # Imported here, after the registry exists, so each game module can register itself.
-    from games.engines import piraeus  # noqa: F401
+    # Every subpackage is a game that registers itself on import, so adding a game touches no shared file.
+    # Imported here, after the registry exists.
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            importlib.import_module(f"{__name__}.{module.name}")
 
 
 _load()
