@@ -14,6 +14,7 @@ from django import forms
 from games.models import Player
 
 EMPTY = ""
+TEXT_MAX = 2000  # a "text" field with max 0
 
 
 def _choices(field: dict[str, Any]) -> list[tuple[str, str]]:
@@ -36,6 +37,14 @@ class OrderForm(forms.Form):
             elif kind == "integer":
                 self.fields[name] = forms.IntegerField(
                     label=label, min_value=spec["min"], max_value=spec["max"], help_text=help_text
+                )
+            elif kind == "text":
+                self.fields[name] = forms.CharField(
+                    label=label,
+                    max_length=spec["max"] or TEXT_MAX,
+                    required=spec["min"] > 0,
+                    widget=forms.Textarea(attrs={"rows": 6, "cols": 60}),
+                    help_text=help_text,
                 )
             elif kind == "multichoice" and not spec.get("repeat"):
                 self.fields[name] = forms.MultipleChoiceField(

@@ -39,6 +39,10 @@ class Field:
     kind "multichoice": pick between `min` and `max` values of `choices` (repeats allowed only when
         `repeat` is true, e.g. two cards of the same good).
     kind "integer": a whole number between `min` and `max`.
+    kind "text": free text of at most `max` characters (0: 2000), required when `min` > 0, for orders
+        that are a sequence of steps (a route, a list of actions). The engine's `validate` parses it, and
+        `help` gives the syntax. Steps must be separable by new lines or ";", because an email reply
+        gives each field one line.
     """
 
     name: str

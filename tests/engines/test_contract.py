@@ -14,7 +14,7 @@ from games.engines.base import Engine, OrderError
 
 ENGINES = all_engines()
 MAX_STEPS = 5000
-FIELD_KINDS = {"choice", "multichoice", "integer"}
+FIELD_KINDS = {"choice", "multichoice", "integer", "text"}
 
 
 def roundtrip(value: Any) -> Any:
@@ -53,7 +53,7 @@ def check_step(engine: Engine, state: Any, players: int, prompts: dict, orders: 
         assert prompt.text
         for field in prompt.fields:
             assert field.kind in FIELD_KINDS, field
-            if field.kind != "integer":
+            if field.kind in {"choice", "multichoice"}:
                 assert field.choices, f"{prompt.kind}: {field.name} offers no choice"
         assert roundtrip(prompt.to_json()) == prompt.to_json()
         engine.validate(state, seat, engine.default_order(state, seat))  # defaults are legal

@@ -1,0 +1,31 @@
+"""The order form generated from a prompt, for the field kinds engines may use."""
+
+from __future__ import annotations
+
+from games.engines.base import Field, Prompt
+from games.forms import OrderForm
+from games.inbound import parse_order
+
+ROUTE = Prompt(
+    kind="route",
+    text="Your turn.",
+    fields=(Field(name="steps", kind="text", label="Steps", min=1, max=40, help="e.g. row N; sell 2"),),
+).to_json()
+
+
+def test_a_text_field_takes_the_players_steps_as_written() -> None:
+    form = OrderForm(ROUTE, data={"phase": "3", "steps": "  row N; sell 2\n"})
+    assert form.is_valid(), form.errors
+    assert form.order() == {"steps": "row N; sell 2"}
+
+
+def test_a_required_text_field_left_empty_or_too_long_is_refused() -> None:
+    assert not OrderForm(ROUTE, data={"phase": "3", "steps": ""}).is_valid()
+    too_long = OrderForm(ROUTE, data={"phase": "3", "steps": "row N; " * 10})
+    assert not too_long.is_valid() and "at most 40 characters" in str(too_long.errors)
+
+
+def test_a_text_field_by_email_reply_is_the_line_after_its_label() -> None:
+    assert parse_order(ROUTE, "Steps: row N; sell 2\n\nOn Monday the server wrote:\n> Steps:") == {
+        "steps": "row N; sell 2"
+    }
