@@ -1,0 +1,89 @@
+"""Manila's components and printed numbers (../shared/rules/FACTS.md, section "Manila")."""
+
+from __future__ import annotations
+
+WARES = ("jade", "silk", "nutmeg", "ginseng")
+
+# Accomplice spaces on each ware's punt, cheapest first; a new accomplice takes the cheapest free one.
+PUNT_COSTS = {"jade": (3, 4, 5, 5), "silk": (3, 4, 5), "nutmeg": (2, 3, 4), "ginseng": (1, 2, 3)}
+# What the accomplices of a punt that reaches Manila share (or the pirates, for a plundered punt).
+LOAD_PROFITS = {"jade": 36, "silk": 30, "nutmeg": 24, "ginseng": 18}
+
+BERTHS = ("A", "B", "C")  # port spaces and shipyard spaces, filled in this order
+BERTH_COSTS = {"A": 4, "B": 3, "C": 2}
+BERTH_PAYOUTS = {"A": 6, "B": 8, "C": 15}
+PILOT_COSTS = {"small": 2, "large": 5}
+PIRATE_COST = 5
+INSURANCE_PAYMENT = 10  # insurance costs nothing and pays this at once
+
+# Spaces off the punts, by name. A punt space is named "punt:<ware>" in orders.
+SPACE_COSTS = {
+    **{f"port:{berth}": cost for berth, cost in BERTH_COSTS.items()},
+    **{f"yard:{berth}": cost for berth, cost in BERTH_COSTS.items()},
+    "pirate:captain": PIRATE_COST,
+    "pirate:crew": PIRATE_COST,
+    "pilot:small": PILOT_COSTS["small"],
+    "pilot:large": PILOT_COSTS["large"],
+    "insurance": 0,
+}
+SPACES = tuple(SPACE_COSTS)
+
+VALUE_TRACK = (0, 5, 10, 20, 30)  # black market; the game ends when a ware reaches the last step
+END_VALUE = VALUE_TRACK[-1]
+SHARES_PER_WARE = 5
+SHARES_DEALT = 2
+SHARE_MIN_PRICE = 5
+LOAN = 12  # the cash box lends this per encumbered share
+REDEEM = 15  # repaying a loan, and what each encumbered share costs at the end
+START_CASH = 30
+
+LAST_SPACE = 13  # the pirate space; a punt moving past it reaches Manila
+MAX_START = 5
+START_SUM = 9
+MOVEMENT_ROUNDS = 3
+
+# HOUSE CHOICE (the rulebook says only "five colours"): the accomplices' colours name the seats.
+COLOURS = ("Red", "Blue", "Green", "Yellow", "Black")
+COLOUR_HEX = {"Red": "#c0392b", "Blue": "#2e6fb7", "Green": "#2e8b57", "Yellow": "#d4a017", "Black": "#333333"}
+WARE_HEX = {"jade": "#3a9d6e", "silk": "#3b6fc4", "nutmeg": "#a0522d", "ginseng": "#d9a400"}
+
+
+def accomplices_each(players: int) -> int:
+    return 4 if players == 3 else 3
+
+
+def placement_blocks(players: int) -> tuple[int, ...]:
+    """How many placing rounds come before each movement round: with three players, two before the first."""
+    return (2, 1, 1) if players == 3 else (1, 1, 1)
+
+
+def next_value(value: int) -> int:
+    step = VALUE_TRACK.index(value)
+    return VALUE_TRACK[min(step + 1, len(VALUE_TRACK) - 1)]
+
+
+def share_price(value: int) -> int:
+    return max(SHARE_MIN_PRICE, value)
+
+
+def space_label(space: str) -> str:
+    kind, _, which = space.partition(":")
+    if kind == "punt":
+        return f"the {which} punt"
+    if kind == "port":
+        return f"port space {which}"
+    if kind == "yard":
+        return f"shipyard space {which}"
+    if kind == "pilot":
+        return f"the {which} pilot"
+    if space == "pirate":
+        return "the pirate boat"
+    if kind == "pirate":
+        return "the pirate captain's space" if which == "captain" else "the second pirate space"
+    return "the insurance office"
+
+
+def join_names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

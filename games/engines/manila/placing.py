@@ -1,0 +1,202 @@
+"""Accomplice placing rounds: every seat still placing hands in a sealed ranked list of wanted spaces;
+the lists are resolved clockwise from the harbor master, each seat getting the first listed space still
+free that it may take."""
+
+from __future__ import annotations
+
+import random
+
+from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, State
+from games.engines.manila.data import (
+    INSURANCE_PAYMENT,
+    PUNT_COSTS,
+    SPACE_COSTS,
+    WARES,
+    space_label,
+)
+from games.engines.manila.fields import loan_fields
+from games.engines.manila.flow import afloat, clockwise_from, free_punt_space, punt_of
+from games.engines.manila.money import (
+    Events,
+    apply_loans,
+    can_raise,
+    finances_after_loans,
+    pay,
+    validate_loans,
+)
+
+STOP = "stop"
+MAX_LISTED = 6  # drop-downs on the form: enough for a ranked list, few enough to read
+# The pirate boat is one wish: the captain's space if free, else the second space.
+WISHES = (
+    tuple(f"punt:{ware}" for ware in WARES)
+    + tuple(space for space in SPACE_COSTS if not space.startswith("pirate"))
+    + ("pirate",)
+)
+BY_LOWER_NAME = {wish.lower(): wish for wish in (*WISHES, STOP)}
+
+
+def _cost_if_free(state: State, wish: str) -> int | None:
+    """The price of the space the wish would take now, or None when no such space is free."""
+    if wish.startswith("punt:"):
+        punt = punt_of(state, wish[5:])
+        if punt is None or punt not in afloat(state):
+            return None  # not loaded, or already docked: no new accomplices
+        index = free_punt_space(punt)
+        return None if index is None else PUNT_COSTS[punt["ware"]][index]
+    if wish == "pirate":
+        free = [s for s in ("pirate:captain", "pirate:crew") if state["spaces"][s] is None]
+        return SPACE_COSTS[free[0]] if free else None
+    return SPACE_COSTS[wish] if state["spaces"].get(wish, 0) is None else None
+
+
+def cheapest_paid_space(state: State) -> int | None:
+    costs = [cost for wish in WISHES if (cost := _cost_if_free(state, wish))]
+    return min(costs, default=None)
+
+
+def price_for(state: State, wish: str, cash: int, most: int) -> int | None:
+    """What the seat pays for the wish now (loans included in `most`), or None if it may not take it.
+
+    A seat with no cash and nothing to borrow on is a blind passenger: any free punt space, for nothing,
+    and no other space. A seat that can raise something but less than the cheapest free space may still
+    take a space of that cheapest price, paying everything it can raise."""
+    cost = _cost_if_free(state, wish)
+    if cost is None:
+        return None
+    if most <= 0:
+        return 0 if wish.startswith("punt:") else None
+    if cost <= most:
+        return cost
+    cheapest = cheapest_paid_space(state)
+    return most if cheapest is not None and cost == cheapest and most < cheapest else None
+
+
+def open_wishes(state: State, seat: int) -> dict[str, int]:
+    cash, most = state["cash"][seat], can_raise(state, seat)
+    return {wish: price for wish in WISHES if (price := price_for(state, wish, cash, most)) is not None}
+
+
+def enter_place(state: State, events: Events) -> list[int]:
+    return [
+        seat
+        for seat in clockwise_from(state, state["harbor_master"])
+        if not state["stopped"][seat] and state["left"][seat] > 0 and open_wishes(state, seat)
+    ]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _wish_label(state: State, wish: str, price: int) -> str:
+    if wish == "insurance":
+        return f"The insurance office (receive {INSURANCE_PAYMENT} pesos now; pay for shipyard repairs later)"
+    return f"{_capital(space_label(wish))} for {price} pesos"
+
+
+def place_prompt(state: State, seat: int) -> Prompt:
+    wishes = open_wishes(state, seat)
+    choices = [Choice(wish, _wish_label(state, wish, price)) for wish, price in wishes.items()]
+    choices.append(Choice(STOP, "Stop: place no more accomplices this voyage"))
+    text = (
+        f"Voyage {state['voyage']}: place one accomplice ({state['left'][seat]} left, {state['cash'][seat]} "
+        "pesos). List the spaces you want, best first: placing goes clockwise from the harbor master, and you "
+        "get the first one on your list still free when your turn comes. A punt gives you its cheapest free "
+        "space. If all are gone you place nothing this round; 'stop' (or an empty list) ends your placing "
+        "for this voyage."
+    )
+    wants = Field(
+        name="wants",
+        kind="multichoice",
+        label="Spaces I want, best first",
+        choices=tuple(choices),
+        min=0,
+        max=min(len(choices), MAX_LISTED),
+        repeat=True,
+        help="Choices after 'stop' are ignored.",
+    )
+    return Prompt(kind="place", text=text, fields=(wants, *loan_fields(state, seat)))
+
+
+def validate_place(state: State, seat: int, order: Order) -> Order:
+    take, repay = validate_loans(state, seat, order)
+    cash, most = finances_after_loans(state, seat, take, repay)
+    raw = order.get("wants") or []
+    if isinstance(raw, str):
+        raw = [part for part in raw.replace(";", ",").split(",") if part.strip()]
+    if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
+        raise OrderError("List the spaces you want by name, best first.")
+    wants: list[str] = []
+    stops = not raw
+    for item in raw:
+        wish = BY_LOWER_NAME.get(item.strip().lower().replace(" ", ""), item.strip())
+        if wish == STOP:
+            stops = True
+            break
+        if wish not in WISHES:
+            raise OrderError(f"There is no space called {item.strip()[:30]!r} to place an accomplice on.")
+        if price_for(state, wish, cash, most) is None:
+            why = "is not free" if _cost_if_free(state, wish) is None else "is not open to you with what you can pay"
+            raise OrderError(f"{_capital(space_label(wish))} {why}.")
+        if wish not in wants:
+            wants.append(wish)
+    return {"wants": [*wants, STOP] if stops else wants, "take_loans": take, "repay_loans": repay}
+
+
+def _take(state: State, seat: int, wish: str, price: int, events: Events) -> str:
+    """Put the accomplice on the wished space and pay; returns the space taken."""
+    paid = pay(state, seat, price, events, "to place an accomplice") if price else 0
+    if wish.startswith("punt:"):
+        punt = punt_of(state, wish[5:])
+        assert punt is not None
+        index = free_punt_space(punt)
+        assert index is not None
+        punt["crew"][index] = seat
+        space = wish
+    else:
+        space = (
+            next(s for s in ("pirate:captain", "pirate:crew") if state["spaces"][s] is None)
+            if wish == "pirate"
+            else wish
+        )
+        state["spaces"][space] = seat
+    state["left"][seat] -= 1
+    name = state["names"][seat]
+    if space == "insurance":
+        state["cash"][seat] += INSURANCE_PAYMENT
+        events.append(Event(f"{name} takes the insurance office and receives {INSURANCE_PAYMENT} pesos."))
+    elif price == 0:
+        events.append(Event(f"{name} boards {space_label(space)} as a blind passenger, for nothing."))
+    else:
+        events.append(Event(f"{name} places an accomplice on {space_label(space)} for {paid} pesos."))
+    return space
+
+
+def resolve_place(state: State, orders: dict[int, Order], events: Events) -> None:
+    for seat, order in orders.items():
+        apply_loans(state, seat, order, events)
+    for seat in clockwise_from(state, state["harbor_master"]):
+        if seat not in orders:
+            continue
+        name, wants = state["names"][seat], orders[seat]["wants"]
+        listed = ", ".join(space_label(w) if w != STOP else "stop" for w in wants)
+        events.append(Event(f"{name}'s list: {listed}.", data={"kind": "wishes", "seat": seat, "wants": wants}))
+        for wish in wants:
+            if wish == STOP:
+                state["stopped"][seat] = True
+                events.append(Event(f"{name} stops placing for this voyage."))
+                break
+            price = price_for(state, wish, state["cash"][seat], can_raise(state, seat))
+            if price is not None:
+                _take(state, seat, wish, price, events)
+                break
+        else:
+            events.append(Event(f"Every space on {name}'s list was taken: {name} places nothing this round."))
+
+
+def random_place(state: State, seat: int, rng: random.Random) -> Order:
+    wishes = list(open_wishes(state, seat))
+    if not wishes or rng.random() < 0.15:
+        return {"wants": [STOP], "take_loans": 0, "repay_loans": 0}
+    return {"wants": rng.sample(wishes, min(len(wishes), rng.randint(1, 3))), "take_loans": 0, "repay_loans": 0}
