@@ -1,0 +1,216 @@
+"""Genoa: merchants move the Trade tower through the city, sell the actions of the buildings it visits
+for sealed offers, and buy the buildings themselves.
+
+The rules note (RULES.md beside this file) lists every play-by-email change and house default.
+Modules: board (squares and spaces), components (cards, tiles, numbers), parsing (the text orders),
+rules (shared checks), actions (what the pieces do), flow (the turn's automatic steps), orders
+(validation), prompts (what a seat is asked), bots (default and random orders), view (what a seat sees).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from games.engines import register
+from games.engines.base import Engine, Event, OptionSpec, Order, OrderError, Prompt, Standing, State
+from games.engines.genoa.actions import colour
+from games.engines.genoa.bots import default_order, random_order
+from games.engines.genoa.components import (
+    COLOURS,
+    COMMODITIES,
+    COMMODITY_TILES_EACH,
+    MARKERS_PER_PLAYER,
+    PILES,
+    ROUNDS_BY_PLAYERS,
+    START_DUCATS,
+    TILES,
+    pile_cards,
+    sort_cards,
+)
+from games.engines.genoa.flow import begin_turn, resolve_acquire, resolve_offers, resolve_route, resolve_start
+from games.engines.genoa.orders import VALIDATORS, not_asked_reason
+from games.engines.genoa.prompts import prompt_for
+from games.engines.genoa.view import build_view
+
+RESOLVERS = {"start": resolve_start, "offers": resolve_offers, "route": resolve_route, "acquire": resolve_acquire}
+
+
+def _goods_count(state: State, seat: int) -> int:
+    return len(state["hands"][seat]) + len(state["goods"][seat]) + len(state["tiles"][seat])
+
+
+def _standings(state: State) -> list[Standing]:
+    """Most ducats first; a tie goes to the most goods (cards, commodities, special tiles); still equal:
+    a shared rank."""
+    rows = sorted(
+        ((state["ducats"][seat], _goods_count(state, seat), seat) for seat in range(state["players"])),
+        key=lambda row: (-row[0], -row[1], row[2]),
+    )
+    standings: list[Standing] = []
+    for place, (ducats, goods, seat) in enumerate(rows, start=1):
+        tied = place > 1 and rows[place - 2][:2] == (ducats, goods)
+        rank = standings[-1].rank if tied else place
+        standings.append(Standing(seat=seat, score=ducats, rank=rank, detail=f"{ducats} ducats, {goods} goods"))
+    return standings
+
+
+def _rounds_option(players: int, options: dict[str, Any]) -> int:
+    unknown = sorted(set(options) - {"rounds"})
+    if unknown:
+        raise ValueError(f"Genoa has no option called {', '.join(map(repr, unknown))}.")
+    rounds = options.get("rounds") or ROUNDS_BY_PLAYERS[players]
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 12:
+        raise ValueError("The rounds option must be a whole number from 1 to 12.")
+    return rounds
+
+
+class GenoaEngine(Engine):
+    slug = "genoa"
+    title = "Genoa"
+    min_players = 2
+    max_players = 5
+    options = (
+        OptionSpec(
+            name="rounds",
+            label="Starting space of the round track (blank: house default 12/10/8/6 for 2/3/4/5 players)",
+            kind="integer",
+            default=None,
+            min=1,
+            max=12,
+        ),
+    )
+
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError("The number of players must be a whole number.")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Genoa needs 2 to 5 players, not {players}.")
+        if not isinstance(options, dict):
+            raise ValueError("Options must be a mapping of option names to values.")
+        rounds = _rounds_option(players, options)
+        decks = {}
+        for kind in PILES:
+            cards = pile_cards(kind)
+            rng.shuffle(cards)
+            decks[kind] = cards
+        hands = []
+        for _ in range(players):
+            hands.append(sort_cards([decks[kind].pop(0) for kind in PILES]))
+        state: State = {
+            "players": players,
+            "first": 0,  # seat 1 (index 0) is the first player for the whole game
+            "round": 1,
+            "rounds_total": rounds,
+            "rounds_left": rounds,
+            "turn_in_round": 0,
+            "step": "start",
+            "asked": [],
+            "finished": False,
+            "ducats": [START_DUCATS] * players,
+            "goods": [[] for _ in range(players)],
+            "tiles": [[] for _ in range(players)],
+            "hands": hands,
+            "markers": [0] * players,
+            "reserve": [MARKERS_PER_PLAYER] * players,
+            "owners": {},
+            "decks": decks,
+            "supply": {good: COMMODITY_TILES_EACH for good in COMMODITIES},
+            "tile_supply": {tile: count for tile, (_, count) in TILES.items()},
+            "turn": {},
+        }
+        begin_turn(state, rng, [])
+        return state
+
+    def prompts(self, state: State) -> dict[int, Prompt]:
+        return {seat: prompt_for(state, seat) for seat in state["asked"]}
+
+    def validate(self, state: State, seat: int, order: Order) -> Order:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["players"]:
+            raise OrderError("There is no such seat in this game.")
+        if seat not in state["asked"]:
+            raise OrderError(not_asked_reason(state, seat))
+        if not isinstance(order, dict):
+            raise OrderError("An order must be a form with named fields.")
+        return VALIDATORS[state["step"]](state, seat, order)
+
+    def resolve(self, state: State, orders: dict[int, Order], rng: random.Random) -> tuple[State, list[Event]]:
+        new_state: State = json.loads(json.dumps(state))
+        if new_state["finished"]:
+            return new_state, []
+        by_seat = {int(seat): order for seat, order in orders.items()}
+        owed: dict[int, Order] = {}
+        for seat in new_state["asked"]:
+            try:
+                owed[seat] = self.validate(new_state, seat, by_seat[seat])
+            except (KeyError, OrderError):
+                # A missing or stale order counts as a missed deadline.
+                owed[seat] = self.validate(new_state, seat, default_order(new_state, seat))
+        events: list[Event] = []
+        RESOLVERS[new_state["step"]](new_state, owed, rng, events)
+        if new_state["finished"]:
+            events.append(Event(self._ranking_text(new_state), data={"kind": "final"}))
+        return new_state, events
+
+    def _ranking_text(self, state: State) -> str:
+        lines = [f"{s.rank}. {colour(s.seat)} {s.detail}" for s in _standings(state)]
+        return "Final ranking: " + "; ".join(lines) + "."
+
+    def default_order(self, state: State, seat: int) -> Order:
+        return default_order(state, seat)
+
+    def random_order(self, state: State, seat: int, rng: random.Random) -> Order:
+        return random_order(state, seat, rng)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        final = None
+        if state["finished"]:
+            final = [
+                {"seat": s.seat, "colour": colour(s.seat), "score": s.score, "rank": s.rank, "detail": s.detail}
+                for s in _standings(state)
+            ]
+        return build_view(state, seat, self.phase_name(state), final)
+
+    def outcome(self, state: State) -> list[Standing] | None:
+        return _standings(state) if state["finished"] else None
+
+    def phase_name(self, state: State) -> str:
+        if state["finished"]:
+            return "Game over"
+        merchant = colour(state["turn"]["merchant"])
+        where = f"Round {state['round']}, {merchant} merchant"
+        return {
+            "start": f"{where} — starting space",
+            "offers": f"{where} — offers",
+            "route": f"{where} — the tower moves",
+            "acquire": f"{where} — acquisitions ({colour(state['asked'][0])})" if state["asked"] else where,
+        }[state["step"]]
+
+    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
+        hidden: State = json.loads(json.dumps(state))
+        others = [other for other in range(hidden["players"]) if other != seat]
+        for kind in PILES:
+            # Card backs show the pile, so only the faces of other hands and of the deck are re-dealt.
+            pool = hidden["decks"][kind] + [c for o in others for c in hidden["hands"][o] if c[0] == kind]
+            rng.shuffle(pool)
+            for other in others:
+                count = sum(1 for c in hidden["hands"][other] if c[0] == kind)
+                kept = [c for c in hidden["hands"][other] if c[0] != kind]
+                hidden["hands"][other] = sort_cards(kept + [pool.pop() for _ in range(count)])
+            hidden["decks"][kind] = pool
+        for key in ("goods", "tiles"):
+            pool = [item for o in others for item in hidden[key][o]]
+            rng.shuffle(pool)
+            for other in others:
+                count = len(hidden[key][other])
+                hidden[key][other] = sorted(pool.pop() for _ in range(count))
+        for other in others:
+            hidden["ducats"][other] = rng.randint(0, 400)
+        return hidden
+
+    def seat_name(self, state: State, seat: int) -> str:
+        return COLOURS[seat]
+
+
+register(GenoaEngine())

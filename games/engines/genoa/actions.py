@@ -1,0 +1,312 @@
+"""What happens to the pieces: building actions, order deliveries, payments and special tiles.
+
+Every function changes the (already copied) state in place and appends log events. Supplies may run
+short: then the player takes what is left and the action still counts as used (FACTS.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.base import Event, State
+from games.engines.genoa.board import VILLAS, space_name
+from games.engines.genoa.components import (
+    COLOURS,
+    CONTRACT_PAY,
+    CONTRACTS,
+    LARGE_ORDER_PAY,
+    LARGE_ORDERS,
+    MESSAGE_PAY,
+    MESSAGES,
+    OWNER_FEE,
+    SMALL_ORDER_PAY,
+    SMALL_ORDERS,
+    TILE_OF_BUILDING,
+    TILE_PREFERENCE,
+    WAREHOUSE_GOODS,
+    card_kind,
+    sort_cards,
+    sort_commodities,
+    sort_tiles,
+    tile_name,
+)
+
+DRAWS = {"guild_hall": ("L", 1), "city_hall": ("S", 2), "post_office": ("M", 2)}
+CATHEDRAL_MARKERS = 2
+
+
+def colour(seat: int) -> str:
+    return COLOURS[seat]
+
+
+def join(words: list[str]) -> str:
+    if not words:
+        return "nothing"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# --- holdings --------------------------------------------------------------------------------------
+
+
+def draw_cards(state: State, seat: int, pile: str, count: int) -> list[str]:
+    deck = state["decks"][pile]
+    drawn, state["decks"][pile] = deck[:count], deck[count:]
+    state["hands"][seat] = sort_cards(state["hands"][seat] + drawn)
+    return list(drawn)
+
+
+def take_goods(state: State, seat: int, goods: list[str]) -> list[str]:
+    taken = []
+    for good in goods:
+        if state["supply"][good] > 0:
+            state["supply"][good] -= 1
+            taken.append(good)
+    state["goods"][seat] = sort_commodities(state["goods"][seat] + taken)
+    return taken
+
+
+def return_goods(state: State, seat: int, goods: list[str]) -> None:
+    for good in goods:
+        state["goods"][seat].remove(good)
+        state["supply"][good] += 1
+
+
+def take_tile(state: State, seat: int, tile: str) -> bool:
+    if state["tile_supply"][tile] <= 0:
+        return False
+    state["tile_supply"][tile] -= 1
+    state["tiles"][seat] = sort_tiles(state["tiles"][seat] + [tile])
+    return True
+
+
+def spend_tile(state: State, seat: int, tile: str) -> None:
+    """Tiles are single use (FACTS.md house default): a played tile goes back to its supply space."""
+    state["tiles"][seat].remove(tile)
+    state["tile_supply"][tile] += 1
+
+
+def take_markers(state: State, seat: int, count: int) -> int:
+    taken = min(count, state["reserve"][seat])
+    state["reserve"][seat] -= taken
+    state["markers"][seat] += taken
+    return taken
+
+
+def has_all(held: list[str], wanted: list[str]) -> bool:
+    pool = list(held)
+    for item in wanted:
+        if item not in pool:
+            return False
+        pool.remove(item)
+    return True
+
+
+# --- actions ---------------------------------------------------------------------------------------
+
+
+def gains_text(gains: dict[str, Any]) -> str:
+    parts = [f"{len(gains['cards'])} {card_kind(card)} card" for card in gains["cards"][:1]]
+    if len(gains["cards"]) > 1:
+        parts = [f"{len(gains['cards'])} {card_kind(gains['cards'][0])} cards"]
+    parts += gains["goods"]
+    parts += [tile_name(tile) + " tile" for tile in gains["tiles"]]
+    if gains["markers"]:
+        parts.append(f"{gains['markers']} ownership marker{'s' if gains['markers'] > 1 else ''}")
+    return join(parts)
+
+
+def take_action(state: State, seat: int, building: str, choices: dict[str, Any], events: list[Event]) -> dict[str, Any]:
+    """`seat` takes `building`'s action with its choices (orders to deliver, the reward tile). Returns
+    what the action gave, so an offer that pays with "gained" goods can hand them on."""
+    gains: dict[str, Any] = {"cards": [], "goods": [], "tiles": [], "markers": 0}
+    who, where = colour(seat), space_name(building)
+    delivered_large = False
+    if building in VILLAS:
+        delivered_large = _deliver_large(state, seat, building, choices, events)
+        if not delivered_large:
+            gains["cards"] = draw_cards(state, seat, "C", 1)
+    elif building in DRAWS:
+        pile, count = DRAWS[building]
+        gains["cards"] = draw_cards(state, seat, pile, count)
+    elif building == "cathedral":
+        gains["markers"] = take_markers(state, seat, CATHEDRAL_MARKERS)
+    elif building in TILE_OF_BUILDING:
+        tile = TILE_OF_BUILDING[building]
+        gains["tiles"] = [tile] if take_tile(state, seat, tile) else []
+    elif building in WAREHOUSE_GOODS:
+        gains["goods"] = take_goods(state, seat, list(WAREHOUSE_GOODS[building]))
+    state["turn"]["used"].append(building)
+    if not delivered_large:
+        events.append(
+            Event(
+                f"{who} takes the action of {where} and gets {gains_text(gains)}.",
+                data={"kind": "action", "seat": seat, "building": building},
+            )
+        )
+    if gains["cards"]:
+        shown = join([card for card in gains["cards"]])
+        events.append(Event(f"You drew {shown} at {where}.", seat=seat, data={"kind": "draw", "cards": gains["cards"]}))
+    _deliver_small(state, seat, building, choices, events)
+    owner = state["owners"].get(building)
+    if owner is not None and owner != seat:
+        state["ducats"][owner] += OWNER_FEE
+        events.append(Event(f"{colour(owner)} owns {where} and receives {OWNER_FEE} ducats from the bank."))
+    return gains
+
+
+def _deliver_large(state: State, seat: int, villa: str, choices: dict[str, Any], events: list[Event]) -> bool:
+    card = next((c for c in choices.get("deliver", []) if c in LARGE_ORDERS), None)
+    if card is None:
+        return False
+    goods = list(LARGE_ORDERS[card][1])
+    if card not in state["hands"][seat] or LARGE_ORDERS[card][0] != villa or not has_all(state["goods"][seat], goods):
+        events.append(
+            Event(f"You could not deliver {card} any more at {space_name(villa)}; you draw a contract.", seat=seat)
+        )
+        return False
+    state["hands"][seat].remove(card)
+    return_goods(state, seat, goods)
+    state["ducats"][seat] += LARGE_ORDER_PAY
+    wanted = [choices["reward"]] if choices.get("reward") else []
+    reward = next((tile for tile in (*wanted, *TILE_PREFERENCE) if state["tile_supply"][tile] > 0), None)
+    got = f" and the {tile_name(reward)} tile" if reward and take_tile(state, seat, reward) else ""
+    events.append(
+        Event(
+            f"{colour(seat)} takes the action of {space_name(villa)}: delivers large order {card} "
+            f"({' + '.join(goods)}) for {LARGE_ORDER_PAY} ducats{got}.",
+            data={"kind": "deliver", "seat": seat, "card": card},
+        )
+    )
+    return True
+
+
+def _deliver_small(state: State, seat: int, building: str, choices: dict[str, Any], events: list[Event]) -> None:
+    for card in choices.get("deliver", []):
+        if card not in SMALL_ORDERS:
+            continue
+        wanted_at, good = SMALL_ORDERS[card]
+        if wanted_at != building or card not in state["hands"][seat] or good not in state["goods"][seat]:
+            events.append(Event(f"You could not deliver small order {card} at {space_name(building)}.", seat=seat))
+            continue
+        state["hands"][seat].remove(card)
+        return_goods(state, seat, [good])
+        state["ducats"][seat] += SMALL_ORDER_PAY
+        events.append(
+            Event(
+                f"{colour(seat)} delivers small order {card} (1 {good}) at {space_name(building)} "
+                f"for {SMALL_ORDER_PAY} ducats.",
+                data={"kind": "deliver", "seat": seat, "card": card},
+            )
+        )
+
+
+def deliver_messages(state: State, events: list[Event]) -> None:
+    """A message pays when the tower visited both its buildings this turn (FACTS.md house default)."""
+    visited = set(state["turn"]["path"])
+    for seat, hand in enumerate(state["hands"]):
+        for card in [c for c in hand if c in MESSAGES and set(MESSAGES[c]) <= visited]:
+            hand.remove(card)
+            state["ducats"][seat] += MESSAGE_PAY
+            first, second = MESSAGES[card]
+            events.append(
+                Event(
+                    f"{colour(seat)} delivers message {card} ({space_name(first)} and {space_name(second)}) "
+                    f"for {MESSAGE_PAY} ducats.",
+                    data={"kind": "deliver", "seat": seat, "card": card},
+                )
+            )
+
+
+def contract_value(state: State, seat: int) -> int:
+    return sum(
+        CONTRACT_PAY
+        for card in state["hands"][seat]
+        if card in CONTRACTS and state["owners"].get(CONTRACTS[card]) == seat
+    )
+
+
+# --- payments --------------------------------------------------------------------------------------
+
+
+def pay_offer(state: State, offer: dict[str, Any], gains: dict[str, Any], events: list[Event]) -> None:
+    """The offerer hands the merchant what was offered, after the action (so gained goods exist)."""
+    payer, merchant = offer["seat"], state["turn"]["merchant"]
+    paid: list[str] = []
+    short: list[str] = []
+    ducats = min(offer["ducats"], state["ducats"][payer])
+    if ducats:
+        state["ducats"][payer] -= ducats
+        state["ducats"][merchant] += ducats
+        paid.append(f"{ducats} ducats")
+    if ducats < offer["ducats"]:
+        short.append(f"{offer['ducats'] - ducats} ducats")
+    goods = list(offer["goods"])
+    if offer["gained"]:
+        goods += gains["goods"]
+    for good in goods:
+        _move(state["goods"], payer, merchant, good, paid, short, good)
+    cards = list(offer["cards"]) + (gains["cards"] if offer["gained"] else [])
+    for card in cards:
+        _move(state["hands"], payer, merchant, card, paid, short, f"a {card_kind(card)} card")
+    tiles = list(offer["tiles"]) + (gains["tiles"] if offer["gained"] else [])
+    for tile in tiles:
+        _move(state["tiles"], payer, merchant, tile, paid, short, f"the {tile_name(tile)} tile")
+    markers = offer["markers"] + (gains["markers"] if offer["gained"] else 0)
+    given = min(markers, state["markers"][payer])
+    if given:
+        # Traded markers: the payer's go back to the general supply, the merchant takes as many of his own.
+        state["markers"][payer] -= given
+        state["reserve"][payer] += given
+        take_markers(state, merchant, given)
+        paid.append(f"{given} ownership marker{'s' if given > 1 else ''}")
+    if given < markers:
+        short.append(f"{markers - given} ownership markers")
+    normalise_holdings(state, merchant)
+    text = f"{colour(payer)} pays {colour(merchant)} {join(paid)} as agreed for {space_name(offer['space'])}."
+    if short:
+        text += f" {colour(payer)} could not pay {join(short)}."
+    events.append(Event(text, data={"kind": "payment", "seat": payer, "space": offer["space"]}))
+    private_cards = [card for card in cards if card in state["hands"][merchant]]
+    if private_cards:
+        events.append(Event(f"You receive {join(private_cards)} from {colour(payer)}.", seat=merchant))
+
+
+def _move(
+    table: list[list[str]], payer: int, merchant: int, item: str, paid: list[str], short: list[str], label: str
+) -> None:
+    if item in table[payer]:
+        table[payer].remove(item)
+        table[merchant].append(item)
+        paid.append(label)
+    else:
+        short.append(label)
+
+
+def normalise_holdings(state: State, seat: int) -> None:
+    state["goods"][seat] = sort_commodities(state["goods"][seat])
+    state["hands"][seat] = sort_cards(state["hands"][seat])
+    state["tiles"][seat] = sort_tiles(state["tiles"][seat])
+
+
+# --- special tiles played from the tiles field -----------------------------------------------------
+
+
+def play_trade(state: State, seat: int, give: str, take: str, events: list[Event]) -> None:
+    if "trade" not in state["tiles"][seat] or give not in state["goods"][seat] or state["supply"][take] <= 0:
+        events.append(Event(f"Your Trade 1:1 ({give} for {take}) could not be played; you keep the tile.", seat=seat))
+        return
+    spend_tile(state, seat, "trade")
+    return_goods(state, seat, [give])
+    take_goods(state, seat, [take])
+    events.append(Event(f"{colour(seat)} plays a Trade 1:1 tile: {give} for {take}."))
+
+
+def play_choice(state: State, seat: int, good: str, events: list[Event]) -> None:
+    if "choice" not in state["tiles"][seat] or state["supply"][good] <= 0:
+        events.append(
+            Event(f"Your Commodity of your choice ({good}) could not be played; you keep the tile.", seat=seat)
+        )
+        return
+    spend_tile(state, seat, "choice")
+    take_goods(state, seat, [good])
+    events.append(Event(f"{colour(seat)} plays a Commodity of your choice tile and takes {good}."))

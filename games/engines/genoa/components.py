@@ -1,0 +1,130 @@
+"""Commodities, special tiles, cards and the numbers of the game.
+
+Published facts come from FACTS.md ("Published"); the ones marked HOUSE DEFAULT are FACTS.md's house
+defaults (the card faces, the round track), and the engine labels them so wherever they are used.
+"""
+
+from __future__ import annotations
+
+from games.engines.genoa.board import BUILDINGS, VILLAS, space_name
+
+START_DUCATS = 130
+MARKERS_PER_PLAYER = 7
+DISCS = 5  # the Trade tower: one disc per visited space, so at most four moves
+MOVES = DISCS - 1
+OWNER_FEE = 10  # paid by the bank to a building's owner when someone else uses it
+MARKER_VALUE = 10  # per ownership marker on a building at the end
+LARGE_ORDER_PAY = 100
+SMALL_ORDER_PAY = 30  # HOUSE DEFAULT
+MESSAGE_PAY = 40  # HOUSE DEFAULT
+CONTRACT_PAY = 30  # HOUSE DEFAULT
+ROUNDS_BY_PLAYERS = {2: 12, 3: 10, 4: 8, 5: 6}  # HOUSE DEFAULT: the round track's starting space
+COLOURS = ("Red", "Blue", "Green", "Yellow", "Purple")
+COLOUR_HEX = ("#c0392b", "#2b6cb0", "#2f855a", "#c99a06", "#6b46c1")
+
+COMMODITIES = ("ale", "wine", "silver", "copper", "linen", "silk", "pepper", "saffron")
+COMMODITY_TILES_EACH = 5
+WAREHOUSE_GOODS = {
+    "drinks": ("ale", "wine"),
+    "metals": ("silver", "copper"),
+    "fabric": ("linen", "silk"),
+    "spices": ("pepper", "saffron"),
+}
+
+# Special tiles: key -> (name, number in the game). Published (FACTS.md).
+TILES = {
+    "start": ("Starting space", 5),
+    "trade": ("Trade 1:1", 7),
+    "choice": ("Commodity of your choice", 5),
+    "extra": ("Extra action", 5),
+    "build": ("Building action", 5),
+}
+TILE_OF_BUILDING = {
+    "coach_house": "start",
+    "tavern": "trade",
+    "inn": "trade",
+    "harbor": "choice",
+    "park": "extra",
+    "palace": "build",
+}
+# Which tile a large order's reward takes when the player names none: the most generally useful first.
+TILE_PREFERENCE = ("extra", "build", "choice", "trade", "start")
+
+CARD_KINDS = {"L": "large order", "S": "small order", "M": "message", "C": "contract"}
+PILES = {"L": "large", "S": "small", "M": "message", "C": "contract"}
+NON_VILLAS = tuple(building for building in BUILDINGS if building not in VILLAS)
+
+
+def _large_orders() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """HOUSE DEFAULT: 16 large orders, 4 per villa, each for 3 different commodities."""
+    cards = {}
+    for number in range(16):
+        villa = VILLAS[number // 4]
+        goods = tuple(COMMODITIES[(number + step) % 8] for step in (0, 3, 5))
+        cards[f"L{number + 1}"] = (villa, goods)
+    return cards
+
+
+def _small_orders() -> dict[str, tuple[str, str]]:
+    """HOUSE DEFAULT: 16 small orders, each a non-villa building and 1 commodity."""
+    return {
+        f"S{number + 1}": (NON_VILLAS[number % len(NON_VILLAS)], COMMODITIES[(number * 3) % 8]) for number in range(16)
+    }
+
+
+def _messages() -> dict[str, tuple[str, str]]:
+    """HOUSE DEFAULT: 14 messages, each naming two buildings."""
+    return {f"M{number + 1}": (BUILDINGS[number], BUILDINGS[(number + 7) % len(BUILDINGS)]) for number in range(14)}
+
+
+def _contracts() -> dict[str, str]:
+    """HOUSE DEFAULT: 14 contracts, each naming a building (14 of the 18)."""
+    return {f"C{number + 1}": BUILDINGS[(number * 5) % len(BUILDINGS)] for number in range(14)}
+
+
+LARGE_ORDERS = _large_orders()
+SMALL_ORDERS = _small_orders()
+MESSAGES = _messages()
+CONTRACTS = _contracts()
+ALL_CARDS = (*LARGE_ORDERS, *SMALL_ORDERS, *MESSAGES, *CONTRACTS)
+
+
+def pile_cards(kind: str) -> list[str]:
+    return [card for card in ALL_CARDS if card[0] == kind]
+
+
+def card_kind(card: str) -> str:
+    return CARD_KINDS[card[0]]
+
+
+def card_text(card: str) -> str:
+    """A card as its holder reads it, e.g. "L3 large order: Villa Colini, silver + silk + ale"."""
+    kind = card[0]
+    if kind == "L":
+        villa, goods = LARGE_ORDERS[card]
+        body = f"{space_name(villa)}, {' + '.join(goods)} (pays {LARGE_ORDER_PAY} and a special tile)"
+    elif kind == "S":
+        building, good = SMALL_ORDERS[card]
+        body = f"{space_name(building)}, 1 {good} (pays {SMALL_ORDER_PAY})"
+    elif kind == "M":
+        first, second = MESSAGES[card]
+        body = f"tower visits {space_name(first)} and {space_name(second)} in one turn (pays {MESSAGE_PAY})"
+    else:
+        body = f"own {space_name(CONTRACTS[card])} at the end (pays {CONTRACT_PAY})"
+    return f"{card} {card_kind(card)}: {body}"
+
+
+def tile_name(tile: str) -> str:
+    return TILES[tile][0]
+
+
+def sort_commodities(goods: list[str]) -> list[str]:
+    return sorted(goods, key=COMMODITIES.index)
+
+
+def sort_cards(cards: list[str]) -> list[str]:
+    return sorted(cards, key=ALL_CARDS.index)
+
+
+def sort_tiles(tiles: list[str]) -> list[str]:
+    return sorted(tiles, key=list(TILES).index)

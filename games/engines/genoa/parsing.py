@@ -1,0 +1,272 @@
+"""The small text languages of a Genoa order, parsed into plain dicts and written back canonically.
+
+Steps are separated by ";" or new lines (an emailed reply gives a field one line). Errors name the step
+that is wrong, counting from 1, in the game's words. Only the shape is checked here; whether the player
+holds what they name is checked in `orders`, against the state.
+
+    offers   Harbor: 20 ducats + silk; Tavern: 10; Villa Colini: 5 + gained + deliver L3 + reward extra
+    route    Street 3-2; Coach House = Red; Spices = me deliver S14
+    tiles    trade wine for silk; choose pepper; build Guild Hall
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games.engines.base import OrderError
+from games.engines.genoa.board import MARKET, parse_space, space_name
+from games.engines.genoa.components import ALL_CARDS, COLOURS, COMMODITIES, TILES
+
+STEP_SPLIT = re.compile(r"[;\n]+")
+ROUTE_SPLIT = re.compile(r"[;\n,]+|->")
+ITEM_SPLIT = re.compile(r"[+,]|\band\b")
+NUMBER = re.compile(r"(\d{1,6})\s*(.*)")
+TILE_WORDS = {
+    "start": "start",
+    "starting": "start",
+    "startingspace": "start",
+    "trade": "trade",
+    "trade11": "trade",
+    "choice": "choice",
+    "commodityofyourchoice": "choice",
+    "commodity": "choice",
+    "extra": "extra",
+    "extraaction": "extra",
+    "build": "build",
+    "building": "build",
+    "buildingaction": "build",
+}
+ME_WORDS = {"me", "myself", "merchant", "i", "self"}
+NOBODY_WORDS = {"none", "nobody", "no one", "noone", "-", "no"}
+NOTHING_WORDS = {"nothing", "none", "free", "0"}
+
+
+def steps(text: Any, splitter: re.Pattern[str] = STEP_SPLIT) -> list[str]:
+    if text is None:
+        return []
+    if isinstance(text, (list, tuple)):
+        text = "\n".join(str(part) for part in text)
+    if not isinstance(text, str):
+        raise OrderError("Write your order as text.")
+    return [part.strip() for part in splitter.split(text) if part.strip()]
+
+
+def parse_card(word: str) -> str | None:
+    card = re.sub(r"^card\s*", "", word.strip(), flags=re.I).upper().replace(" ", "")
+    return card if card in ALL_CARDS else None
+
+
+def parse_tile(words: str) -> str | None:
+    squeezed = re.sub(r"[^a-z0-9]", "", words.lower().replace("tile", ""))
+    return TILE_WORDS.get(squeezed)
+
+
+def parse_good(word: str) -> str | None:
+    word = word.strip().lower().rstrip("s") if word.strip().lower() not in COMMODITIES else word.strip().lower()
+    return word if word in COMMODITIES else None
+
+
+def parse_seat(word: str, players: int, merchant: int) -> int | None:
+    """The seat named: "me" is the merchant, a colour its seat, -1 nobody; None if not understood."""
+    lowered = word.strip().lower()
+    if lowered in ME_WORDS:
+        return merchant
+    if lowered in NOBODY_WORDS:
+        return -1
+    names = [name.lower() for name in COLOURS[:players]]
+    if lowered in names:
+        return names.index(lowered)
+    return None
+
+
+def empty_offer(space: str) -> dict[str, Any]:
+    return {
+        "space": space,
+        "ducats": 0,
+        "goods": [],
+        "cards": [],
+        "tiles": [],
+        "markers": 0,
+        "gained": False,
+        "deliver": [],
+        "reward": None,
+    }
+
+
+def _choice_item(item: str, choices: dict[str, Any], where: str) -> bool:
+    """`deliver L3` or `reward extra`: a choice the action needs. True if `item` was one."""
+    lowered = item.lower()
+    if lowered.startswith("deliver"):
+        card = parse_card(item[len("deliver") :])
+        if card is None or card[0] not in "LS":
+            raise OrderError(f"{where}: 'deliver' needs a large or small order card, e.g. deliver L3.")
+        if card not in choices["deliver"]:
+            choices["deliver"].append(card)
+        return True
+    if lowered.startswith("reward"):
+        tile = parse_tile(item[len("reward") :])
+        if tile is None:
+            raise OrderError(f"{where}: 'reward' names a special tile: start, trade, choice, extra or build.")
+        choices["reward"] = tile
+        return True
+    return False
+
+
+def parse_offer(step: str, number: int) -> dict[str, Any]:
+    where = f"Offer {number} ({step[:40]})"
+    if ":" not in step:
+        raise OrderError(f"{where}: write the space, a colon, then the price, e.g. 'Harbor: 20 ducats + silk'.")
+    head, _, tail = step.partition(":")
+    space = parse_space(head)
+    if space is None:
+        raise OrderError(f"{where}: there is no space called {head.strip()[:30]!r}.")
+    if space == MARKET:
+        raise OrderError(f"{where}: the Market has no action; offer for a building or a street.")
+    offer = empty_offer(space)
+    for raw in ITEM_SPLIT.split(tail):
+        item = raw.strip()
+        if not item or item.lower() in NOTHING_WORDS:
+            continue
+        if _choice_item(item, offer, where):
+            continue
+        _payment_item(item, offer, where)
+    offer["goods"] = sorted(offer["goods"], key=COMMODITIES.index)
+    offer["cards"] = sorted(offer["cards"], key=ALL_CARDS.index)
+    offer["tiles"] = sorted(offer["tiles"], key=list(TILES).index)
+    return offer
+
+
+def _payment_item(item: str, offer: dict[str, Any], where: str) -> None:
+    lowered = item.lower()
+    if lowered in {"gained", "gain", "what i gain", "the gains", "goods gained"}:
+        offer["gained"] = True
+        return
+    card = parse_card(item)
+    if card is not None:
+        offer["cards"].append(card)
+        return
+    if "tile" in lowered:
+        tile = parse_tile(lowered)
+        if tile is None:
+            raise OrderError(f"{where}: unknown tile {item[:30]!r}; tiles are start, trade, choice, extra, build.")
+        offer["tiles"].append(tile)
+        return
+    count, rest = 1, lowered
+    match = NUMBER.fullmatch(lowered)
+    if match:
+        count, rest = int(match.group(1)), match.group(2).strip()
+    if rest in {"", "ducats", "ducat", "d", "coins"}:
+        offer["ducats"] += count if match else 0
+        if not match:
+            raise OrderError(f"{where}: {item[:30]!r} is not a price; write e.g. '20 ducats'.")
+        return
+    if rest.startswith("marker") or rest.startswith("ownership marker"):
+        offer["markers"] += count
+        return
+    good = parse_good(rest)
+    if good is None:
+        raise OrderError(
+            f"{where}: {item[:30]!r} is not something to pay with; use ducats, commodities "
+            f"({', '.join(COMMODITIES)}), cards (L3), tiles (extra tile), markers or 'gained'."
+        )
+    if count > 5:
+        raise OrderError(f"{where}: there are only 5 {good} tiles in the game.")
+    offer["goods"] += [good] * count
+
+
+def offer_text(offer: dict[str, Any]) -> str:
+    items = [f"{offer['ducats']} ducats"] if offer["ducats"] else []
+    items += offer["goods"] + offer["cards"] + [f"{tile} tile" for tile in offer["tiles"]]
+    if offer["markers"]:
+        items.append(f"{offer['markers']} marker{'s' if offer['markers'] > 1 else ''}")
+    if offer["gained"]:
+        items.append("gained")
+    items += [f"deliver {card}" for card in offer["deliver"]]
+    if offer["reward"]:
+        items.append(f"reward {offer['reward']}")
+    return f"{space_name(offer['space'])}: {' + '.join(items) if items else 'nothing'}"
+
+
+def parse_route(text: Any, players: int, merchant: int, start: str) -> list[dict[str, Any]]:
+    """[{space, seat (None: not named, -1: nobody), deliver, reward}] in the order written; "start"
+    names the start space."""
+    parsed = []
+    for number, step in enumerate(steps(text, ROUTE_SPLIT), start=1):
+        where = f"Route step {number} ({step[:40]})"
+        head, has_who, tail = step.partition("=")
+        named = re.sub(r"^\s*start\b", "", head, flags=re.I).strip()
+        space = parse_space(named) if named else start
+        if space is None:
+            raise OrderError(f"{where}: there is no space called {head.strip()[:30]!r}.")
+        entry: dict[str, Any] = {"space": space, "seat": None, "deliver": [], "reward": None}
+        if has_who:
+            words = tail.split()
+            if not words:
+                raise OrderError(f"{where}: after '=' name who acts: me, a colour, or nobody.")
+            seat = parse_seat(words[0], players, merchant)
+            if seat is None:
+                raise OrderError(f"{where}: {words[0][:20]!r} is not a player here; write me, a colour or nobody.")
+            entry["seat"] = seat
+            for item in re.split(r"\s+(?=deliver|reward)", " ".join(words[1:]), flags=re.I):
+                if item and not _choice_item(item, entry, where):
+                    raise OrderError(f"{where}: {item[:30]!r} is not understood; only deliver or reward may follow.")
+        parsed.append(entry)
+    return parsed
+
+
+def route_text(route: list[dict[str, Any]]) -> str:
+    parts = []
+    for entry in route:
+        text = space_name(entry["space"])
+        if entry["seat"] is not None:
+            text += " = " + ("nobody" if entry["seat"] < 0 else COLOURS[entry["seat"]])
+            text += "".join(f" deliver {card}" for card in entry["deliver"])
+            text += f" reward {entry['reward']}" if entry["reward"] else ""
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def parse_tiles(text: Any) -> list[dict[str, Any]]:
+    plays = []
+    for number, step in enumerate(steps(text), start=1):
+        where = f"Tile play {number} ({step[:40]})"
+        words = step.split()
+        verb = words[0].lower()
+        if verb == "trade":
+            match = re.fullmatch(r"trade\s+(\w+)\s+(?:for|->|to)\s+(\w+)", step.strip(), flags=re.I)
+            give, take = (parse_good(match.group(1)), parse_good(match.group(2))) if match else (None, None)
+            if give is None or take is None or give == take:
+                raise OrderError(f"{where}: write 'trade <commodity> for <another commodity>'.")
+            plays.append({"tile": "trade", "give": give, "take": take})
+        elif verb in {"choose", "commodity", "choice", "take"}:
+            good = parse_good(" ".join(words[1:]))
+            if good is None:
+                raise OrderError(f"{where}: write 'choose <commodity>', one of {', '.join(COMMODITIES)}.")
+            plays.append({"tile": "choice", "good": good})
+        elif verb in {"build", "building"}:
+            rest = re.split(r"\s+(?=deliver|reward)", " ".join(words[1:]), flags=re.I)
+            building = parse_space(rest[0]) if rest else None
+            if building is None or building == MARKET or "-" in building:
+                raise OrderError(f"{where}: write 'build <building>' to take a building's action with the tile.")
+            play: dict[str, Any] = {"tile": "build", "building": building, "deliver": [], "reward": None}
+            for item in rest[1:]:
+                _choice_item(item, play, where)
+            plays.append(play)
+        else:
+            raise OrderError(f"{where}: a tile play starts with trade, choose or build.")
+    return plays
+
+
+def tiles_text(plays: list[dict[str, Any]]) -> str:
+    parts = []
+    for play in plays:
+        if play["tile"] == "trade":
+            parts.append(f"trade {play['give']} for {play['take']}")
+        elif play["tile"] == "choice":
+            parts.append(f"choose {play['good']}")
+        else:
+            text = f"build {space_name(play['building'])}"
+            text += "".join(f" deliver {card}" for card in play["deliver"])
+            parts.append(text + (f" reward {play['reward']}" if play["reward"] else ""))
+    return "; ".join(parts)

@@ -1,0 +1,91 @@
+"""Rule checks shared by validation (is this order legal?) and resolution (may this still happen?)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.engines.base import State
+from games.engines.genoa.components import LARGE_ORDERS, SMALL_ORDERS
+
+
+def clockwise(state: State, first: int) -> list[int]:
+    """Every seat once, clockwise from `first` (seat numbers run clockwise)."""
+    players = state["players"]
+    return [(first + step) % players for step in range(players)]
+
+
+def merchant_bonus(state: State, route: list[dict[str, Any]]) -> int:
+    """Two players: the merchant gets a second action if the other player takes at least one."""
+    if state["players"] != 2:
+        return 0
+    merchant = state["turn"]["merchant"]
+    return int(any(entry["seat"] not in (None, -1, merchant) for entry in route if "-" not in entry["space"]))
+
+
+def can_act(state: State, seat: int, bonus: int) -> bool:
+    """One action a turn (plus the two-player bonus), more only with an Extra action tile."""
+    return state["turn"]["acted"][seat] < 1 + bonus or "extra" in state["tiles"][seat]
+
+
+def delivery_goods(deliver: list[str]) -> list[str]:
+    goods: list[str] = []
+    for card in deliver:
+        goods += list(LARGE_ORDERS[card][1]) if card in LARGE_ORDERS else [SMALL_ORDERS[card][1]]
+    return goods
+
+
+def shortfall(state: State, seat: int, offers: list[dict[str, Any]]) -> str | None:
+    """What `seat` cannot pay of these offers together (their deliveries included), or None."""
+    ducats = sum(offer["ducats"] for offer in offers)
+    if ducats > state["ducats"][seat]:
+        return f"{ducats} ducats (you have {state['ducats'][seat]})"
+    markers = sum(offer["markers"] for offer in offers)
+    if markers > state["markers"][seat]:
+        return f"{markers} ownership markers (you have {state['markers'][seat]} in front of you)"
+    needed_goods = Counter(good for offer in offers for good in offer["goods"] + delivery_goods(offer["deliver"]))
+    held_goods = Counter(state["goods"][seat])
+    for good, count in needed_goods.items():
+        if count > held_goods[good]:
+            return f"{count} {good} (you have {held_goods[good]})"
+    cards = Counter(card for offer in offers for card in offer["cards"] + offer["deliver"])
+    for card, count in cards.items():
+        if card not in state["hands"][seat] or count > 1:
+            return f"card {card} (not in your hand, or named twice)"
+    tiles = Counter(tile for offer in offers for tile in offer["tiles"])
+    held_tiles = Counter(state["tiles"][seat])
+    for tile, count in tiles.items():
+        if count > held_tiles[tile]:
+            return f"{count} {tile} tile(s) (you have {held_tiles[tile]})"
+    return None
+
+
+def affordable(state: State, seat: int, offers: list[dict[str, Any]]) -> bool:
+    return shortfall(state, seat, offers) is None
+
+
+def delivery_problem(state: State, seat: int, space: str, deliver: list[str]) -> str | None:
+    """Why `seat` cannot deliver these orders when taking `space`'s action, or None."""
+    larges = [card for card in deliver if card in LARGE_ORDERS]
+    if len(larges) > 1:
+        return "only one large order can be delivered at a villa per action"
+    for card in deliver:
+        if card not in state["hands"][seat]:
+            return f"{card} is not in your hand"
+        wanted = LARGE_ORDERS[card][0] if card in LARGE_ORDERS else SMALL_ORDERS[card][0]
+        if wanted != space:
+            return f"{card} is delivered at another building"
+    needed = Counter(delivery_goods(deliver))
+    held = Counter(state["goods"][seat])
+    missing = [good for good, count in needed.items() if held[good] < count]
+    if missing:
+        return f"you lack {', '.join(missing)} for it"
+    return None
+
+
+def can_take_offer(state: State, offer: dict[str, Any], taken: int, accepted: list[dict[str, Any]]) -> bool:
+    """May the merchant still give this offer's building to its offerer, who already takes `taken`
+    actions and pays for `accepted` offers on this route?"""
+    return taken < 1 + state["tiles"][offer["seat"]].count("extra") and affordable(
+        state, offer["seat"], [*accepted, offer]
+    )

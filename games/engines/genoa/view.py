@@ -1,0 +1,155 @@
+"""What one seat may see. Ducats are hidden (the rulebook keeps coins hidden), cards, commodities and
+tiles are shown to their holder and counted for everyone else; offers are seen by their maker, and by
+the merchant once the offers phase has closed (before that they are not in the state at all).
+
+The shape is built for templates, which cannot index or do arithmetic: the board comes as rows of
+cells with their labels, owners and discs ready to draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.base import State
+from games.engines.genoa.board import BUILDING_NAMES, GRID, MARKET, SIZE, is_street, space_name
+from games.engines.genoa.components import (
+    COLOUR_HEX,
+    COLOURS,
+    COMMODITIES,
+    TILES,
+    card_text,
+    tile_name,
+)
+from games.engines.genoa.parsing import offer_text
+
+SHORT = {
+    "guild_hall": "Guild",
+    "city_hall": "City H.",
+    "post_office": "Post",
+    "coach_house": "Coach",
+    "cathedral": "Cathedr.",
+    "colini": "Colini",
+    "monetti": "Monetti",
+    "ricci": "Ricci",
+    "zasteri": "Zasteri",
+}
+
+
+def _cells(state: State) -> list[list[dict[str, Any]]]:
+    turn = state.get("turn") or {}
+    path = turn.get("path") or []
+    discs = turn.get("discs") or {}
+    seen: set[str] = set()
+    rows = []
+    for y in range(1, SIZE + 1):
+        row = []
+        for x in range(1, SIZE + 1):
+            space = GRID[y - 1][x - 1]
+            owner = state["owners"].get(space)
+            first = space not in seen
+            seen.add(space)
+            kind = "market" if space == MARKET else "street" if is_street(space) else "building"
+            row.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "space": space,
+                    "kind": kind,
+                    "name": space_name(space),
+                    "label": (SHORT.get(space, BUILDING_NAMES.get(space, "Market" if kind == "market" else "")))
+                    if first
+                    else "",
+                    "first": first,
+                    "owner": COLOURS[owner] if owner is not None else None,
+                    "owner_hex": COLOUR_HEX[owner] if owner is not None else None,
+                    "discs": discs.get(space, 0) if first else 0,
+                    "visit": path.index(space) + 1 if space in path and first else 0,
+                    "start": space == turn.get("start"),
+                }
+            )
+        rows.append(row)
+    return rows
+
+
+def _offers_seen(state: State, seat: int | None) -> list[dict[str, Any]]:
+    if seat is None or state["finished"] or state["step"] not in ("route", "acquire"):
+        return []
+    merchant = state["turn"]["merchant"]
+    return [
+        {"from": COLOURS[o["seat"]], "text": offer_text(o)}
+        for o in state["turn"]["offers"]
+        if seat in (merchant, o["seat"])
+    ]
+
+
+def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
+    merchant = None if state["finished"] else state["turn"]["merchant"]
+    rows = []
+    for seat in range(state["players"]):
+        hand = state["hands"][seat]
+        rows.append(
+            {
+                "seat": seat,
+                "colour": COLOURS[seat],
+                "hex": COLOUR_HEX[seat],
+                "cards": {kind: sum(1 for card in hand if card[0] == kind) for kind in "LSMC"},
+                "card_count": len(hand),
+                "goods_count": len(state["goods"][seat]),
+                "tiles_count": len(state["tiles"][seat]),
+                "markers": state["markers"][seat],
+                "reserve": state["reserve"][seat],
+                "owned": sorted(space_name(b) for b, owner in state["owners"].items() if owner == seat),
+                "is_merchant": seat == merchant,
+                "is_first": seat == state["first"],
+                "is_viewer": seat == viewer,
+                "ducats": state["ducats"][seat] if seat == viewer or state["finished"] else None,
+            }
+        )
+    return rows
+
+
+def _private(state: State, seat: int | None) -> dict[str, Any]:
+    if seat is None:
+        return {"seat": None, "colour": None, "ducats": None, "hand": None, "goods": None, "tiles": None}
+    return {
+        "seat": seat,
+        "colour": COLOURS[seat],
+        "ducats": state["ducats"][seat],
+        "hand": [card_text(card) for card in state["hands"][seat]],
+        "goods": list(state["goods"][seat]),
+        "tiles": [tile_name(tile) for tile in state["tiles"][seat]],
+        "markers": state["markers"][seat],
+    }
+
+
+def build_view(state: State, seat: int | None, phase: str, final: list[dict[str, Any]] | None) -> dict[str, Any]:
+    if seat is not None and not 0 <= seat < state["players"]:
+        seat = None
+    turn = state["turn"]
+    total = state["rounds_total"]
+    return {
+        "game": "genoa",
+        "phase": phase,
+        "step": state["step"],
+        "finished": state["finished"],
+        "round": state["round"],
+        "rounds_left": state["rounds_left"],
+        "round_track": [{"left": left, "current": left == state["rounds_left"]} for left in range(total, 0, -1)],
+        "merchant": None if state["finished"] else COLOURS[turn["merchant"]],
+        "start": space_name(turn["start"]) if turn.get("start") else None,
+        "roll": turn.get("roll"),
+        "path": [space_name(space) for space in turn.get("path") or []],
+        "street_discs": [
+            {"street": space_name(space), "discs": count}
+            for space, count in (turn.get("discs") or {}).items()
+            if is_street(space)
+        ],
+        "board": _cells(state),
+        "supply": [{"good": good, "count": state["supply"][good]} for good in COMMODITIES],
+        "tile_supply": [{"tile": TILES[tile][0], "count": state["tile_supply"][tile]} for tile in TILES],
+        "decks": {kind: len(cards) for kind, cards in state["decks"].items()},
+        "players": _players(state, seat),
+        "offers": _offers_seen(state, seat),
+        "final": final,
+        **_private(state, seat),
+    }
