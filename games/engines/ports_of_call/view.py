@@ -58,10 +58,17 @@ def point_on_route(route: int, pos: int) -> tuple[int, int]:
     return round(x1 + (x2 - x1) * f), round(y1 + (y2 - y1) * f)
 
 
+def _segments(first: str, second: str) -> list[dict[str, int]]:
+    (x1, y1), (x2, y2) = CITY_XY[first], CITY_XY[second]
+    if (first, second) in OFF_MAP_ROUTES:
+        edge_y = (y1 + y2) // 2
+        return [{"x1": x1, "y1": y1, "x2": 1000, "y2": edge_y}, {"x1": 0, "y1": edge_y, "x2": x2, "y2": y2}]
+    return [{"x1": x1, "y1": y1, "x2": x2, "y2": y2}]
+
+
 def _routes(state: State) -> list[dict[str, Any]]:
     routes = []
     for number, (first, second, length, ocean, canal) in enumerate(ROUTES):
-        (x1, y1), (x2, y2) = CITY_XY[first], CITY_XY[second]
         spaces = [dict(zip(("x", "y"), point_on_route(number, pos), strict=True)) for pos in range(1, length)]
         canal_at = dict(zip(("x", "y"), point_on_route(number, canal_space(number)), strict=True)) if canal else None
         routes.append(
@@ -75,10 +82,7 @@ def _routes(state: State) -> list[dict[str, Any]]:
                 "canal_at": canal_at,
                 "storm": ocean in state["closures"]["weather"],
                 "off_map": (first, second) in OFF_MAP_ROUTES,
-                "x1": x1,
-                "y1": y1,
-                "x2": x2,
-                "y2": y2,
+                "segments": _segments(first, second),
                 "dots": spaces,
             }
         )
@@ -142,12 +146,33 @@ def _ships(state: State) -> list[dict[str, Any]]:
                     "cargo": [{"good": good_name(g), "colour": GOOD_COLOURS[g]} for g in ship["cargo"]],
                     "cargo_text": ", ".join(good_name(g) for g in ship["cargo"]) or "empty",
                     "where": where,
+                    "at_x": x,
+                    "at_y": y,
                     "x": x + 6 + 9 * index,
                     "y": y + 8 + 7 * seat,
                     "width": 14 if ship["size"] == "large" else 9,
                 }
             )
     return ships
+
+
+GRID_COLUMNS, GRID_ROWS = 8, 5
+
+
+def _grid(cities: list[dict[str, Any]], ships: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """A coarse map for email, where pictures are not allowed: cities and ships in an 8 x 5 table."""
+    grid: list[list[dict[str, Any]]] = [
+        [{"cities": [], "ships": []} for _ in range(GRID_COLUMNS)] for _ in range(GRID_ROWS)
+    ]
+
+    def cell(x: int, y: int) -> dict[str, Any]:
+        return grid[min(GRID_ROWS - 1, y * GRID_ROWS // 520)][min(GRID_COLUMNS - 1, x * GRID_COLUMNS // 1000)]
+
+    for city in cities:
+        cell(city["x"], city["y"])["cities"].append(city)
+    for ship in ships:
+        cell(ship["at_x"], ship["at_y"])["ships"].append(ship)
+    return grid
 
 
 def _terminal(state: State) -> list[dict[str, Any]]:
@@ -259,6 +284,7 @@ def _private(state: State, seat: int | None) -> dict[str, Any]:
 def build_view(state: State, seat: int | None, phase: str, final: list[dict[str, Any]] | None) -> dict[str, Any]:
     if seat is not None and not 0 <= seat < state["players"]:
         seat = None
+    cities, ships = _cities(state), _ships(state)
     return {
         "game": "ports-of-call",
         "phase": phase,
@@ -269,8 +295,9 @@ def build_view(state: State, seat: int | None, phase: str, final: list[dict[str,
         "finished": state["finished"],
         "colours": [SEAT_COLOURS[c] for c in COLOURS[: state["players"]]],
         "routes": _routes(state),
-        "cities": _cities(state),
-        "ships": _ships(state),
+        "cities": cities,
+        "ships": ships,
+        "grid": _grid(cities, ships),
         "terminal": _terminal(state),
         "players": _players(state, seat),
         "market": [order_label(card) for card in state["market"]],
