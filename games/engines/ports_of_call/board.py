@@ -1,0 +1,229 @@
+"""Small shared helpers over the state: money, the stock exchange, the terminal, orders, achievements.
+
+Everything here mutates the state it is given; callers work on their own copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.base import Event, State
+from games.engines.ports_of_call.data import (
+    ACHIEVEMENT_NAMES,
+    CITIES,
+    FACTORY_PRICE,
+    GAME_ACHIEVEMENTS,
+    GOOD_NAMES,
+    GOODS,
+    MAINTENANCE,
+    ORDER_CARDS,
+    PRICES,
+    REGION_OF,
+    SHIP_PRICE,
+    STOCK_MAX,
+    STOCK_MIN,
+    STOCK_STEP,
+)
+
+COLOURS = ("Red", "Blue", "Green", "Yellow")
+
+
+def name(seat: int) -> str:
+    return COLOURS[seat]
+
+
+def money(amount: int) -> str:
+    return f"-${-amount}M" if amount < 0 else f"${amount}M"
+
+
+def good_name(good: str) -> str:
+    return GOOD_NAMES[good]
+
+
+def order_label(card: int) -> str:
+    city, first, second = ORDER_CARDS[card]
+    return f"{city} ({good_name(first)} + {good_name(second)})"
+
+
+# --- the container terminal ---------------------------------------------------------------------------
+
+
+def price(state: State, good: str) -> int:
+    """The market price: the value shown right of the rightmost container in the row."""
+    return PRICES[len(state["terminal"][good])]
+
+
+# --- the stock exchange ---------------------------------------------------------------------------------
+
+
+def move_stock(state: State, seat: int, steps: int) -> int:
+    """Move a seat `steps` spaces on the Stock Exchange (capped at the top); returns the steps made."""
+    before = state["stock"][seat]
+    state["stock"][seat] = min(STOCK_MAX, before + steps * STOCK_STEP)
+    return (state["stock"][seat] - before) // STOCK_STEP
+
+
+# --- fleet and factories --------------------------------------------------------------------------------
+
+
+def ships_of(state: State, seat: int, size: str | None = None) -> list[dict[str, Any]]:
+    return [ship for ship in state["ships"][seat] if size is None or ship["size"] == size]
+
+
+def factories_of(state: State, seat: int) -> int:
+    return sum(site["factories"] for sites in state["sites"].values() for site in sites if site["seat"] == seat)
+
+
+def regions_built(state: State, seat: int) -> set[str]:
+    return {
+        REGION_OF[city]
+        for city, sites in state["sites"].items()
+        for site in sites
+        if site["seat"] == seat and site["factories"]
+    }
+
+
+def maintenance(state: State, seat: int) -> int:
+    return sum(MAINTENANCE[ship["size"]] for ship in state["ships"][seat])
+
+
+# --- forced payments (news and annual accounts) ------------------------------------------------------
+
+
+def raise_cash(state: State, seat: int, needed: int, events: list[Event]) -> bool:
+    """Sell shares ($100M a step) until `seat` holds `needed`; at the bottom of the exchange the seat is
+    bankrupt, or under the no-elimination rule sells factories, then ships, to the bank at their price.
+    Returns False when the seat is eliminated."""
+    while state["cash"][seat] < needed:
+        if state["stock"][seat] > STOCK_MIN:
+            state["stock"][seat] -= STOCK_STEP
+            state["cash"][seat] += 100
+            events.append(Event(f"{name(seat)} must sell shares: down to {state['stock'][seat]}, receives $100M."))
+            continue
+        if state["options"]["eliminate"]:
+            eliminate(state, seat, events)
+            return False
+        if not _sell_an_asset(state, seat, events):
+            # HOUSE DEFAULT: with nothing left to sell, the bank writes off the rest of the debt.
+            events.append(Event(f"{name(seat)} has nothing left to sell; the bank writes off the debt."))
+            state["cash"][seat] = needed
+    return True
+
+
+def _sell_an_asset(state: State, seat: int, events: list[Event]) -> bool:
+    for city, sites in state["sites"].items():
+        for site in sites:
+            if site["seat"] == seat and site["factories"] > 0:
+                site["factories"] -= 1
+                site["used"] = min(site["used"], site["factories"])
+                state["cash"][seat] += FACTORY_PRICE
+                events.append(Event(f"{name(seat)} sells a factory in {city} to the bank for ${FACTORY_PRICE}M."))
+                return True
+    for size in ("small", "large"):
+        fleet = ships_of(state, seat, size)
+        if fleet:
+            state["ships"][seat].remove(fleet[-1])
+            state["cash"][seat] += SHIP_PRICE[size]
+            events.append(Event(f"{name(seat)} sells {size} ship {fleet[-1]['id']} to the bank."))
+            return True
+    return False
+
+
+def charge(state: State, seat: int, amount: int, events: list[Event]) -> None:
+    """An unexpected expense paid to the bank, raising cash by force when it runs short."""
+    if raise_cash(state, seat, amount, events):
+        state["cash"][seat] -= amount
+
+
+def eliminate(state: State, seat: int, events: list[Event]) -> None:
+    state["bankrupt"][seat] = True
+    state["eliminated"].append(seat)
+    state["ships"][seat] = []
+    state["orders"][seat] = []
+    state["cash"][seat] = 0
+    events.append(Event(f"{name(seat)} is bankrupt and leaves the game."))
+
+
+def active_seats(state: State) -> list[int]:
+    return [seat for seat in range(state["players"]) if not state["bankrupt"][seat]]
+
+
+# --- order cards --------------------------------------------------------------------------------------
+
+
+def draw_order(state: State) -> int | None:
+    """The top card of the order deck, reshuffling the discards in when it runs out (HOUSE DEFAULT:
+    the discard pile is turned over in its order, so no randomness is needed mid-turn)."""
+    if not state["order_deck"]:
+        state["order_deck"], state["order_discard"] = state["order_discard"], []
+    return state["order_deck"].pop(0) if state["order_deck"] else None
+
+
+def refill_market(state: State) -> None:
+    while len(state["market"]) < 4:
+        card = draw_order(state)
+        if card is None:
+            return
+        state["market"].append(card)
+
+
+def refresh_market(state: State) -> None:
+    state["order_discard"].extend(state["market"])
+    state["market"] = []
+    refill_market(state)
+
+
+# --- achievements -------------------------------------------------------------------------------------
+
+
+def _meets(state: State, seat: int, card: str) -> bool:
+    if card == "five-ships":
+        return len(state["ships"][seat]) >= 5
+    if card == "three-regions":
+        return len(regions_built(state, seat)) >= 3
+    if card == "five-produced":
+        return state["produced"][seat] >= 5
+    if card == "three-orders":
+        return len(state["completed"][seat]) >= 3
+    if card == "stock-150":
+        return state["stock"][seat] >= 150
+    return False
+
+
+def claim_achievements(state: State, events: list[Event], first: int | None = None) -> None:
+    """Red cards go to whoever meets them first, even off-turn; `first` is checked before the others
+    (the seat whose action just ran), the rest in turn order from the start marker."""
+    seats = active_seats(state)
+    start = state["start"] if first is None else first
+    seats.sort(key=lambda seat: (seat - start) % state["players"])
+    for card in list(state["achievements"]):
+        if card not in GAME_ACHIEVEMENTS:
+            continue
+        for seat in seats:
+            if _meets(state, seat, card):
+                state["achievements"].remove(card)
+                state["claimed"][seat].append(card)
+                events.append(Event(f"{name(seat)} claims the achievement: {ACHIEVEMENT_NAMES[card]}."))
+                break
+
+
+def city_of(text: str) -> str | None:
+    wanted = "".join(ch for ch in text.lower() if ch.isalpha())
+    for city in CITIES:
+        if "".join(ch for ch in city.lower() if ch.isalpha()) == wanted:
+            return city
+    return None
+
+
+GOOD_WORDS = {
+    **{good: good for good in GOODS},
+    "turbine": "turbines",
+    "wind": "turbines",
+    "windturbines": "turbines",
+    "windturbine": "turbines",
+    "electronic": "electronics",
+}
+
+
+def good_of(text: str) -> str | None:
+    return GOOD_WORDS.get("".join(ch for ch in text.lower() if ch.isalpha()))

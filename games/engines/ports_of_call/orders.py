@@ -1,0 +1,198 @@
+"""What a seat is asked (prompts), how its answer is checked (validate), and stand-in answers for a missed
+deadline (default: no actions) or a bot (random)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, State
+from games.engines.ports_of_call.actions import Turn, apply_step, run_turn, ship_place, start_turn
+from games.engines.ports_of_call.board import good_name, money, order_label, price, ships_of
+from games.engines.ports_of_call.data import (
+    GOODS,
+    MAX_ACTIVE_ORDERS,
+    ORDER_CARDS,
+    REGION_OF,
+    ROUTES,
+    SHIP_LIMIT,
+    sales_bonus,
+)
+from games.engines.ports_of_call.flow import home_choices
+
+ACTIONS_HELP = (
+    "One action per line or separated by ';', applied in order: "
+    "move <ship> <city> [spaces] (free; 3 spaces, a large ship with 2 containers 2; stops on entering a port); "
+    "boost <ship> (1 AP, at sea, once per ship); "
+    "buy <good> <ship> [<ship>...] (1 AP each, in a port producing the good; several at the first's price); "
+    "sell <ship> [<good>...] (free, in port); "
+    "order hidden ($20M, 1 AP) or order <slot 1-4 | city good good> ($50M, 1 AP); "
+    "ship small ($50M) or ship large ($200M) (1 AP, +1 AP at once); "
+    "build <city> ($50M, 1 AP); produce <city> [bonus <good> <left|right|position>] ($20M, 1 AP); "
+    "shares buy ($1,000M, 2 AP) or shares sell (+$100M, once per quarter); extra (one more AP for $250M). "
+    "Goods: turbines, steel, oil, wine, electronics. Leave empty to do nothing."
+)
+
+
+# --- prompts -----------------------------------------------------------------------------------------
+
+
+def prompt_for(state: State, seat: int) -> Prompt:
+    if state["step"] == "home":
+        return _home_prompt(state, seat)
+    return _turn_prompt(state, seat)
+
+
+def _home_prompt(state: State, seat: int) -> Prompt:
+    dealt = "; ".join(order_label(card) for card in state["dealt"][seat])
+    text = (
+        f"Choose your home city and the one order card you keep. Your three cards (secret until every home "
+        f"city is chosen): {dealt}. Your factory, a reserved site, a small ship with 1 container and a large "
+        "ship with 2 containers of the city's good start there. At most two home cities per production region."
+    )
+    home = Field(
+        name="home",
+        kind="choice",
+        label="Home city",
+        choices=tuple(Choice(city, f"{city} ({good_name(REGION_OF[city])})") for city in home_choices(state)),
+    )
+    keep = Field(
+        name="keep",
+        kind="choice",
+        label="Order card to keep",
+        choices=tuple(Choice(str(card), order_label(card)) for card in state["dealt"][seat]),
+    )
+    return Prompt(kind="home", text=text, fields=(home, keep))
+
+
+def _ship_line(ship: dict[str, Any]) -> str:
+    cargo = ", ".join(good_name(good) for good in ship["cargo"]) or "empty"
+    return f"{ship['id']} ({ship['size']}, {cargo}) {ship_place(ship)}"
+
+
+def _turn_prompt(state: State, seat: int) -> Prompt:
+    ap = len(state["ships"][seat]) + 1
+    ships = "; ".join(_ship_line(ship) for ship in state["ships"][seat])
+    orders = "; ".join(order_label(order["card"]) for order in state["orders"][seat]) or "none"
+    market = "; ".join(f"{slot}. {order_label(card)}" for slot, card in enumerate(state["market"], start=1))
+    prices = ", ".join(f"{good_name(good)} {price(state, good)}" for good in GOODS)
+    closed = [*state["closures"]["ports"], *(f"{c} Canal" for c in state["closures"]["canals"])]
+    weather = state["closures"]["weather"]
+    text = (
+        f"Year {state['year']}, quarter {state['quarter']}: your turn. You have {ap} action points (AP) and "
+        f"{money(state['cash'][seat])}; share value {state['stock'][seat]}. Ships: {ships}. "
+        f"Your orders: {orders}. Order Market: {market}. Terminal prices: {prices}."
+        + (f" Closed this quarter: {', '.join(closed)}." if closed else "")
+        + (f" Bad weather (ships move 1 less) in: {', '.join(weather)}." if weather else "")
+    )
+    field = Field(name="actions", kind="text", label="Your actions", min=0, max=2000, help=ACTIONS_HELP)
+    return Prompt(kind="turn", text=text, fields=(field,))
+
+
+# --- validation --------------------------------------------------------------------------------------
+
+
+def not_asked_reason(state: State, seat: int) -> str:
+    if state["finished"]:
+        return "The game is over; no more orders are taken."
+    if state["bankrupt"][seat]:
+        return "Your company is bankrupt and out of the game."
+    return "It is not your turn."
+
+
+def _text(order: Order, name: str) -> str:
+    value = order.get(name)
+    if isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise OrderError(f"The {name} field must be text.")
+    return value.strip()
+
+
+def validate_home(state: State, seat: int, order: Order) -> Order:
+    home, keep = _text(order, "home"), _text(order, "keep")
+    city = next((c for c in home_choices(state) if c.lower() == home.lower()), None)
+    if city is None:
+        raise OrderError(f"{home or 'That'} is not a free home city; choose from {', '.join(home_choices(state))}.")
+    cards = {str(card): card for card in state["dealt"][seat]}
+    if keep not in cards:
+        raise OrderError("Choose one of your three dealt order cards to keep.")
+    return {"home": city, "keep": keep}
+
+
+def validate_turn(state: State, seat: int, order: Order) -> Order:
+    text = _text(order, "actions")
+    scratch: State = json.loads(json.dumps(state))
+    steps = run_turn(scratch, seat, text, [])
+    return {"actions": "; ".join(steps)}
+
+
+# --- bots ----------------------------------------------------------------------------------------------
+
+
+def random_home(state: State, seat: int, rng: random.Random) -> Order:
+    return {"home": rng.choice(home_choices(state)), "keep": str(rng.choice(state["dealt"][seat]))}
+
+
+def _candidates(state: State, seat: int, turn: Turn, rng: random.Random) -> list[str]:
+    """Plausible next steps; the caller tries them and keeps those that are legal."""
+    wanted = [ORDER_CARDS[order["card"]] for order in state["orders"][seat]]
+    first: list[str] = []
+    others: list[str] = []
+    for ship in ships_of(state, seat):
+        sid, port = ship["id"], ship["port"]
+        if port and any(sales_bonus(port, good) for good in ship["cargo"]):
+            first.append(f"sell {sid} " + " ".join(g for g in ship["cargo"] if sales_bonus(port, g)))
+        if port and len(ship["cargo"]) < (2 if ship["size"] == "large" else 1):
+            needed = [good for card in wanted for good in card[1:] if port in _producers(good)]
+            good = needed[0] if needed else REGION_OF[port]
+            others.append(f"buy {good} {sid}")
+            others.append(f"build {port}")
+        if sid not in turn.spaces_left:
+            if port:
+                ends = [r[0] if r[1] == port else r[1] for r in ROUTES if port in r[:2]]
+            else:
+                ends = list(ROUTES[ship["route"]][:2])
+            goals = [card[0] for card in wanted if card[0] in ends]
+            others.append(f"move {sid} {rng.choice(goals or ends)}")
+        elif not port and rng.random() < 0.2:
+            others.append(f"boost {sid}")
+    for city, sites in state["sites"].items():
+        if any(site["seat"] == seat and site["used"] < site["factories"] for site in sites):
+            others.append(f"produce {city}")
+    if len(state["orders"][seat]) < MAX_ACTIVE_ORDERS and rng.random() < 0.3:
+        others.append(rng.choice(["order hidden", f"order {rng.randint(1, 4)}"]))
+    for size in ("small", "large"):
+        if len(ships_of(state, seat, size)) < SHIP_LIMIT[size] and rng.random() < 0.15:
+            others.append(f"ship {size}")
+    rng.shuffle(others)
+    return first + others
+
+
+def _producers(good: str) -> list[str]:
+    return [city for city, region in REGION_OF.items() if region == good]
+
+
+def random_turn(state: State, seat: int, rng: random.Random) -> Order:
+    scratch: State = json.loads(json.dumps(state))
+    turn = start_turn(scratch, seat)
+    done: list[str] = []
+    for _ in range(3):
+        for step in _candidates(scratch, seat, turn, rng)[:6]:
+            trial_state, trial_turn = json.loads(json.dumps(scratch)), copy.deepcopy(turn)
+            try:
+                done.append(apply_step(trial_state, trial_turn, step, []))
+            except OrderError:
+                continue
+            scratch, turn = trial_state, trial_turn
+    return {"actions": "; ".join(done)}
+
+
+def run_events(state: State, seat: int, order: Order) -> list[Event]:
+    events: list[Event] = []
+    run_turn(state, seat, order.get("actions", ""), events)
+    return events
