@@ -230,12 +230,12 @@ def offer_problem(state: State, seat: int, target: int, give: list[list[str]], w
     if distance(state["ships"][seat], state["ships"][target]) > 1:
         return f"{COLOURS[target]}'s ship is not next to yours."
     for place, cards in (("hand", state["hands"][seat]), ("hold", state["holds"][seat])):
-        lacking = Counter(good for where, good in give if where == place) - Counter(cards)
+        lacking = _lacking(give, place, cards)
         if lacking:
-            return f"your {place} does not have {card_list(lacking)}."
-    lacking = Counter(good for where, good in want if where == "hold") - Counter(state["holds"][target])
+            return f"your {place} does not have {lacking}."
+    lacking = _lacking(want, "hold", state["holds"][target])
     if lacking:
-        return f"{COLOURS[target]}'s hold does not have {card_list(lacking)}."
+        return f"{COLOURS[target]}'s hold does not have {lacking}."
     moved_in = sum(place == "hold" for place, _ in want) - sum(place == "hold" for place, _ in give)
     if len(state["holds"][seat]) + moved_in > HOLD_MAX or len(state["holds"][target]) - moved_in > HOLD_MAX:
         return f"a hold takes at most {HOLD_MAX} cards."
@@ -264,10 +264,17 @@ def describe(items: list[list[str]]) -> str:
     return " and ".join(parts) or "nothing"
 
 
+def _lacking(items: list[list[str]], place: str, cards: list[str]) -> str:
+    """The goods of `items` from `place` that `cards` cannot cover, with the number asked ('' if none)."""
+    needed = Counter(good for where, good in items if where == place)
+    short = needed - Counter(cards)
+    return card_list(Counter({good: needed[good] for good in short})) if short else ""
+
+
 def accept_problem(state: State) -> str:
     offer = state["offer"]
-    lacking = Counter(good for where, good in offer["want"] if where == "hand") - Counter(state["hands"][offer["to"]])
-    return f"your hand does not have {card_list(lacking)}, so you can only decline." if lacking else ""
+    lacking = _lacking(offer["want"], "hand", state["hands"][offer["to"]])
+    return f"your hand does not have {lacking}, so you can only decline." if lacking else ""
 
 
 def exchange(state: State) -> None:
