@@ -1,0 +1,65 @@
+"""What the asked ship is told and the form it fills in. A prompt goes to that seat only, so it may name
+the seat's own hand and the cards it just drew."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from games.engines.base import Choice, Field, Prompt, State
+from games.engines.phoenician.data import CENTRES, COLOURS, WIN_GOLD, card_list, square_name
+from games.engines.phoenician.play import CENTRE_NAMES, accept_problem, centre_at, describe
+from games.engines.phoenician.steps import HELP
+
+
+def prompt_for(state: State, seat: int) -> Prompt:
+    if state["step"] == "start":
+        return _start_prompt(state, seat)
+    if state["step"] == "answer":
+        return _answer_prompt(state, seat)
+    return _turn_prompt(state, seat)
+
+
+def _start_prompt(state: State, seat: int) -> Prompt:
+    choices = tuple(
+        Choice(name, f"{name} at {square_name(square)} (sells {CENTRES[name][0]}, most desires {CENTRES[name][1]})")
+        for name, square in zip(CENTRE_NAMES, state["centres"], strict=True)
+        if square not in state["ships"]
+    )
+    text = (
+        f"You sail the {COLOURS[seat]} ship. Choose the trade centre your ship starts on; no two ships start "
+        f"on the same one. Your hand: {card_list(Counter(state['hands'][seat]))}. "
+        f"You have {state['gold'][seat]} gold; the first ship to {WIN_GOLD} gold wins."
+    )
+    return Prompt(kind="start", text=text, fields=(Field("centre", "choice", "Start at", choices),))
+
+
+def _answer_prompt(state: State, seat: int) -> Prompt:
+    offer = state["offer"]
+    text = (
+        f"{COLOURS[offer['from']]} offers you {describe(offer['give'])} in exchange for "
+        f"{describe(offer['want'])}. Cards from a hand go to the other hand, cards from a hold to the other hold. "
+        "Only you two see this offer."
+    )
+    problem = accept_problem(state)
+    choices = (Choice("decline", "Decline"),) if problem else (Choice("accept", "Accept"), Choice("decline", "Decline"))
+    if problem:
+        text += " " + problem[0].upper() + problem[1:]
+    return Prompt(kind="answer", text=text, fields=(Field("answer", "choice", "Your answer", choices),))
+
+
+def _turn_prompt(state: State, seat: int) -> Prompt:
+    square = state["ships"][seat]
+    centre = centre_at(state, square)
+    where = f"in {centre} ({square_name(square)})" if centre else f"at sea on {square_name(square)}"
+    hand = card_list(Counter(state["hands"][seat])) if state["hands"][seat] else "no cards"
+    hold = card_list(Counter(state["holds"][seat])) if state["holds"][seat] else "empty"
+    if state["part"] == 1:
+        opening = f"Round {state['round']}, your turn. The wind brought you {card_list(Counter(state['drawn']))}."
+    else:
+        opening = "Your trade offer has been answered; finish your turn."
+    text = (
+        f"{opening} Your ship is {where}; hold: {hold}; gold: {state['gold'][seat]}. Your hand: {hand}. "
+        "Write your whole turn as steps: sail and trade in any order, then piracy, then a storm."
+    )
+    steps = Field("steps", "text", "Your turn", min=0, max=2000, help=HELP)
+    return Prompt(kind="turn", text=text, fields=(steps,))

@@ -1,0 +1,218 @@
+"""The turn order's syntax: free text, one step per line or between ";", parsed into plain tuples and
+written back in one canonical spelling (that canonical text is the stored, normalised order).
+
+    row NE                 a Row card: one space in any direction
+    sail E 2               a Sail East card: 1 or 2 spaces east (no number: 1)
+    buy / buy 2            at a centre: your hand's cards of its commodity go to your hold, 1 gold each
+    sell wine / sell 2 wine / sell all
+                           at a centre: hold cards for 2 gold, 3 for the centre's most desired good
+    offer Blue give hold silk, hand 2 wine for hold oil
+                           a trade with an adjacent ship; ends this part of the turn
+    pirate 1 NE 2          a Sail NE card moves pirate 1 one or two spaces north-east
+    storm C4               discard a Storm card to put your storm counter on C4
+    pass                   nothing (an empty order ends the turn with no moves)
+
+Phases come in the rulebook's order: sailing and trading mixed freely (the trade-and-sail rule), then
+piracy, then one storm. An offer must be the last step; piracy and the storm then come in the rest of
+the turn, after the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games.engines.base import OrderError
+from games.engines.phoenician.data import COLOURS, COMMODITIES, DIRECTIONS, parse_square, square_name
+
+Step = tuple[Any, ...]
+SEPARATORS = re.compile(r"[;\n\r]+")
+PASS_WORDS = {"pass", "end", "done", "nothing", "none", "end turn"}
+DIRECTION_WORDS = {
+    **{code.lower(): code for code in DIRECTIONS},
+    "north": "N",
+    "south": "S",
+    "east": "E",
+    "west": "W",
+    "northeast": "NE",
+    "southeast": "SE",
+    "northwest": "NW",
+    "southwest": "SW",
+}
+GOOD_WORDS = {good.lower(): good for good in COMMODITIES} | {"spice": "Spices"}
+PHASE_OF = {"row": 0, "sail": 0, "buy": 0, "sell": 0, "offer": 1, "pirate": 2, "storm": 3}
+HELP = (
+    "Steps in order, separated by ';' or new lines. Sail and trade in any mix: 'row NE' (a Row card: "
+    "1 space, any direction), 'sail E 2' (a Sail East card: 1 or 2 spaces east), 'buy' or 'buy 2' (at a "
+    "centre: your hand's cards of its commodity into your hold, 1 gold each), 'sell wine', 'sell 2 wine' or "
+    "'sell all' (hold cards: 2 gold, 3 for what the centre most desires). You may end with "
+    "'offer Blue give hold silk, hand 2 wine for hold oil' to trade with an adjacent ship: your turn "
+    "continues after the answer. Then piracy: 'pirate 1 NE 2' (a Sail NE card moves pirate 1). Then "
+    "'storm C4' (discard a Storm card). 'pass' or nothing ends the turn with no moves."
+)
+
+
+def parse(text: str, players: int) -> list[Step]:
+    steps: list[Step] = []
+    parts = [part.strip() for part in SEPARATORS.split(text or "")]
+    parts = [part for part in parts if part]
+    for number, part in enumerate(parts, start=1):
+        words = part.lower().replace("-", "").split()
+        if " ".join(words) in PASS_WORDS:
+            continue
+        where = f"Step {number} ('{part}')"
+        try:
+            parsed = _parse_step(words, players)
+        except OrderError as error:
+            raise OrderError(f"{where}: {error}") from None
+        if steps:
+            previous = PHASE_OF[steps[-1][0]]
+            if previous == 1:
+                raise OrderError(
+                    f"{where}: an offer must be the last step; the rest of your turn comes after the answer."
+                )
+            if PHASE_OF[parsed[0]] < previous or (previous == 3 and parsed[0] == "storm"):
+                raise OrderError(f"{where}: {_order_problem(parsed[0], steps[-1][0])}")
+        steps.append(parsed)
+    return steps
+
+
+def _order_problem(kind: str, previous: str) -> str:
+    if previous == "storm" and kind == "storm":
+        return "you may place only one storm counter a turn."
+    if previous == "storm":
+        return "the storm phase is the last of the turn."
+    return "sailing and trading come before piracy."
+
+
+def _parse_step(words: list[str], players: int) -> Step:
+    verb, rest = words[0], words[1:]
+    if verb == "row":
+        if len(rest) != 1:
+            raise OrderError("write 'row' and one direction, e.g. 'row NE'.")
+        return ("row", _direction(rest[0]))
+    if verb == "sail":
+        if len(rest) not in (1, 2):
+            raise OrderError("write 'sail', a direction and 1 or 2 spaces, e.g. 'sail E 2'.")
+        return ("sail", _direction(rest[0]), _spaces(rest[1:]))
+    if verb == "buy":
+        return ("buy", *_amount_and_good(rest, "buy"))
+    if verb == "sell":
+        if rest == ["all"]:
+            return ("sell", "all", 0)
+        return ("sell", *_amount_and_good(rest, "sell"))
+    if verb == "offer":
+        return _parse_offer(rest, players)
+    if verb == "pirate":
+        if len(rest) not in (2, 3) or rest[0] not in ("1", "2"):
+            raise OrderError("write 'pirate', the pirate's number (1 or 2), a direction and 1 or 2 spaces.")
+        return ("pirate", int(rest[0]), _direction(rest[1]), _spaces(rest[2:]))
+    if verb == "storm":
+        square = parse_square(rest[0]) if len(rest) == 1 else None
+        if square is None:
+            raise OrderError("write 'storm' and a space of the map, e.g. 'storm C4'.")
+        return ("storm", square)
+    raise OrderError("unknown step; steps are row, sail, buy, sell, offer, pirate, storm or pass.")
+
+
+def _direction(word: str) -> str:
+    if word not in DIRECTION_WORDS:
+        raise OrderError(f"'{word}' is not a direction; use N, NE, E, SE, S, SW, W or NW.")
+    return DIRECTION_WORDS[word]
+
+
+def _spaces(words: list[str]) -> int:
+    if not words:
+        return 1
+    if words[0] not in ("1", "2"):
+        raise OrderError("a Sail card moves 1 or 2 spaces.")
+    return int(words[0])
+
+
+def _amount_and_good(words: list[str], verb: str) -> tuple[str, int]:
+    """'[N] [good]' in either order; no good: '' (buy: the centre's own; sell is then an error), no N: 0 (all)."""
+    amount, good = 0, ""
+    for word in words:
+        if word.isdigit() and not amount:
+            amount = int(word)
+            if not 1 <= amount <= 20:
+                raise OrderError(f"cannot {verb} {amount} cards.")
+        elif word in GOOD_WORDS and not good:
+            good = GOOD_WORDS[word]
+        else:
+            raise OrderError(f"write '{verb}', a number of cards and a commodity, e.g. '{verb} 2 wine'.")
+    if verb == "sell" and not good:
+        raise OrderError("say what to sell, e.g. 'sell wine', 'sell 2 wine' or 'sell all'.")
+    return good, amount
+
+
+def _parse_offer(words: list[str], players: int) -> Step:
+    text = " ".join(words).replace(",", " , ")
+    match = re.fullmatch(r"(\S+)\s+give\s+(.*?)\s*\bfor\b\s*(.*)", text)
+    if not match:
+        raise OrderError("write 'offer', a player, 'give', what you give, 'for' and what you want.")
+    seat = seat_named(match.group(1), players)
+    give, want = _items(match.group(2)), _items(match.group(3))
+    if not give and not want:
+        raise OrderError("an offer must move at least one card.")
+    return ("offer", seat, give, want)
+
+
+def seat_named(word: str, players: int) -> int:
+    names = [colour.lower() for colour in COLOURS[:players]]
+    if word in names:
+        return names.index(word)
+    raise OrderError(f"there is no ship called '{word}'; the ships are {', '.join(COLOURS[:players])}.")
+
+
+def _items(text: str) -> list[list[str]]:
+    """'hold silk, hand 2 wine' -> [["hold", "Silk"], ["hand", "Wine"], ["hand", "Wine"]] (sorted)."""
+    items: list[list[str]] = []
+    text = text.strip()
+    if text in ("", "nothing"):
+        return items
+    for chunk in re.split(r"\s*,\s*|\s+and\s+", text):
+        words = chunk.split()
+        if not words:
+            continue
+        place = words[0]
+        count = words[1] if len(words) == 3 else "1"
+        if place not in ("hand", "hold") or len(words) not in (2, 3) or not count.isdigit():
+            raise OrderError(f"'{chunk}' should name where the cards are and what, e.g. 'hold silk' or 'hand 2 wine'.")
+        good = GOOD_WORDS.get(words[-1])
+        if good is None:
+            raise OrderError(f"'{words[-1]}' is not a commodity; only commodity cards are traded.")
+        if not 1 <= int(count) <= 12:
+            raise OrderError(f"cannot trade {count} cards of {good}.")
+        items += [[place, good]] * int(count)
+    return sorted(items)
+
+
+def canonical(steps: list[Step]) -> str:
+    return "; ".join(_spell(step) for step in steps) or "pass"
+
+
+def _spell(step: Step) -> str:
+    kind = step[0]
+    if kind == "row":
+        return f"row {step[1]}"
+    if kind == "sail":
+        return f"sail {step[1]} {step[2]}"
+    if kind in ("buy", "sell"):
+        good, amount = step[1], step[2]
+        words = [kind, str(amount) if amount else "", good.lower()]
+        return " ".join(word for word in words if word)
+    if kind == "offer":
+        return f"offer {COLOURS[step[1]]} give {_spell_items(step[2])} for {_spell_items(step[3])}"
+    if kind == "pirate":
+        return f"pirate {step[1]} {step[2]} {step[3]}"
+    return f"storm {square_name(step[1])}"
+
+
+def _spell_items(items: list[list[str]]) -> str:
+    if not items:
+        return "nothing"
+    counted: dict[tuple[str, str], int] = {}
+    for place, good in items:
+        counted[(place, good)] = counted.get((place, good), 0) + 1
+    return ", ".join(f"{place} {n} {good.lower()}" for (place, good), n in counted.items())

@@ -1,0 +1,164 @@
+"""What one seat may see. Hands are private (only their size is public); gold, holds (face up at the
+table), the map, the deck and discard sizes are public. A pending trade offer is shown only to the two
+ships it concerns. The shape suits templates, which cannot index or do arithmetic: the map comes as rows
+of cells with everything each cell needs to draw itself, in both the picture and the plain-text map.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.engines.base import State
+from games.engines.phoenician.data import (
+    CENTRES,
+    COLOUR_HEX,
+    COLOURS,
+    COLUMNS,
+    COMMODITY_HEX,
+    DESIRED_PRICE,
+    HOLD_MAX,
+    SELL_PRICE,
+    SIZE,
+    WIN_GOLD,
+    card_list,
+    sort_cards,
+    square_name,
+)
+from games.engines.phoenician.play import CENTRE_NAMES, centre_at, describe
+
+
+def _ship(seat: int) -> dict[str, Any]:
+    return {"seat": seat, "name": COLOURS[seat], "initial": COLOURS[seat][0], "colour": COLOUR_HEX[COLOURS[seat]]}
+
+
+def _cell(state: State, square: int) -> dict[str, Any]:
+    centre = centre_at(state, square)
+    pirate = state["pirates"].index(square) + 1 if square in state["pirates"] else None
+    storm = next((COLOURS[s[1]] for s in state["storms"] if s[0] == square), None)
+    ships = [_ship(seat) for seat, at in enumerate(state["ships"]) if at == square]
+    kind = "land" if square in state["land"] else "centre" if centre else "sea"
+    if kind == "land":
+        base = "###"
+    elif centre:
+        base = centre[:3].upper()
+    elif pirate:
+        base = f"P{pirate}"
+    elif storm:
+        base = "~~"
+    else:
+        base = "." if not ships else ""
+    initials = "".join(ship["initial"] for ship in ships)
+    return {
+        "square": square_name(square),
+        "kind": kind,
+        "centre": centre,
+        "sells": CENTRES[centre][0] if centre else None,
+        "desires": CENTRES[centre][1] if centre else None,
+        "pirate": pirate,
+        "storm": storm,
+        "ships": ships,
+        "x": square % SIZE,
+        "y": square // SIZE,
+        # The plain-text map: a 6-character cell such as "ROM:RB", "P1", "~~", "###" or ".".
+        "code": (f"{base}:{initials}" if base and initials else base or initials).ljust(6),
+    }
+
+
+def _centres(state: State) -> list[dict[str, Any]]:
+    rows = []
+    for name, square in zip(CENTRE_NAMES, state["centres"], strict=True):
+        sells, desires = CENTRES[name]
+        rows.append(
+            {
+                "name": name,
+                "square": square_name(square),
+                "sells": sells,
+                "desires": desires,
+                "sells_colour": COMMODITY_HEX[sells],
+                "desires_colour": COMMODITY_HEX[desires],
+                "pays": f"{desires} {DESIRED_PRICE}, others {SELL_PRICE}, never {sells}",
+            }
+        )
+    return rows
+
+
+def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
+    rows = []
+    for position, seat in enumerate(state["order"], start=1):
+        square = state["ships"][seat]
+        rows.append(
+            {
+                **_ship(seat),
+                "position": position,
+                "gold": state["gold"][seat],
+                "hold": sort_cards(state["holds"][seat]),
+                "hold_text": card_list(Counter(state["holds"][seat])) if state["holds"][seat] else "empty",
+                "hold_count": len(state["holds"][seat]),
+                "hand_count": len(state["hands"][seat]),
+                "square": square_name(square) if square is not None else None,
+                "centre": centre_at(state, square),
+                "is_viewer": seat == viewer,
+                "is_active": seat == state["active"] and not state["finished"],
+                "is_winner": seat == state["winner"],
+            }
+        )
+    return rows
+
+
+def _offer(state: State, viewer: int | None) -> dict[str, Any] | None:
+    offer = state["offer"]
+    if offer is None or viewer not in (offer["from"], offer["to"]):
+        return None
+    return {
+        "from": COLOURS[offer["from"]],
+        "to": COLOURS[offer["to"]],
+        "give": describe(offer["give"]),
+        "want": describe(offer["want"]),
+        "mine": viewer == offer["from"],
+    }
+
+
+def _private(state: State, seat: int | None) -> dict[str, Any]:
+    if seat is None:
+        return {"seat": None, "name": None, "hand": None, "hand_text": None, "drawn": None}
+    hand = sort_cards(state["hands"][seat])
+    drawn = state["drawn"] if seat == state["active"] and state["step"] == "turn" else []
+    return {
+        "seat": seat,
+        "name": COLOURS[seat],
+        "hand": [{"card": card, "colour": COMMODITY_HEX.get(card, "#0e6ba8")} for card in hand],
+        "hand_text": card_list(Counter(hand)) if hand else "no cards",
+        "drawn": card_list(Counter(drawn)) if drawn else None,
+    }
+
+
+def build_view(state: State, seat: int | None, phase: str, final: list[dict[str, Any]] | None) -> dict[str, Any]:
+    if seat is not None and not 0 <= seat < state["players"]:
+        seat = None
+    asked = None
+    if not state["finished"]:
+        asked = COLOURS[state["offer"]["to"]] if state["step"] == "answer" else COLOURS[state["active"]]
+    return {
+        "game": "phoenician",
+        "phase": phase,
+        "step": state["step"],
+        "round": state["round"],
+        "round_limit": state["round_limit"],
+        "finished": state["finished"],
+        "columns": list(COLUMNS),
+        "rows": [
+            {"number": row + 1, "cells": [_cell(state, row * SIZE + col) for col in range(SIZE)]} for row in range(SIZE)
+        ],
+        "centres": _centres(state),
+        "players": _players(state, seat),
+        "active": COLOURS[state["active"]] if state["active"] is not None else None,
+        "asked": asked,
+        "deck_count": len(state["deck"]),
+        "discard_count": len(state["discard"]),
+        "win_gold": WIN_GOLD,
+        "hold_max": HOLD_MAX,
+        "offer": _offer(state, seat),
+        "final": final,
+        **_private(state, seat),
+    }
