@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
+from django.dispatch import Signal
 from django.utils import timezone
 
 from games.dispatch import after_commit
@@ -26,6 +27,16 @@ from games.engines.base import Engine
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, new_link_key, unique_row
 
 log = logging.getLogger(__name__)
+
+
+# Where a league (games/leagues/policy.py) applies its own deadline rules; games outside leagues ignore them.
+# Sent with `game`, `phase`, `previous` (None for the first phase) and `now`, inside the transaction that
+# opens the phase, after its outbox rows are written (they are rendered when sent): a receiver may move
+# `phase.deadline` or withdraw rows a player chose not to get.
+phase_opened = Signal()
+# Sent by the sweep with `phase_id` and `now` for a phase past its deadline, before it is resolved with
+# default orders. A receiver returning True has dealt with the phase (e.g. extended its deadline).
+deadline_passed = Signal()
 
 
 class OrderRejected(Exception):
@@ -270,6 +281,7 @@ def _open_next_phase(
         elif previous is not None and seat.player is not None and (seat.player.notify == "all" or seat.is_bot):
             emails.append(_email(game, previous, seat, OutboundEmail.Kind.PHASE_RESOLVED))
     _queue_emails(phase, emails)
+    phase_opened.send(sender=Game, game=game, phase=phase, previous=previous, now=now)
     if any(seats[n].is_bot for n in prompts):
         from games.tasks import play_bots_task
 
@@ -332,6 +344,8 @@ def sweep_deadlines(now: datetime | None = None) -> SweepResult:
     from games.tasks import resolve_phase_task, send_emails_task
 
     for phase_id in overdue:
+        if any(handled for _, handled in deadline_passed.send(sender=Phase, phase_id=phase_id, now=now)):
+            continue
         # One task each, so one slow game does not hold back the others.
         after_commit(resolve_phase_task, phase_id, True)
     reminded = 0

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("PBEM_VAR_DIR", BASE_DIR / "var"))
@@ -41,6 +42,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "anymail",
     "games",
+    "games.leagues",
 ]
 
 MIDDLEWARE = [
@@ -125,8 +127,12 @@ CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 PBEM_EMAIL_QUEUE = os.environ.get("PBEM_EMAIL_QUEUE", "")
 CELERY_TASK_ROUTES = {"games.tasks.send_emails": {"queue": PBEM_EMAIL_QUEUE}} if PBEM_EMAIL_QUEUE else {}
 SWEEP_EVERY_SECONDS = int(os.environ.get("PBEM_SWEEP_EVERY_SECONDS", "60"))
+# League digests go out once a day at this hour (UTC).
+PBEM_DIGEST_HOUR = int(os.environ.get("PBEM_DIGEST_HOUR", "7"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": float(SWEEP_EVERY_SECONDS)},
+    "sweep-leagues": {"task": "leagues.tasks.sweep", "schedule": float(SWEEP_EVERY_SECONDS)},
+    "league-digests": {"task": "leagues.tasks.send_digests", "schedule": crontab(minute=0, hour=PBEM_DIGEST_HOUR)},
 }
 
 # --- Games -----------------------------------------------------------------------------------------

@@ -7,5 +7,6 @@ admin.site.site_title = "pbem"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("anymail/", include("anymail.urls")),  # provider webhooks: inbound replies (games/inbound.py)
+    path("leagues/", include("games.leagues.urls")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,188 @@
+"""The organisers' league admin. Bulk actions go through the league services, which go through
+games.turns; nothing here shows a sealed order or a hand (tables link to the core's game admin)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.html import format_html
+
+from games.leagues import ical, services, vacations
+from games.leagues.deadlines import zone
+from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "engine", "signups_open", "deadline_mode", "time_zone", "public_page"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["organisers"]
+    readonly_fields = ["invite_link", "public_page"]
+    actions = ["open_signups", "close_signups", "draw_round_now", "new_season"]
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "engine", "options", "organisers", "invite_link", "public_page"]}),
+        ("Sign-ups", {"fields": ["signups_open", "invite_key"]}),
+        ("Deadlines", {"fields": ["time_zone", "deadline_mode", "phase_length", "daily_time"]}),
+        ("Missed turns", {"fields": ["grace", "substitute_after", "claim_window"]}),
+        ("Vacations", {"fields": ["vacation_days", "vacation_cap_days"]}),
+        ("Standings", {"fields": ["points"]}),
+    ]
+
+    @admin.display(description="invite link")
+    def invite_link(self, league: League) -> str:
+        return services.invite_url(league) if league.pk else "—"
+
+    @admin.display(description="public page")
+    def public_page(self, league: League) -> str:
+        return format_html('<a href="/leagues/{}/">/leagues/{}/</a>', league.slug, league.slug) if league.pk else "—"
+
+    @admin.action(description="Open sign-ups")
+    def open_signups(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
+        queryset.update(signups_open=True)
+
+    @admin.action(description="Close sign-ups")
+    def close_signups(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
+        for league in queryset:
+            services.close_signups(league)
+
+    @admin.action(description="Draw the next round of the current season, starting now")
+    def draw_round_now(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
+        for league in queryset:
+            try:
+                round_ = services.generate_round(services.current_season(league))
+            except services.LeagueError as error:
+                self.message_user(request, f"{league}: {error}", messages.ERROR)
+                continue
+            services.start_round(round_.pk)
+            self.message_user(request, f"{round_}: {round_.tables.count()} table(s) started.", messages.SUCCESS)
+
+    @admin.action(description="Start a new season")
+    def new_season(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
+        for league in queryset:
+            self.message_user(request, f"{services.start_season(league)} started.", messages.SUCCESS)
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "league", "number", "started_at"]
+    list_filter = ["league"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    fields = readonly_fields = ("number", "players", "game", "grace_used", "vacation_added")
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "status", "starts_at", "finished_at"]
+    list_filter = ["season__league", "status"]
+    readonly_fields = ["season", "number", "status", "seed", "finished_at"]
+    fields = ["season", "number", "status", "starts_at", "seed", "finished_at"]
+    inlines = [TableInline]
+    actions = ["extend_24h", "extend_72h", "pause", "resume", "start_now"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # rounds are drawn from the league's actions
+
+    def _bulk(self, request: HttpRequest, queryset: QuerySet[Round], action: Any, done: str) -> None:
+        count = sum(action(round_) for round_ in queryset)
+        self.message_user(request, f"{done}: {count} game(s).", messages.SUCCESS)
+
+    @admin.action(description="Extend every deadline of the round by 24 hours")
+    def extend_24h(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        self._bulk(request, queryset, lambda r: services.extend_round(r, timedelta(hours=24)), "Extended")
+
+    @admin.action(description="Extend every deadline of the round by 72 hours")
+    def extend_72h(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        self._bulk(request, queryset, lambda r: services.extend_round(r, timedelta(hours=72)), "Extended")
+
+    @admin.action(description="Pause every game of the round")
+    def pause(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        self._bulk(request, queryset, services.pause_round, "Paused")
+
+    @admin.action(description="Resume every game of the round")
+    def resume(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        self._bulk(request, queryset, services.resume_round, "Resumed")
+
+    @admin.action(description="Start now (create the games and send the first emails)")
+    def start_now(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        started = sum(services.start_round(r.pk) for r in queryset)
+        self.message_user(request, f"{started} round(s) started.", messages.SUCCESS)
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["player", "league", "status", "away_now", "vacation_days_used", "notify", "digest", "joined_at"]
+    list_filter = ["league", "status"]
+    search_fields = ["player__email", "player__name"]
+    readonly_fields = ["calendar_feed"]
+    actions = ["drop", "to_standby", "activate"]
+
+    @admin.display(description="away now", boolean=True)
+    def away_now(self, membership: Membership) -> bool:
+        today = timezone.now().astimezone(zone(membership.league.time_zone)).date()
+        return vacations.away_on(membership, today)
+
+    @admin.display(description="vacation days used")
+    def vacation_days_used(self, membership: Membership) -> int:
+        return vacations.days_used(membership)
+
+    @admin.display(description="calendar feed")
+    def calendar_feed(self, membership: Membership) -> str:
+        return ical.feed_url(membership) if membership.pk else "—"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Membership]:
+        return super().get_queryset(request).select_related("player", "league").prefetch_related("vacations")
+
+    @admin.action(description="Drop from the league (their seats go to substitutes)")
+    def drop(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
+        seats = sum(services.drop_member(m) for m in queryset)
+        self.message_user(request, f"Dropped {queryset.count()} player(s); {seats} seat(s) offered.", messages.SUCCESS)
+
+    @admin.action(description="Move to the standby list")
+    def to_standby(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
+        queryset.update(status=Membership.Status.STANDBY)
+
+    @admin.action(description="Make active players")
+    def activate(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
+        queryset.update(status=Membership.Status.ACTIVE)
+
+
+class ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Vacation)
+class VacationAdmin(ReadOnly):
+    list_display = ["membership", "starts_on", "days", "season", "created_at"]
+    list_filter = ["season__league"]
+
+
+@admin.register(Substitution)
+class SubstitutionAdmin(ReadOnly):
+    list_display = ["__str__", "standby", "status", "created_at", "expires_at"]
+    list_filter = ["status"]
+
+
+@admin.register(LeagueEmail)
+class LeagueEmailAdmin(ReadOnly):
+    list_display = ["to", "kind", "subject", "status", "digest", "created_at", "sent_at"]
+    list_filter = ["kind", "status", "digest"]
+    search_fields = ["to", "subject"]
+    exclude = ["text", "html"]  # a claim email carries a claim link: organisers need not see it

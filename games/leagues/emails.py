@@ -1,0 +1,106 @@
+"""League emails: one small function per kind over templates/emails/leagues/<kind>-subject.txt, -body.txt
+and -body.html, rendered when the news happens and kept as a LeagueEmail row. A row is sent after commit,
+or, for players who chose the daily digest, gathered with the day's other news into one email."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from games.dispatch import after_commit
+from games.leagues.deadlines import zone
+from games.leagues.models import League, LeagueEmail, Membership
+from games.models import Player
+
+log = logging.getLogger(__name__)
+# Time-critical news never waits for the digest: a confirmation link, a seat to claim.
+NEVER_DIGESTED = {"signup-confirm", "substitute-offer"}
+
+
+def queue(league: League, kind: str, context: dict[str, Any], *, player: Player | None = None, to: str = "") -> None:
+    """Render a league email now and send it after commit (or keep it for the player's digest)."""
+    to = to or (player.email if player else "")
+    membership = Membership.objects.filter(league=league, player=player).first() if player else None
+    digest = bool(membership and membership.digest and kind not in NEVER_DIGESTED)
+    context = {"league": league, "player": player, **context}
+    with timezone.override(zone(player.time_zone if player else "UTC")):
+        subject = " ".join(render_to_string(f"emails/leagues/{kind}-subject.txt", context).split())
+        text = render_to_string(f"emails/leagues/{kind}-body.txt", context)
+        html = render_to_string(f"emails/leagues/{kind}-body.html", context)
+    LeagueEmail.objects.create(
+        league=league, player=player, to=to, kind=kind, subject=subject[:250], text=text, html=html, digest=digest
+    )
+    if not digest:
+        from games.leagues.tasks import send_league_emails_task
+
+        after_commit(send_league_emails_task)
+
+
+def send_pending() -> int:
+    """Send every pending league email that is not waiting for a digest."""
+    with transaction.atomic():
+        rows = list(
+            LeagueEmail.objects.select_for_update(skip_locked=True)
+            .filter(status=LeagueEmail.Status.PENDING, digest=False)
+            .order_by("pk")
+        )
+        connection = get_connection()
+        for row in rows:
+            message = EmailMultiAlternatives(subject=row.subject, body=row.text, to=[row.to], connection=connection)
+            message.attach_alternative(row.html, "text/html")
+            # anymail extension: providers that support it record the kind.
+            message.tags = [row.kind]  # type: ignore[attr-defined]
+            _send(row, message)
+        LeagueEmail.objects.bulk_update(rows, ["status", "sent_at"])
+    return sum(row.status == LeagueEmail.Status.SENT for row in rows)
+
+
+def send_digests(now: datetime | None = None) -> int:
+    """One email per player with every piece of league news kept for their digest (the daily beat task)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        rows = list(
+            LeagueEmail.objects.select_for_update(skip_locked=True)
+            .filter(status=LeagueEmail.Status.PENDING, digest=True)
+            .select_related("league", "player")
+            .order_by("pk")
+        )
+        by_address: dict[str, list[LeagueEmail]] = defaultdict(list)
+        for row in rows:
+            by_address[row.to].append(row)
+        connection = get_connection()
+        sent = 0
+        for to, items in by_address.items():
+            context = {"items": items, "player": items[0].player, "now": now}
+            player = items[0].player
+            with timezone.override(zone(player.time_zone if player else "UTC")):
+                subject = " ".join(render_to_string("emails/leagues/digest-subject.txt", context).split())
+                text = render_to_string("emails/leagues/digest-body.txt", context)
+                html = render_to_string("emails/leagues/digest-body.html", context)
+            message = EmailMultiAlternatives(subject=subject, body=text, to=[to], connection=connection)
+            message.attach_alternative(html, "text/html")
+            message.tags = ["digest"]  # type: ignore[attr-defined]
+            _send(items[0], message)
+            for row in items[1:]:
+                row.status, row.sent_at = items[0].status, items[0].sent_at
+            sent += items[0].status == LeagueEmail.Status.SENT
+        LeagueEmail.objects.bulk_update(rows, ["status", "sent_at"])
+    return sent
+
+
+def _send(row: LeagueEmail, message: EmailMultiAlternatives) -> None:
+    try:
+        message.send()
+    except Exception as error:  # noqa: BLE001  (any provider error: keep the row to retry)
+        row.status = LeagueEmail.Status.FAILED
+        log.warning("league email %s (%s) failed: %s", row.pk, row.kind, type(error).__name__)
+        return
+    row.status = LeagueEmail.Status.SENT
+    row.sent_at = timezone.now()

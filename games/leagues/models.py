@@ -1,0 +1,219 @@
+"""Leagues: a league of one game → seasons → rounds → tables, each table one core Game.
+
+The core's models know nothing of leagues: a table points at its game (one to one), and the league's
+deadline and missed-turn rules reach the core through two signals (games/leagues/policy.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import date, time, timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from games.models import Game, Player
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def default_points() -> list[int]:
+    return [10, 6, 3, 1]
+
+
+class League(models.Model):
+    class DeadlineMode(models.TextChoices):
+        LENGTH = "length", "a fixed phase length"
+        DAILY = "daily", "a fixed time of day (league time zone)"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(unique=True)
+    engine = models.SlugField(max_length=32, help_text="The game played, e.g. piraeus.")
+    options = models.JSONField(default=dict, blank=True, help_text="The game's options for every table.")
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="leagues")
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # Deadlines: a phase is open `phase_length`; in daily mode it closes at the first `daily_time` (league
+    # time zone) at least `phase_length` after it opened.
+    deadline_mode = models.CharField(max_length=8, choices=DeadlineMode.choices, default=DeadlineMode.LENGTH)
+    phase_length = models.DurationField(default=timedelta(hours=48))
+    daily_time = models.TimeField(default=time(20, 0))
+    # Missed turns: the first miss of a game extends its deadline once for everyone by `grace` (zero: no
+    # grace); later misses use default orders. `substitute_after` consecutive misses lose the seat.
+    grace = models.DurationField(default=timedelta(hours=24))
+    substitute_after = models.PositiveSmallIntegerField(default=3)
+    claim_window = models.DurationField(default=timedelta(hours=48), help_text="How long a standby has to claim.")
+    vacation_days = models.PositiveSmallIntegerField(default=14, help_text="Vacation allowance per season, days.")
+    vacation_cap_days = models.PositiveSmallIntegerField(default=7, help_text="Most days vacations add to one game.")
+    # Points by finishing place: 1st, 2nd, ...; places past the list score 0; shared places split points.
+    points = models.JSONField(default=default_points)
+    invite_key = models.CharField(max_length=32, default=new_secret)
+    signups_open = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=120, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["league", "number"], name="one-season-number-per-league")]
+        ordering = ["league", "number"]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.league} season {self.number}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled"  # tables drawn, games not created yet
+        STARTED = "started"
+        FINISHED = "finished"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    seed = models.BigIntegerField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["season", "number"], name="one-round-number-per-season")]
+        ordering = ["season", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.season} round {self.number}"
+
+
+class Table(models.Model):
+    """One game of a round. `players` is the draw (player ids in seat order) until the game exists."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    players = models.JSONField(default=list)
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, null=True, blank=True, related_name="league_table")
+    grace_used = models.BooleanField(default=False)
+    vacation_added = models.DurationField(default=timedelta(0))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="one-table-number-per-round")]
+        ordering = ["round", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
+
+class Membership(models.Model):
+    """A player's place in a league: playing, on the standby list (substitutes), or dropped."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        STANDBY = "standby"
+        DROPPED = "dropped"
+
+    class Notify(models.TextChoices):
+        ALL = "all", "every turn email"
+        OWED = "owed", "only when I owe an order"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    notify = models.CharField(max_length=8, choices=Notify.choices, default=Notify.ALL)
+    digest = models.BooleanField(default=False, help_text="One daily email with the league's news.")
+    calendar_key = models.CharField(max_length=32, default=new_secret)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["league", "player"], name="one-membership-per-player")]
+        ordering = ["league", "joined_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league} ({self.status})"
+
+
+class Seating(models.Model):
+    """Who held a table's seat from which phase on: misses and results are counted per player."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seatings")
+    seat_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="seatings")
+    from_phase = models.PositiveIntegerField(default=1)
+    until_phase = models.PositiveIntegerField(null=True, blank=True)  # the last phase held; None: still
+
+    class Meta:
+        ordering = ["table", "seat_number", "from_phase"]
+
+    def __str__(self) -> str:
+        return f"{self.player} in seat {self.seat_number + 1} of {self.table} from phase {self.from_phase}"
+
+
+class Substitution(models.Model):
+    """A dropped seat offered to a standby player, who may claim it until `expires_at`."""
+
+    class Status(models.TextChoices):
+        OFFERED = "offered"
+        CLAIMED = "claimed"
+        BOT = "bot"  # nobody claimed in time, or nobody was on standby
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="substitutions")
+    seat_number = models.PositiveSmallIntegerField()
+    standby = models.ForeignKey(Membership, on_delete=models.CASCADE, null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OFFERED)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"seat {self.seat_number + 1} of {self.table} ({self.status})"
+
+
+class Vacation(models.Model):
+    membership = models.ForeignKey(Membership, on_delete=models.CASCADE, related_name="vacations")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="vacations")
+    starts_on = models.DateField()
+    days = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-starts_on"]
+
+    def __str__(self) -> str:
+        return f"{self.membership.player} away {self.days} day(s) from {self.starts_on}"
+
+    @property
+    def ends_on(self) -> date:
+        return self.starts_on + timedelta(days=self.days)
+
+
+class LeagueEmail(models.Model):
+    """League news for one player (sign-up, round started, vacation, substitute offer, standings): sent at
+    once, or gathered into the player's daily digest."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SENT = "sent"
+        FAILED = "failed"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="emails")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True)
+    to = models.EmailField()
+    kind = models.CharField(max_length=32)
+    subject = models.CharField(max_length=250)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+    digest = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "digest"], name="league-email-status")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.to}"

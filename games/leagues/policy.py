@@ -1,0 +1,118 @@
+"""The league's rules for deadlines and missed turns, attached to the core at two points (games.turns):
+
+- `phase_opened`: a league game's phase closes at the league's daily time, if it has one; and a seat
+  whose holder has now missed `substitute_after` owed orders in a row is handed to a substitute;
+- `deadline_passed`: the first miss of a game extends its deadline once, for everyone, by the league's
+  grace time; later misses fall through to the core, which resolves with default orders.
+
+Games outside leagues have no Table row, so both receivers return at once for them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.dispatch import receiver
+
+from games import turns
+from games.leagues import emails
+from games.leagues.deadlines import daily_deadline, zone
+from games.leagues.models import League, Membership, Seating, Table
+from games.models import Game, Order, OutboundEmail, Phase, Seat, unique_row
+
+
+def apply_league_deadline(league: League, phase: Phase) -> None:
+    if league.deadline_mode != League.DeadlineMode.DAILY:
+        return  # the game's own phase_length, set from the league's at creation
+    phase.deadline = daily_deadline(phase.opened_at, league.daily_time, zone(league.time_zone), league.phase_length)
+    Phase.objects.filter(pk=phase.pk).update(deadline=phase.deadline)
+
+
+def table_of(game_id: int) -> Table | None:
+    return unique_row(Table.objects.select_related("round__season__league").filter(game_id=game_id))
+
+
+@receiver(turns.phase_opened, sender=Game)
+def on_phase_opened(game: Game, phase: Phase, previous: Phase | None, now: datetime, **kwargs: Any) -> None:
+    if previous is None:
+        return  # a round's first phases get their deadline in start_round, once the table points at the game
+    table = table_of(game.pk)
+    if table is None:
+        return
+    league = table.round.season.league
+    apply_league_deadline(league, phase)
+    withhold_news(league, game, previous, phase)
+    if previous.used_defaults and league.substitute_after:
+        for seating in absent_seats(table, previous, league.substitute_after):
+            from games.leagues.substitutes import drop_seat
+
+            drop_seat(seating, now, current=phase)
+
+
+def withhold_news(league: League, game: Game, previous: Phase, phase: Phase) -> None:
+    """Members who chose "only when I owe an order" get no email for a phase that asks nothing of them;
+    members on the daily digest find it in their digest instead. A turn email that asks for an order
+    always goes out at once."""
+    rows = OutboundEmail.objects.filter(
+        Q(seat__player__memberships__league=league)
+        & (Q(seat__player__memberships__notify=Membership.Notify.OWED) | Q(seat__player__memberships__digest=True)),
+        phase=previous,
+        kind=OutboundEmail.Kind.PHASE_RESOLVED,
+    )
+    withheld = list(rows.select_related("seat__player"))
+    for row in withheld:
+        digest = Membership.objects.filter(league=league, player=row.seat.player, digest=True).exists()
+        if digest and row.seat.player is not None:
+            news = {"game": game, "previous": previous, "phase": phase}
+            emails.queue(league, "phase-news", news, player=row.seat.player)
+    OutboundEmail.objects.filter(pk__in=[row.pk for row in withheld]).delete()
+
+
+def absent_seats(table: Table, previous: Phase, in_a_row: int) -> list[Seating]:
+    """The seatings whose holder missed their last `in_a_row` owed orders, up to `previous`."""
+    missed = set(
+        Order.objects.filter(phase=previous, is_default=True, seat__is_bot=False).values_list("seat__number", flat=True)
+    )
+    absent = []
+    for seating in Seating.objects.filter(table=table, seat_number__in=missed, until_phase__isnull=True):
+        recent = list(
+            Order.objects.filter(
+                seat__game=table.game, seat__number=seating.seat_number, phase__number__gte=seating.from_phase
+            )
+            .order_by("-phase__number")
+            .values_list("is_default", flat=True)[:in_a_row]
+        )
+        if len(recent) == in_a_row and all(recent):
+            absent.append(seating)
+    return absent
+
+
+@receiver(turns.deadline_passed, sender=Phase)
+def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
+    """Grace: the first time anyone misses a deadline in a game, the deadline moves once for everyone."""
+    with transaction.atomic():
+        phase = unique_row(Phase.objects.select_for_update().filter(pk=phase_id, status=Phase.Status.OPEN))
+        if phase is None or phase.deadline > now:
+            return False
+        table = unique_row(
+            Table.objects.select_for_update(of=("self",))
+            .select_related("round__season__league")
+            .filter(game_id=phase.game_id)
+        )
+        if table is None or table.grace_used:
+            return False
+        league = table.round.season.league
+        if not league.grace:
+            return False
+        missing = set(phase.owed_seats) - turns.submitted_seats(phase)
+        if not Seat.objects.filter(game_id=phase.game_id, number__in=missing, is_bot=False).exists():
+            return False
+        phase.deadline += league.grace
+        phase.reminded = False
+        phase.save(update_fields=["deadline", "reminded"])
+        table.grace_used = True
+        table.save(update_fields=["grace_used"])
+    return True

@@ -1,0 +1,261 @@
+"""League service layer: sign-ups, seasons, rounds (draw, start, finish) and the organisers' bulk actions.
+
+Views, the admin and tasks come through here. Games are created and changed only through games.turns.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+from games import turns
+from games.engines import get_engine
+from games.leagues import emails, scheduling
+from games.leagues.models import League, Membership, Round, Season, Seating, Table
+from games.leagues.standings import Standing
+from games.models import Game, Player
+
+log = logging.getLogger(__name__)
+SIGNUP_SALT = "pbem.league-signup"
+SIGNUP_MAX_AGE = timedelta(days=3)
+
+
+class LeagueError(Exception):
+    """Something a player or organiser asked for that cannot be done; the message says why. Raised
+    before anything was changed."""
+
+
+# --- Sign-up -----------------------------------------------------------------------------------------
+
+
+def invite_url(league: League) -> str:
+    return settings.SITE_URL + reverse("leagues-join", args=[league.slug, league.invite_key])
+
+
+def check_invite(league: League, key: str) -> None:
+    if not secrets.compare_digest(key, league.invite_key):
+        raise LeagueError("This invite link is not valid (the organiser may have changed it).")
+
+
+def request_signup(league: League, email: str, name: str, time_zone: str, *, standby: bool = False) -> None:
+    """Email a confirmation link; nothing is stored until the address is confirmed."""
+    if not standby and not league.signups_open:
+        raise LeagueError("Sign-ups for this league are closed. You can still join the standby list.")
+    email = email.strip().lower()
+    if Membership.objects.filter(league=league, player__email=email).exclude(status=Membership.Status.DROPPED).exists():
+        raise LeagueError("That address is already signed up for this league.")
+    token = signing.dumps({"l": league.pk, "e": email, "n": name, "z": time_zone, "s": standby}, salt=SIGNUP_SALT)
+    link = settings.SITE_URL + reverse("leagues-confirm", args=[token])
+    emails.queue(league, "signup-confirm", {"link": link, "name": name, "standby": standby}, to=email)
+
+
+def confirm_signup(token: str) -> Membership:
+    try:
+        data = signing.loads(token, salt=SIGNUP_SALT, max_age=SIGNUP_MAX_AGE)
+        league = League.objects.get(pk=data["l"])
+        email, name, time_zone, standby = data["e"], data["n"], data["z"], bool(data["s"])
+    except signing.SignatureExpired:
+        raise LeagueError("This confirmation link has expired. Please sign up again.") from None
+    except (signing.BadSignature, League.DoesNotExist, KeyError, TypeError):
+        raise LeagueError("This confirmation link is not valid.") from None
+    if not standby and not league.signups_open:
+        raise LeagueError("Sign-ups for this league closed before you confirmed. You can join the standby list.")
+    with transaction.atomic():
+        player = turns.player_for(email, name)
+        if player.time_zone == "UTC" and time_zone:
+            player.time_zone = time_zone
+            player.save(update_fields=["time_zone"])
+        status = Membership.Status.STANDBY if standby else Membership.Status.ACTIVE
+        membership, created = Membership.objects.get_or_create(
+            league=league, player=player, defaults={"status": status}
+        )
+        if not created and membership.status == Membership.Status.DROPPED:
+            membership.status = status
+            membership.save(update_fields=["status"])
+    return membership
+
+
+def close_signups(league: League) -> None:
+    League.objects.filter(pk=league.pk).update(signups_open=False)
+
+
+# --- Seasons and rounds ------------------------------------------------------------------------------
+
+
+def current_season(league: League) -> Season:
+    season = league.seasons.order_by("-number").first()
+    return season or Season.objects.create(league=league, number=1)
+
+
+def start_season(league: League) -> Season:
+    last = league.seasons.order_by("-number").first()
+    return Season.objects.create(league=league, number=(last.number + 1) if last else 1)
+
+
+def generate_round(season: Season, starts_at: datetime | None = None, seed: int | None = None) -> Round:
+    """Draw the next round's tables from the league's active players: balanced sizes, repeat opponents of
+    this season avoided, Swiss by the season's standings once a round has finished. The games are created
+    at `starts_at` (by the sweep, or at once if it has come)."""
+    from games.leagues.results import season_standings
+
+    league = season.league
+    engine = get_engine(league.engine)
+    players = list(
+        Membership.objects.filter(league=league, status=Membership.Status.ACTIVE).values_list("player_id", flat=True)
+    )
+    if Round.objects.filter(season=season).exclude(status=Round.Status.FINISHED).exists():
+        raise LeagueError("The current round has not finished yet.")
+    previous = Table.objects.filter(round__season=season)
+    met = scheduling.met_pairs(previous.values_list("players", flat=True))
+    standings = None
+    if Round.objects.filter(season=season, status=Round.Status.FINISHED).exists():
+        standings = [row.player_id for row in season_standings(season)]
+    seed = seed if seed is not None else secrets.randbits(62)
+    try:
+        draw = scheduling.draw_round(players, engine.min_players, engine.max_players, seed, met, standings)
+    except ValueError as error:
+        raise LeagueError(str(error)) from None
+    with transaction.atomic():
+        number = (season.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        round_ = Round.objects.create(season=season, number=number, starts_at=starts_at or timezone.now(), seed=seed)
+        Table.objects.bulk_create(
+            Table(round=round_, number=i, players=seated) for i, seated in enumerate(draw, start=1)
+        )
+    log.info("round drawn: league %s season %s round %s, %s tables", league.pk, season.number, number, len(draw))
+    return round_
+
+
+def start_due_rounds(now: datetime | None = None) -> int:
+    now = now or timezone.now()
+    due = Round.objects.filter(status=Round.Status.SCHEDULED, starts_at__lte=now).values_list("pk", flat=True)
+    return sum(start_round(pk, now) for pk in list(due))
+
+
+def start_round(round_id: int, now: datetime | None = None) -> bool:
+    """Create the round's games (their first emails go out after commit) and tell each player their
+    tables. Once only: the round's row is locked and must still be scheduled."""
+    from games.leagues.policy import apply_league_deadline
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().select_related("season__league").filter(pk=round_id).first()
+        if round_ is None or round_.status != Round.Status.SCHEDULED:
+            return False
+        league = round_.season.league
+        tables = list(round_.tables.order_by("number"))
+        people = Player.objects.in_bulk({p for t in tables for p in t.players})
+        for table in tables:
+            game = turns.create_game(
+                league.engine,
+                [people[p] for p in table.players],
+                options=league.options,
+                phase_length=league.phase_length,
+                seed=hash_seed(round_.seed, table.number),
+                title=f"{league.name} S{round_.season.number} R{round_.number} T{table.number}",
+            )
+            table.game = game
+            table.save(update_fields=["game"])
+            Seating.objects.bulk_create(
+                Seating(table=table, seat_number=n, player_id=p) for n, p in enumerate(table.players)
+            )
+            phase = turns.current_phase(game)
+            if phase is not None:
+                apply_league_deadline(league, phase)
+        round_.status = Round.Status.STARTED
+        round_.save(update_fields=["status"])
+        for player_id, player in people.items():
+            mine = [
+                {"number": t.number, "game": t.game, "names": [people[p].display_name for p in t.players]}
+                for t in tables
+                if player_id in t.players
+            ]
+            emails.queue(league, "round-started", {"round": round_, "tables": mine}, player=player)
+    return True
+
+
+def hash_seed(seed: int, table_number: int) -> int:
+    # Every table its own deck order, still reproducible from the round's seed.
+    return (seed * 1_000_003 + table_number) % (1 << 62)
+
+
+def finish_rounds(now: datetime | None = None) -> int:
+    """Close every started round whose games are all over, and email the season standings."""
+    now = now or timezone.now()
+    finished = 0
+    for round_ in Round.objects.filter(status=Round.Status.STARTED).select_related("season__league"):
+        if round_.tables.exclude(game__status=Game.Status.FINISHED).exists():
+            continue
+        with transaction.atomic():
+            if not Round.objects.filter(pk=round_.pk, status=Round.Status.STARTED).update(
+                status=Round.Status.FINISHED, finished_at=now
+            ):
+                continue  # another sweep got there first
+            league = round_.season.league
+            rows = named_standings(round_.season)
+            members = Membership.objects.filter(league=league).exclude(status=Membership.Status.DROPPED)
+            for member in members.select_related("player"):
+                context = {"round": round_, "rows": rows, "me": member.player_id}
+                emails.queue(league, "standings", context, player=member.player)
+        finished += 1
+    return finished
+
+
+def named_standings(season: Season) -> list[tuple[Standing, Player]]:
+    from games.leagues.results import season_standings
+
+    rows = season_standings(season)
+    names = Player.objects.in_bulk([r.player_id for r in rows])
+    return [(row, names[row.player_id]) for row in rows]
+
+
+# --- Organisers' bulk actions ------------------------------------------------------------------------
+
+
+def round_games(round_: Round) -> QuerySet[Game]:
+    return Game.objects.filter(league_table__round=round_)
+
+
+def extend_round(round_: Round, by: timedelta) -> int:
+    return sum(turns.extend_deadline(game, by) is not None for game in round_games(round_))
+
+
+def pause_round(round_: Round) -> int:
+    games = list(round_games(round_).filter(status=Game.Status.ACTIVE))
+    for game in games:
+        turns.pause_game(game)
+    return len(games)
+
+
+def resume_round(round_: Round) -> int:
+    games = list(round_games(round_).filter(status=Game.Status.PAUSED))
+    for game in games:
+        turns.resume_game(game)
+    return len(games)
+
+
+def drop_member(membership: Membership, now: datetime | None = None) -> int:
+    """Drop a player from the league: their seats in games still running go to substitutes."""
+    from games.leagues.substitutes import drop_seat
+
+    now = now or timezone.now()
+    dropped = 0
+    with transaction.atomic():
+        Membership.objects.filter(pk=membership.pk).update(status=Membership.Status.DROPPED)
+        held = Seating.objects.filter(
+            player_id=membership.player_id,
+            until_phase__isnull=True,
+            table__round__season__league_id=membership.league_id,
+            table__game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED],
+        ).select_related("table__game", "table__round__season__league")
+        for seating in held:
+            drop_seat(seating, now)
+            dropped += 1
+    return dropped

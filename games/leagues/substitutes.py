@@ -1,0 +1,144 @@
+"""Substitutes: a dropped seat is offered to the first player on the league's standby list, with a claim
+link and a briefing of the position (the public board: a seat's hand is shown only to whoever holds it).
+Claiming moves the seat (the core's replace_player changes its link key, so old links stop working); of
+two claims racing, the row lock lets exactly one through. Unclaimed in time, or with nobody on standby,
+a bot plays the seat."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games import turns
+from games.dispatch import after_commit
+from games.engines import get_engine
+from games.leagues import emails
+from games.leagues.models import Membership, Seating, Substitution
+from games.leagues.services import LeagueError
+from games.models import Phase, Seat, new_link_key
+
+CLAIM_SALT = "pbem.league-claim"
+
+
+def drop_seat(seating: Seating, now: datetime, current: Phase | None = None) -> Substitution:
+    """End `seating` (its holder loses the seat from the current phase on) and offer the seat to the
+    first standby player who has no seat at this table."""
+    table = seating.table
+    league = table.round.season.league
+    assert table.game is not None
+    current = current or turns.current_phase(table.game)
+    last_held = (current.number - 1) if current else table.game.phase_number
+    Seating.objects.filter(pk=seating.pk).update(until_phase=max(last_held, seating.from_phase - 1))
+    at_table = Seat.objects.filter(game=table.game, player__isnull=False).values_list("player_id", flat=True)
+    standby = (
+        Membership.objects.filter(league=league, status=Membership.Status.STANDBY)
+        .exclude(player_id__in=list(at_table))
+        .exclude(substitution__status=Substitution.Status.OFFERED)
+        .select_related("player")
+        .first()
+    )
+    offer = Substitution.objects.create(
+        table=table,
+        seat_number=seating.seat_number,
+        standby=standby,
+        created_at=now,
+        expires_at=now + league.claim_window,
+    )
+    if standby is None:
+        hand_to_bot(offer)
+        return offer
+    game = table.game
+    engine = get_engine(game.engine)
+    context = {
+        "offer": offer,
+        "game": game,
+        "phase": current,
+        "seat_title": engine.seat_name(game.state, seating.seat_number),
+        "view": engine.view(game.state, None),  # the public board: no hand before the seat is theirs
+        "board_txt": f"emails/boards/{game.engine}.txt",
+        "board_html": f"emails/boards/{game.engine}.html",
+        "link": claim_url(offer),
+    }
+    emails.queue(league, "substitute-offer", context, player=standby.player)
+    return offer
+
+
+def claim_url(offer: Substitution) -> str:
+    token = signing.dumps({"x": offer.pk, "m": offer.standby_id}, salt=CLAIM_SALT)
+    return settings.SITE_URL + reverse("leagues-claim", args=[token])
+
+
+def read_claim(token: str) -> Substitution:
+    try:
+        data = signing.loads(token, salt=CLAIM_SALT)
+        offer = Substitution.objects.select_related("table__game", "standby__player").get(pk=data["x"])
+    except (signing.BadSignature, Substitution.DoesNotExist, KeyError, TypeError):
+        raise LeagueError("This claim link is not valid.") from None
+    if offer.standby_id != data["m"]:
+        raise LeagueError("This claim link is not valid.")
+    return offer
+
+
+def claim(token: str, now: datetime | None = None) -> Seat:
+    """Give the offered seat to the standby player the link was sent to. Raises LeagueError, having
+    changed nothing, if the offer was claimed already, has expired or went to a bot."""
+    now = now or timezone.now()
+    offer = read_claim(token)
+    with transaction.atomic():
+        # The lock makes a second claim wait for the first and then see it claimed.
+        locked = Substitution.objects.select_for_update().select_related("table__game", "standby__player")
+        offer = locked.get(pk=offer.pk)
+        if offer.status == Substitution.Status.CLAIMED:
+            raise LeagueError("This seat has already been claimed.")
+        if offer.status != Substitution.Status.OFFERED or now > offer.expires_at:
+            raise LeagueError("This offer has expired: the seat is played by a bot now.")
+        game = offer.table.game
+        assert game is not None and offer.standby is not None
+        seat = Seat.objects.get(game=game, number=offer.seat_number)
+        try:
+            seat = turns.replace_player(seat, offer.standby.player.email)
+        except ValueError as error:
+            raise LeagueError(str(error)) from None
+        offer.status = Substitution.Status.CLAIMED
+        offer.save(update_fields=["status"])
+        Membership.objects.filter(pk=offer.standby.pk).update(status=Membership.Status.ACTIVE)
+        Seating.objects.create(
+            table=offer.table,
+            seat_number=offer.seat_number,
+            player=offer.standby.player,
+            from_phase=game.phase_number,
+        )
+    return seat
+
+
+def expire_offers(now: datetime | None = None) -> int:
+    """Offers nobody claimed in time: a bot takes the seat."""
+    now = now or timezone.now()
+    expired = 0
+    for offer_id in Substitution.objects.filter(status=Substitution.Status.OFFERED, expires_at__lte=now).values_list(
+        "pk", flat=True
+    ):
+        with transaction.atomic():
+            offer = Substitution.objects.select_for_update().filter(pk=offer_id, status="offered").first()
+            if offer is not None:
+                hand_to_bot(offer)
+                expired += 1
+    return expired
+
+
+def hand_to_bot(offer: Substitution) -> None:
+    """The core's bot plays the seat from now on; the old holder's links stop working."""
+    from games.tasks import play_bots_task
+
+    Substitution.objects.filter(pk=offer.pk).update(status=Substitution.Status.BOT)
+    game = offer.table.game
+    assert game is not None
+    Seat.objects.filter(game=game, number=offer.seat_number).update(is_bot=True, player=None, link_key=new_link_key())
+    phase = turns.current_phase(game)
+    if phase is not None and phase.prompt_for(offer.seat_number) is not None:
+        after_commit(play_bots_task, phase.pk)

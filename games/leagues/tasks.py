@@ -1,0 +1,28 @@
+"""League tasks: wake-up calls into the league services, each safe to run twice."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games.leagues import emails, services, substitutes
+
+
+@shared_task(name="leagues.tasks.sweep")
+def sweep_leagues() -> dict[str, int]:
+    """Start rounds whose time has come, give unclaimed seats to bots, close finished rounds."""
+    return {
+        "started": services.start_due_rounds(),
+        "bots": substitutes.expire_offers(),
+        "finished": services.finish_rounds(),
+        "sent": emails.send_pending(),
+    }
+
+
+@shared_task(name="leagues.tasks.send_emails")
+def send_league_emails_task() -> int:
+    return emails.send_pending()
+
+
+@shared_task(name="leagues.tasks.send_digests")
+def send_digests_task() -> int:
+    return emails.send_digests()

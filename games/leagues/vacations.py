@@ -1,0 +1,79 @@
+"""Vacations: each member has `vacation_days` per season. Declaring one moves the current deadline of each
+of their running league games by the days away (calendar days in the league's time zone, so a 20:00
+deadline stays at 20:00 across a daylight-saving change), but no game is extended by vacations for more
+than the league's cap in total, so nobody can stall a game forever."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from games import turns
+from games.leagues import emails
+from games.leagues.deadlines import add_local_days, zone
+from games.leagues.models import Membership, Seating, Table, Vacation
+from games.leagues.services import LeagueError, current_season
+from games.models import Game, Phase
+
+
+@dataclass(frozen=True)
+class Extension:
+    table: Table
+    days: int
+    deadline: datetime
+
+
+def days_used(membership: Membership) -> int:
+    season = current_season(membership.league)
+    used = Vacation.objects.filter(membership=membership, season=season).aggregate(total=Sum("days"))["total"]
+    return int(used or 0)
+
+
+def declare(membership: Membership, days: int, now: datetime | None = None) -> tuple[Vacation, list[Extension]]:
+    """A vacation starting today (league time zone). Raises LeagueError, changing nothing, beyond the
+    season's allowance or the cap per game."""
+    now = now or timezone.now()
+    league = membership.league
+    if days < 1:
+        raise LeagueError("A vacation lasts at least one day.")
+    if days > league.vacation_cap_days:
+        raise LeagueError(f"A vacation can extend a game by at most {league.vacation_cap_days} days in this league.")
+    left = league.vacation_days - days_used(membership)
+    if days > left:
+        raise LeagueError(f"You have {left} vacation day(s) left this season, not {days}.")
+    tz = zone(league.time_zone)
+    cap = timedelta(days=league.vacation_cap_days)
+    extended: list[Extension] = []
+    with transaction.atomic():
+        vacation = Vacation.objects.create(
+            membership=membership, season=current_season(league), starts_on=now.astimezone(tz).date(), days=days
+        )
+        held = Seating.objects.filter(
+            player_id=membership.player_id,
+            until_phase__isnull=True,
+            table__round__season__league=league,
+            table__game__status=Game.Status.ACTIVE,
+        ).values_list("table_id", flat=True)
+        for table in Table.objects.select_for_update().filter(pk__in=list(held)).select_related("game"):
+            assert table.game is not None
+            grant = min(days, (cap - table.vacation_added).days)
+            phase = turns.current_phase(table.game)
+            if grant <= 0 or phase is None:
+                continue
+            phase.deadline = add_local_days(phase.deadline, grant, tz)
+            Phase.objects.filter(pk=phase.pk).update(deadline=phase.deadline, reminded=False)
+            table.vacation_added += timedelta(days=grant)
+            table.save(update_fields=["vacation_added"])
+            extended.append(Extension(table=table, days=grant, deadline=phase.deadline))
+        emails.queue(
+            league, "vacation-confirmed", {"vacation": vacation, "extended": extended}, player=membership.player
+        )
+    return vacation, extended
+
+
+def away_on(membership: Membership, day: date) -> bool:
+    return any(v.starts_on <= day < v.ends_on for v in membership.vacations.all())

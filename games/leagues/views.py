@@ -1,0 +1,210 @@
+"""League pages: the public league page and CSV exports, the invite and confirmation pages, the claim page
+for substitutes, a member's settings and vacations, and the calendar feed. GET never changes anything (mail
+scanners follow links): confirming and claiming are POSTs from the page the link opens."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import turns
+from games.engines import get_engine
+from games.leagues import ical, services, substitutes, vacations
+from games.leagues.deadlines import zone
+from games.leagues.forms import MemberSettingsForm, SignupForm, VacationForm
+from games.leagues.models import League, Membership, Round, Table
+from games.links import seat_url
+from games.models import Player
+from games.views import SESSION_PLAYERS, signed_in_players
+
+
+def _error(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+    return render(request, "games/link_error.html", {"message": message}, status=status)
+
+
+@require_GET
+def league_page(request: HttpRequest, slug: str) -> HttpResponse:
+    league = get_object_or_404(League, slug=slug)
+    season = league.seasons.order_by("-number").first()
+    rounds = list(
+        Round.objects.filter(season=season).prefetch_related("tables__game").order_by("-number") if season else []
+    )
+    people = Player.objects.in_bulk({p for r in rounds for t in r.tables.all() for p in t.players})
+    today = timezone.now().astimezone(zone(league.time_zone)).date()
+    members = league.memberships.filter(status=Membership.Status.ACTIVE).prefetch_related("vacations")
+    context = {
+        "league": league,
+        "engine": get_engine(league.engine),
+        "season": season,
+        "rows": services.named_standings(season) if season else [],
+        "rounds": [
+            (r, [(t, [people[p].display_name for p in t.players if p in people]) for t in r.tables.all()])
+            for r in rounds
+        ],
+        "away": [m.player for m in members.select_related("player") if vacations.away_on(m, today)],
+        "standby": league.memberships.filter(status=Membership.Status.STANDBY).count(),
+    }
+    return render(request, "leagues/league.html", context)
+
+
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    league = get_object_or_404(League, slug=slug)
+    season = league.seasons.order_by("-number").first()
+    rows = services.named_standings(season) if season else []
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{league.slug}-standings.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["rank", "player", "points", "games", "wins", "average place", "reliability", "rating"])
+    for row, person in rows:
+        writer.writerow(
+            [
+                row.rank,
+                person.display_name,
+                f"{row.points:g}",
+                row.games,
+                f"{row.wins:g}",
+                f"{row.average_place:.2f}",
+                f"{row.reliability:.3f}",
+                f"{row.rating:.2f}",
+            ]
+        )
+    return response
+
+
+@require_GET
+def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every finished league game: one line per seat with its final score and rank (public at the end)."""
+    league = get_object_or_404(League, slug=slug)
+    tables = (
+        Table.objects.filter(round__season__league=league, game__finished_at__isnull=False)
+        .select_related("game", "round__season")
+        .prefetch_related("game__seats__player")
+        .order_by("round__season__number", "round__number", "number")
+    )
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{league.slug}-results.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["season", "round", "table", "game", "seat", "player", "score", "rank"])
+    for table in tables:
+        assert table.game is not None
+        seats = {s.number: s for s in table.game.seats.all()}
+        for result in table.game.result:
+            seat = seats[result["seat"]]
+            writer.writerow(
+                [
+                    table.round.season.number,
+                    table.round.number,
+                    table.number,
+                    table.game.pk,
+                    result["seat"] + 1,
+                    seat.label,
+                    result["score"],
+                    result["rank"],
+                ]
+            )
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    league = get_object_or_404(League, slug=slug)
+    try:
+        services.check_invite(league, key)
+    except services.LeagueError as error:
+        return _error(request, str(error), status=403)
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.request_signup(league, data["email"], data["name"], data["time_zone"], standby=data["standby"])
+        except services.LeagueError as error:
+            form.add_error(None, str(error))
+        else:
+            return render(request, "leagues/check_email.html", {"league": league, "email": data["email"]})
+    return render(request, "leagues/join.html", {"league": league, "form": form}, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def confirm(request: HttpRequest, token: str) -> HttpResponse:
+    if request.method == "GET":
+        return render(request, "leagues/confirm.html", {"token": token})
+    try:
+        membership = services.confirm_signup(token)
+    except services.LeagueError as error:
+        return _error(request, str(error))
+    _sign_in(request, membership.player_id)
+    messages.success(request, f"Welcome to {membership.league.name}: your address is confirmed.")
+    return redirect("leagues-member", slug=membership.league.slug)
+
+
+def _sign_in(request: HttpRequest, player_id: int) -> None:
+    players = [p for p in signed_in_players(request) if p != player_id]
+    request.session[SESSION_PLAYERS] = [player_id, *players]
+
+
+@require_http_methods(["GET", "POST"])
+def claim(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        offer = substitutes.read_claim(token)
+    except services.LeagueError as error:
+        return _error(request, str(error), status=403)
+    if request.method == "GET":
+        return render(request, "leagues/claim.html", {"offer": offer, "token": token})
+    try:
+        seat = substitutes.claim(token)
+    except services.LeagueError as error:
+        return _error(request, str(error), status=409)
+    phase = turns.current_phase(seat.game)
+    if phase is None:
+        return redirect("games-game", game_id=seat.game_id)
+    messages.success(request, "The seat is yours. Here is your position.")
+    return redirect(seat_url(seat, phase))
+
+
+@require_http_methods(["GET", "POST"])
+def member(request: HttpRequest, slug: str) -> HttpResponse:
+    league = get_object_or_404(League, slug=slug)
+    membership = (
+        Membership.objects.filter(league=league, player_id__in=signed_in_players(request))
+        .select_related("player", "league")
+        .first()
+    )
+    if membership is None:
+        return _error(request, "Open a link from one of your league emails to sign in first.", status=403)
+    settings_form = MemberSettingsForm(request.POST if "save" in request.POST else None, instance=membership)
+    vacation_form = VacationForm(request.POST if "vacation" in request.POST else None)
+    if request.method == "POST":
+        if settings_form.is_bound and settings_form.is_valid():
+            settings_form.save()
+            messages.success(request, "Settings saved.")
+            return redirect("leagues-member", slug=slug)
+        if vacation_form.is_bound and vacation_form.is_valid():
+            try:
+                _, extended = vacations.declare(membership, vacation_form.cleaned_data["days"])
+            except services.LeagueError as error:
+                vacation_form.add_error(None, str(error))
+            else:
+                messages.success(request, f"Enjoy your vacation: {len(extended)} game deadline(s) extended.")
+                return redirect("leagues-member", slug=slug)
+    context = {
+        "league": league,
+        "membership": membership,
+        "settings_form": settings_form,
+        "vacation_form": vacation_form,
+        "days_left": league.vacation_days - vacations.days_used(membership),
+        "calendar_url": ical.feed_url(membership),
+    }
+    status = 400 if settings_form.errors or vacation_form.errors else 200
+    return render(request, "leagues/member.html", context, status=status)
+
+
+@require_GET
+def calendar(request: HttpRequest, key: str) -> HttpResponse:
+    membership = get_object_or_404(Membership.objects.select_related("league"), calendar_key=key)
+    return HttpResponse(ical.deadlines_feed(membership), content_type="text/calendar; charset=utf-8")

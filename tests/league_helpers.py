@@ -1,0 +1,49 @@
+"""Small builders for the league tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from games import turns
+from games.leagues import services
+from games.leagues.models import League, Membership, Round, Table
+from games.models import Game, Phase, Seat
+
+T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+
+
+def make_league(players: int = 8, standby: int = 0, **fields: Any) -> League:
+    fields.setdefault("phase_length", timedelta(hours=48))
+    league = League.objects.create(name="Spring Cup", slug="spring", engine="piraeus", **fields)
+    for i in range(players):
+        player = turns.player_for(f"p{i + 1}@example.com", f"P{i + 1}")
+        Membership.objects.create(league=league, player=player)
+    for i in range(standby):
+        player = turns.player_for(f"s{i + 1}@example.com", f"S{i + 1}")
+        Membership.objects.create(league=league, player=player, status=Membership.Status.STANDBY)
+    return league
+
+
+def started_round(league: League, seed: int = 1) -> Round:
+    round_ = services.generate_round(services.current_season(league), seed=seed)
+    services.start_round(round_.pk)
+    round_.refresh_from_db()
+    return round_
+
+
+def first_game(round_: Round) -> Game:
+    table = Table.objects.filter(round=round_).order_by("number").first()
+    assert table is not None and table.game is not None
+    return table.game
+
+
+def open_phase_of(game: Game) -> Phase:
+    game.refresh_from_db()
+    phase = turns.current_phase(game)
+    assert phase is not None
+    return phase
+
+
+def seat(game: Game, number: int) -> Seat:
+    return Seat.objects.select_related("player", "game").get(game=game, number=number)
