@@ -4,6 +4,8 @@ that only the merchant reads, once the offers phase has closed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core import mail
 from django.test import Client
@@ -28,10 +30,15 @@ def page(game: Game, seat_number: int) -> str:
     return response.content.decode()
 
 
+def parts(message: Any) -> tuple[str, str]:
+    """An email's text and HTML bodies."""
+    return str(message.body), str(message.alternatives[0][0])
+
+
 def mails_to(seat_number: int) -> list[tuple[str, str]]:
     """(text, html) of every email sent to the seat's player so far."""
     address = f"player{seat_number + 1}@example.com"
-    return [(m.body, str(m.alternatives[0][0])) for m in mail.outbox if m.to == [address]]
+    return [parts(m) for m in mail.outbox if m.to == [address]]
 
 
 def offers_phase(make_game) -> Game:
@@ -92,7 +99,7 @@ def test_offers_are_sealed_until_the_offers_phase_closes_and_then_only_the_merch
     assert "Tavern: 19" not in page(game, BLUE) and "Harbor: 13" not in page(game, GREEN)
     new_mails = mail.outbox[sent_before:]
     for message in new_mails:
-        body = message.body + str(message.alternatives[0][0])
+        body = "".join(parts(message))
         if message.to == ["player1@example.com"]:
             assert "Harbor: 13 ducats" in body and "Tavern: 19 ducats" in body
         else:
