@@ -488,6 +488,15 @@ def test_a_street_offer_is_valid_and_paid_when_the_tower_goes_there() -> None:
     assert state["ducats"][:2] == [137, 123]
 
 
+def test_a_street_deal_uses_no_action() -> None:
+    """RULES.md house reading: "paying for the tower to visit a street leaves the offerer free to be
+    given a building too" (only "Each visited building allows one player to take one action")."""
+    state = table(start="4-2")
+    state, _ = make_offers(state, {BLUE: "Street 5-2: 3; Palace: 4"})
+    state, _ = move(state, "5-2 = Blue; Palace = Blue")
+    assert state["tiles"][BLUE] == ["build"] and state["ducats"][:2] == [137, 123]
+
+
 def test_the_merchant_himself_makes_no_offers() -> None:
     """ "Negotiations always involve the merchant": only the other players are asked for offers."""
     state = table(start="4-2")
@@ -590,6 +599,22 @@ def test_a_small_order_is_delivered_when_taking_its_buildings_action() -> None:
     state, _ = move(state, "start = Blue")
     assert state["ducats"][BLUE] == 155 and state["goods"][BLUE] == [] and state["hands"][BLUE] == []
     assert state["tiles"][BLUE] == ["build"] and state["supply"][good] == 5
+
+
+def test_every_small_order_for_the_building_is_delivered_with_one_action() -> None:
+    """RULES.md house reading: "every small order naming the building whose action a player takes may be
+    delivered with that one action, one commodity each.\""""
+    by_building: dict[str, list[str]] = {}
+    for card, (building, _) in SMALL_ORDERS.items():
+        by_building.setdefault(building, []).append(card)
+    building, cards = next((building, cards) for building, cards in by_building.items() if len(cards) == 2)
+    state = table(start=building)
+    deal(state, RED, *cards)
+    give(state, RED, goods=tuple(SMALL_ORDERS[card][1] for card in cards))
+    state, _ = make_offers(state)
+    state, _ = move(state, f"start = me deliver {cards[0]} deliver {cards[1]}")
+    assert state["ducats"][RED] == 190 and not set(cards) & set(state["hands"][RED])
+    assert state["supply"] == {good: 5 for good in state["supply"]}  # both commodities went back
 
 
 def test_a_large_order_is_delivered_at_its_villa_for_100_and_a_tile() -> None:
