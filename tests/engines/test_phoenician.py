@@ -159,6 +159,20 @@ def test_the_map_shows_the_compass_and_every_marker():
         assert all(letter in page for letter in ("N", "S", "E", "W")) and "Rome" in page
 
 
+def test_land_and_trade_centres_never_move_but_pirates_do():
+    """ "Land & Trade centers cannot move, however Pirate ships can." A whole random game of four bots."""
+    rng = random.Random(8)
+    state = ENGINE.setup(4, {}, random.Random(8))
+    land, centres, pirates = list(state["land"]), list(state["centres"]), list(state["pirates"])
+    pirate_squares = set(pirates)
+    while not state["finished"]:
+        (seat,) = ENGINE.prompts(state)
+        state, _ = ENGINE.resolve(state, {seat: ENGINE.random_order(state, seat, rng)}, rng)
+        assert state["land"] == land and state["centres"] == centres
+        pirate_squares.update(state["pirates"])
+    assert len(pirate_squares) > 2
+
+
 # --- setup -----------------------------------------------------------------------------------------
 
 
@@ -214,6 +228,16 @@ def test_players_choose_different_trade_centres_in_turn_order():
     crete, rome = state["centres"][5], state["centres"][0]
     assert state["ships"][first] == crete and state["ships"][second] == rome
     assert state["step"] == "turn" and state["active"] == first and state["round"] == 1
+
+
+def test_missed_prompts_take_the_documented_defaults():
+    """RULES.md, missed deadlines: a ship that does not choose starts on the first free centre in the
+    rulebook's order; a missed answer declines (see the offer tests); a missed turn passes."""
+    state = ENGINE.setup(3, {}, random.Random(4))
+    first, second, _ = state["order"]
+    state, _ = ENGINE.resolve(state, {first: {"centre": "Rome"}}, random.Random(0))
+    state, events = ENGINE.resolve(state, {}, random.Random(0))  # the second ship's deadline passes
+    assert state["ships"][second] == state["centres"][1] and any("starts at Egypt" in e.text for e in events)
 
 
 # --- wind ------------------------------------------------------------------------------------------
