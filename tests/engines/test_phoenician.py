@@ -177,7 +177,8 @@ def test_land_and_trade_centres_never_move_but_pirates_do():
 
 
 def test_two_to_six_ships_may_play():
-    """ "Card & Board game for 2+ players." Issue 7: "2 to 6 players" (six centres, one each to start on)."""
+    """ "Card & Board game for 2+ players. ... Each player controls a trading vessel." Issue 7: "2 to 6
+    players" (six centres, one each to start on)."""
     for players in range(2, 7):
         state = ENGINE.setup(players, {}, random.Random(players))
         assert len(state["hands"]) == len(state["ships"]) == len(state["gold"]) == players
@@ -282,7 +283,8 @@ def test_with_the_deck_and_the_discard_both_empty_fewer_cards_are_drawn():
 
 
 def test_a_row_card_moves_one_space_in_any_direction():
-    """ "A Row card allows you to move in any direction one space." (HOUSE DEFAULT: 8-way.)"""
+    """ "Play Wind & Row cards from your hand to move your ship. ... A Row card allows you to move in any
+    direction one space." (HOUSE DEFAULT: 8-way.) Played cards go to the discard pile."""
     state = table([["Row", "Row", "Row"], []], ["C3", "E3"])
     state, _ = turn(state, "row SE; row S; row W")
     assert at(state, RED) == "C5" and "Row" not in state["hands"][RED]
@@ -333,8 +335,8 @@ def test_ships_cannot_enter_land_storms_or_pirates():
 
 
 def test_a_wind_card_cannot_pass_a_blocked_space():
-    """HOUSE DEFAULT: "a Sail card moves 1 or 2 spaces straight, cannot pass a blocked space".
-    Land is an obstacle: "you cannot move into or through them".\""""
+    """HOUSE DEFAULT: "a Sail card moves 1 or 2 spaces straight, cannot pass a blocked space". "Empty
+    spaces are sea spaces. ... Land spaces are obstacles, you cannot move into or through them.\""""
     state = table([["Sail East"], []], ["A3", "E7"], land=("B3",))
     assert "B3 is blocked by land" in rejected(state, "sail E 2")
 
@@ -407,9 +409,9 @@ def test_a_hold_takes_at_most_six_cards():
 
 
 def test_selling_pays_two_gold_and_three_for_the_most_desired():
-    """ "A trade center ... will buy all other commodities at 2 gold each (per card). A trade center will
-    purchase the commodity it most desires for 3 gold per card." Rome most desires Silk: 2 Silk and 1 Oil
-    make 3 + 3 + 2 = 8 gold."""
+    """ "When at a trade center you may sell cards in your hold. A trade center ... will buy all other
+    commodities at 2 gold each (per card). A trade center will purchase the commodity it most desires for
+    3 gold per card." Rome most desires Silk: 2 Silk and 1 Oil make 3 + 3 + 2 = 8 gold."""
     state = table([[], []], [ROME, "E7"], holds=[["Silk", "Silk", "Oil"], []])
     state, events = turn(state, "sell all")
     assert state["gold"][RED] == 18 and state["holds"][RED] == []
