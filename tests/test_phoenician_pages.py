@@ -71,13 +71,18 @@ def submit(game: Game, seat: int, data: dict[str, Any]) -> None:
     turns.submit_order(game.seats.get(number=seat), open_phase(game).number, data)
 
 
-def page(game: Game, seat: int | None) -> str:
-    """The game page as that seat sees it after opening its link (None: a visitor who is not signed in)."""
+def signed_in(game: Game, seat: int | None) -> Client:
+    """A browser that opened that seat's link (None: a visitor who is not signed in)."""
     client = Client()
     if seat is not None:
         token = make_token(game.seats.get(number=seat), open_phase(game))
         assert client.get(reverse("games-link", args=[token])).status_code == 302
-    response = client.get(reverse("games-game", args=[game.pk]))
+    return client
+
+
+def page(game: Game, seat: int | None) -> str:
+    """The game page as that seat sees it."""
+    response = signed_in(game, seat).get(reverse("games-game", args=[game.pk]))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -128,10 +133,17 @@ def test_pages_emails_and_admin_show_the_public_table_and_each_ship_only_its_own
     game.refresh_from_db()
     assert game.state["hands"][first] == ["Row", "Wine", "Silk", "Oil", "Oil"]  # the wind came before the prompt
 
-    # An illegal step rejects the whole order by name, and nothing is stored or applied.
+    assert any("The wind brought you Silk, 2 Oil." in body for body in emails_to(first))
+
+    # An illegal step sent through the order form rejects the whole order, naming the step and why;
+    # nothing is stored or applied.
     before = game.state
-    with pytest.raises(turns.OrderRejected, match=r"Step 3 \('sail N 1'\): you have no Sail North card"):
-        submit(game, first, {"steps": "buy; row SE; sail N 1"})
+    client = signed_in(game, first)
+    response = client.post(
+        reverse("games-order", args=[game.pk]), {"phase": open_phase(game).number, "steps": "buy; row SE; sail N 1"}
+    )
+    assert response.status_code == 400
+    assert "Step 3 (&#x27;sail N 1&#x27;): you have no Sail North card in your hand." in response.content.decode()
     game.refresh_from_db()
     assert not Order.objects.filter(phase=open_phase(game)).exists() and game.state == before
 
