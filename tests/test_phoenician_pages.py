@@ -132,7 +132,6 @@ def test_pages_emails_and_admin_show_the_public_table_and_each_ship_only_its_own
         submit(game, seat, {"centre": centre})
     game.refresh_from_db()
     assert game.state["hands"][first] == ["Row", "Wine", "Silk", "Oil", "Oil"]  # the wind came before the prompt
-
     assert any("The wind brought you Silk, 2 Oil." in body for body in emails_to(first))
 
     # An illegal step sent through the order form rejects the whole order, naming the step and why;
