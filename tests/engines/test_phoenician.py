@@ -159,7 +159,33 @@ def test_the_map_shows_the_compass_and_every_marker():
         assert all(letter in page for letter in ("N", "S", "E", "W")) and "Rome" in page
 
 
+def test_land_and_trade_centres_never_move_but_pirates_do():
+    """ "Land & Trade centers cannot move, however Pirate ships can." A whole random game of four bots."""
+    rng = random.Random(8)
+    state = ENGINE.setup(4, {}, random.Random(8))
+    land, centres, pirates = list(state["land"]), list(state["centres"]), list(state["pirates"])
+    pirate_squares = set(pirates)
+    while not state["finished"]:
+        (seat,) = ENGINE.prompts(state)
+        state, _ = ENGINE.resolve(state, {seat: ENGINE.random_order(state, seat, rng)}, rng)
+        assert state["land"] == land and state["centres"] == centres
+        pirate_squares.update(state["pirates"])
+    assert len(pirate_squares) > 2
+
+
 # --- setup -----------------------------------------------------------------------------------------
+
+
+def test_two_to_six_ships_may_play():
+    """ "Card & Board game for 2+ players. ... Each player controls a trading vessel." Issue 7: "2 to 6
+    players" (six centres, one each to start on)."""
+    for players in range(2, 7):
+        state = ENGINE.setup(players, {}, random.Random(players))
+        assert len(state["hands"]) == len(state["ships"]) == len(state["gold"]) == players
+        assert sorted(state["order"]) == list(range(players))
+    for players in (1, 7):
+        with pytest.raises(ValueError, match="2 to 6 players"):
+            ENGINE.setup(players, {}, random.Random(0))
 
 
 def test_the_deck_is_the_58_cards_listed():
@@ -205,6 +231,16 @@ def test_players_choose_different_trade_centres_in_turn_order():
     assert state["step"] == "turn" and state["active"] == first and state["round"] == 1
 
 
+def test_missed_prompts_take_the_documented_defaults():
+    """RULES.md, missed deadlines: a ship that does not choose starts on the first free centre in the
+    rulebook's order; a missed answer declines (see the offer tests); a missed turn passes."""
+    state = ENGINE.setup(3, {}, random.Random(4))
+    first, second, _ = state["order"]
+    state, _ = ENGINE.resolve(state, {first: {"centre": "Rome"}}, random.Random(0))
+    state, events = ENGINE.resolve(state, {}, random.Random(0))  # the second ship's deadline passes
+    assert state["ships"][second] == state["centres"][1] and any("starts at Egypt" in e.text for e in events)
+
+
 # --- wind ------------------------------------------------------------------------------------------
 
 
@@ -233,15 +269,39 @@ def test_when_the_deck_runs_out_the_discard_is_shuffled_and_drawn_from():
     assert any("shuffled" in e.text for e in events) and all_cards(state) == Counter(full_deck())
 
 
+def test_with_the_deck_and_the_discard_both_empty_fewer_cards_are_drawn():
+    """Engine reading (RULES.md): "If the deck runs out, shuffle the discard & draw from it" — with no
+    discard either (every card in hands and holds), the player draws what there is."""
+    state = table([[], []], ["C3", "E3"])
+    state["deck"], state["hands"][RED] = state["deck"][:1], state["deck"][1:]
+    state, events = turn(state, "pass")
+    assert len(state["hands"][BLUE]) == 1 and state["deck"] == [] and state["discard"] == []
+    assert any("Blue draws 1 wind card." in e.text for e in events)
+
+
 # --- sailing ---------------------------------------------------------------------------------------
 
 
 def test_a_row_card_moves_one_space_in_any_direction():
-    """ "A Row card allows you to move in any direction one space." (HOUSE DEFAULT: 8-way.)"""
+    """ "Play Wind & Row cards from your hand to move your ship. ... A Row card allows you to move in any
+    direction one space." (HOUSE DEFAULT: 8-way.) Played cards go to the discard pile."""
     state = table([["Row", "Row", "Row"], []], ["C3", "E3"])
     state, _ = turn(state, "row SE; row S; row W")
     assert at(state, RED) == "C5" and "Row" not in state["hands"][RED]
     assert state["discard"].count("Row") == 3
+
+
+@pytest.mark.parametrize(
+    ("direction", "lands_on"),
+    [("N", "D4"), ("NE", "E4"), ("E", "E5"), ("SE", "E6"), ("S", "D6"), ("SW", "C6"), ("W", "C5"), ("NW", "C4")],
+)
+def test_a_row_card_moves_exactly_one_space_in_each_of_the_eight_directions(direction: str, lands_on: str):
+    """ "A Row card allows you to move in any direction one space." (HOUSE DEFAULT: the eight compass
+    directions.) A Row card never moves two spaces."""
+    state = table([["Row"], []], ["D5", "H1"])
+    assert "write 'row' and one direction" in rejected(state, f"row {direction} 2")
+    state, _ = turn(state, f"row {direction}")
+    assert at(state, RED) == lands_on and state["hands"][RED] == [] and state["discard"] == ["Row"]
 
 
 def test_a_wind_card_moves_one_or_two_spaces_only_in_its_direction():
@@ -275,8 +335,8 @@ def test_ships_cannot_enter_land_storms_or_pirates():
 
 
 def test_a_wind_card_cannot_pass_a_blocked_space():
-    """HOUSE DEFAULT: "a Sail card moves 1 or 2 spaces straight, cannot pass a blocked space".
-    Land is an obstacle: "you cannot move into or through them".\""""
+    """HOUSE DEFAULT: "a Sail card moves 1 or 2 spaces straight, cannot pass a blocked space". "Empty
+    spaces are sea spaces. ... Land spaces are obstacles, you cannot move into or through them.\""""
     state = table([["Sail East"], []], ["A3", "E7"], land=("B3",))
     assert "B3 is blocked by land" in rejected(state, "sail E 2")
 
@@ -349,13 +409,37 @@ def test_a_hold_takes_at_most_six_cards():
 
 
 def test_selling_pays_two_gold_and_three_for_the_most_desired():
-    """ "A trade center ... will buy all other commodities at 2 gold each (per card). A trade center will
-    purchase the commodity it most desires for 3 gold per card." Rome most desires Silk: 2 Silk and 1 Oil
-    make 3 + 3 + 2 = 8 gold."""
+    """ "When at a trade center you may sell cards in your hold. A trade center ... will buy all other
+    commodities at 2 gold each (per card). A trade center will purchase the commodity it most desires for
+    3 gold per card." Rome most desires Silk: 2 Silk and 1 Oil make 3 + 3 + 2 = 8 gold."""
     state = table([[], []], [ROME, "E7"], holds=[["Silk", "Silk", "Oil"], []])
     state, events = turn(state, "sell all")
     assert state["gold"][RED] == 18 and state["holds"][RED] == []
     assert any("for 8 gold (now 18)" in e.text for e in events)
+
+
+RULEBOOK_CENTRES = [  # "Trade Center: Commodity: Most Desires:" as printed
+    ("Rome", "Wine", "Silk"),
+    ("Egypt", "Grain", "Obsidian"),
+    ("Greece", "Oil", "Grain"),
+    ("Persia", "Silk", "Oil"),
+    ("Carthage", "Spices", "Wine"),
+    ("Crete", "Obsidian", "Spices"),
+]
+
+
+@pytest.mark.parametrize(("centre", "commodity", "desired"), RULEBOOK_CENTRES)
+def test_each_centre_sells_its_commodity_and_pays_three_for_the_good_it_most_desires(
+    centre: str, commodity: str, desired: str
+):
+    """The rulebook's table of trade centres, their commodity and the good each most desires: buy the
+    commodity for 1 gold, sell the most desired for 3 and any other good for 2, never the commodity."""
+    other = next(good for _, good, _ in RULEBOOK_CENTRES if good not in (commodity, desired))
+    state = table([[commodity], []], [CENTRES[centre], "A1"], holds=[[desired, other], []])
+    assert f"will not buy back the {commodity}" in rejected(state, f"buy; sell {commodity.lower()}")
+    state, events = turn(state, "buy; sell all")
+    assert state["gold"][RED] == 10 - 1 + 3 + 2 and state["holds"][RED] == [commodity]
+    assert any(f"buys 1 {commodity} at {centre}" in e.text for e in events)
 
 
 def test_a_centre_never_buys_back_its_own_commodity():
@@ -449,6 +533,16 @@ def test_a_storm_card_places_a_counter_on_an_empty_space():
     assert state["storms"] == [[sq("G5"), RED, 1]] and state["hands"][RED] == ["Storm"]
     assert "Storm" in state["discard"] and any("a storm at G5" in e.text for e in events)
     assert "no Storm card" in rejected(table([[], []], ["C3", "E3"]), "storm G5")
+
+
+def test_the_storm_phase_is_the_last_and_another_ships_storm_is_not_an_empty_space():
+    """ "Each turn has 5 phases ... Piracy Phase, Storm Phase" and a storm goes "onto any empty space":
+    another ship's storm counter fills its space."""
+    state = table([["Storm", "Sail North"], []], ["C3", "E3"], storms=(("G6", BLUE, 1),))
+    assert "the storm phase is the last of the turn" in rejected(state, "storm G5; pirate 2 N 1")
+    assert "G6 is not empty" in rejected(state, "storm G6")
+    state, _ = turn(state, "pirate 2 N 1; storm G5")
+    assert state["pirates"][1] == sq("H7") and sorted(state["storms"]) == [[sq("G5"), RED, 1], [sq("G6"), BLUE, 1]]
 
 
 def test_storms_block_ships():
@@ -553,6 +647,23 @@ def test_an_accepted_offer_swaps_the_cards_and_the_turn_goes_on():
     assert any(e.seat is None and "Blue accepts Red's trade offer" in e.text for e in events)
     state, _ = turn(state, "row W")
     assert at(state, RED) == "B3" and state["active"] == BLUE
+
+
+def test_an_offer_may_ask_for_hand_cards_and_the_turn_then_ends_with_piracy_and_a_storm():
+    """Issue 7: an offer moves "cards from hand and hold, both ways"; "then the active player continues the
+    turn" — the rest of the turn still has its piracy and storm phases."""
+    state = table(
+        [["Sail West", "Storm"], ["Grain", "Grain", "Oil"]],
+        ["C3", CARTHAGE],
+        holds=[["Silk"], []],
+        pirates=("G8", "H8"),
+    )
+    state, _ = turn(state, "offer Blue give hold silk for hand 2 grain")
+    state, _ = answer(state, "accept")
+    assert sorted(state["hands"][RED]) == ["Grain", "Grain", "Sail West", "Storm"] and state["hands"][BLUE] == ["Oil"]
+    assert state["holds"] == [[], ["Silk"]]
+    state, _ = turn(state, "pirate 1 W 2; storm A5")
+    assert state["pirates"][0] == sq("E8") and state["storms"] == [[sq("A5"), RED, 1]] and state["active"] == BLUE
 
 
 def test_a_declined_offer_changes_nothing():
