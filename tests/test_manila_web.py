@@ -84,7 +84,7 @@ def test_sealed_bids_stay_hidden_until_the_auction_resolves_and_the_log_then_sho
     game = make_game(humans=4, engine="manila", seed=11)
     red = sign_in(client, game, RED)
     response = red.post(
-        reverse("games-order", args=[game.pk]), {"phase": open_phase(game).number, "bid": 23, "take_loans": 0}
+        reverse("games-order", args=[game.pk]), {"phase": open_phase(game).number, "bid": 23}
     )
     assert response.status_code == 302
     mail.outbox.clear()
@@ -113,7 +113,7 @@ def test_placement_lists_stay_sealed_until_the_round_resolves_and_the_log_says_w
     assert sorted(phase.owed_seats) == [RED, BLUE, GREEN, YELLOW]
 
     red = sign_in(client, game, RED)
-    posted = {"phase": phase.number, "wants__0": "pilot:large", "wants__1": "insurance", "take_loans": 0}
+    posted = {"phase": phase.number, "wants__0": "pilot:large", "wants__1": "insurance"}
     assert red.post(reverse("games-order", args=[game.pk]), posted).status_code == 302
     mail.outbox.clear()
     blue = sign_in(client.__class__(), game, BLUE)
