@@ -126,6 +126,7 @@ def test_placement_lists_stay_sealed_until_the_round_resolves_and_the_log_says_w
     submit(game, YELLOW, {"wants": ["insurance", "punt:jade"]})
 
     after = page(blue, game).decode()
+    assert "<svg" in after and ">Jade</text>" in after  # the loaded routes drawn with their punts
     for line in (
         "Red&#x27;s list: the large pilot, the insurance office.",
         "Red places an accomplice on the large pilot for 5 pesos.",
