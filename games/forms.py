@@ -36,7 +36,11 @@ class OrderForm(forms.Form):
                 )
             elif kind == "integer":
                 self.fields[name] = forms.IntegerField(
-                    label=label, min_value=spec["min"], max_value=spec["max"], help_text=help_text
+                    label=label,
+                    min_value=spec["min"],
+                    max_value=spec["max"],
+                    required=not spec.get("optional", False),  # prompts stored before the key existed
+                    help_text=help_text,
                 )
             elif kind == "text":
                 self.fields[name] = forms.CharField(

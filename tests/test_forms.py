@@ -29,3 +29,21 @@ def test_a_text_field_by_email_reply_is_the_line_after_its_label() -> None:
     assert parse_order(ROUTE, "Steps: row N; sell 2\n\nOn Monday the server wrote:\n> Steps:") == {
         "steps": "row N; sell 2"
     }
+
+
+BID = Prompt(
+    kind="bid",
+    text="Bid.",
+    fields=(
+        Field(name="bid", kind="integer", label="Bid", min=0, max=9),
+        Field(name="loans", kind="integer", label="Loans", min=0, max=2, optional=True),
+    ),
+).to_json()
+
+
+def test_an_optional_integer_field_may_be_left_blank_and_a_plain_one_may_not() -> None:
+    blank = OrderForm(BID, data={"phase": "3", "bid": "4", "loans": ""})
+    assert blank.is_valid(), blank.errors
+    assert blank.order() == {"bid": 4, "loans": None}
+    assert not OrderForm(BID, data={"phase": "3", "bid": "", "loans": "1"}).is_valid()
+    assert not OrderForm(BID, data={"phase": "3", "bid": "4", "loans": "3"}).is_valid()

@@ -38,7 +38,8 @@ class Field:
     kind "choice": pick one value of `choices`.
     kind "multichoice": pick between `min` and `max` values of `choices` (repeats allowed only when
         `repeat` is true, e.g. two cards of the same good).
-    kind "integer": a whole number between `min` and `max`.
+    kind "integer": a whole number between `min` and `max`; with `optional` it may be left blank, and the
+        order then carries None, which the engine reads as its documented default (e.g. no loans).
     kind "text": free text of at most `max` characters (0: 2000), required when `min` > 0, for orders
         that are a sequence of steps (a route, a list of actions). The engine's `validate` parses it, and
         `help` gives the syntax. Steps must be separable by new lines or ";", because an email reply
@@ -53,6 +54,7 @@ class Field:
     max: int = 0
     repeat: bool = False
     help: str = ""
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class Prompt:
                 "max": f.max,
                 "repeat": f.repeat,
                 "help": f.help,
+                "optional": f.optional,
             }
             for f in self.fields
         ]

@@ -20,7 +20,8 @@ def loan_fields(state: State, seat: int) -> tuple[Field, ...]:
                 label=f"Loans to take first ({LOAN} pesos each, one unencumbered share each)",
                 min=0,
                 max=free_shares(state, seat),
-                help="0 for none. A payment you cannot cover takes the loans it needs by itself.",
+                help="Blank or 0 for none. A payment you cannot cover takes the loans it needs by itself.",
+                optional=True,
             )
         )
     if state["loans"][seat]:
@@ -31,7 +32,8 @@ def loan_fields(state: State, seat: int) -> tuple[Field, ...]:
                 label=f"Loans to repay first ({REDEEM} pesos each)",
                 min=0,
                 max=repayable(state, seat),
-                help="0 for none.",
+                help="Blank or 0 for none.",
+                optional=True,
             )
         )
     return tuple(fields)

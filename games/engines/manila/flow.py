@@ -112,9 +112,9 @@ def start_voyage(state: State) -> None:
 
 def roll_and_move(state: State, events: Events, rng: random.Random) -> None:
     state["moves"] += 1
-    roll = {punt["ware"]: rng.randint(1, 6) for punt in state["punts"]}
+    moving = afloat(state)  # a punt already in port rolls no die
+    roll = {punt["ware"]: rng.randint(1, 6) for punt in moving}
     state["roll"] = roll
-    moving = afloat(state)
     dice = ", ".join(f"{punt['ware']} {roll[punt['ware']]}" for punt in moving)
     events.append(Event(f"Movement round {state['moves']}: the dice show {dice}.", data={"kind": "roll", "roll": roll}))
     # Every punt moves by its die; those passing 13 in the same roll dock in route order. That order

@@ -72,6 +72,12 @@ def _routes(state: State) -> list[Row]:
     return routes
 
 
+def _empty_routes() -> list[Row]:
+    """The three sea routes before the harbor master has loaded the punts, so the picture is always there."""
+    cells = [{"space": space, "x": CELL_X0 + CELL_W * space} for space in range(LAST_SPACE + 1)]
+    return [{"number": number, "y": 20 + ROW_H * (number - 1), "cells": cells} for number in (1, 2, 3)]
+
+
 def _berths(state: State, kind: str) -> list[Row]:
     landed = {punt["berth"]: punt["ware"] for punt in state["punts"] if punt["berth"]}
     return [
@@ -129,6 +135,7 @@ def build_view(state: State, seat: int | None, phase: str, final: list[Row] | No
         "harbor_master": _who(state, state["harbor_master"]),
         "values": _values(state),
         "routes": _routes(state),
+        "empty_routes": [] if state["punts"] else _empty_routes(),
         "ports": _berths(state, "port"),
         "yards": _berths(state, "yard"),
         "pirates": [
