@@ -289,7 +289,7 @@ def test_keld_first_and_second_turns_on_the_house_map() -> None:
     state, events = turn(state, "buy wine L1; move L1 Kolkata 2; boost L1; move L1 Kolkata 1; move S1 San Francisco 3")
     assert state["cash"][RED] == cash - 100  # wine bought at the fallen price, from the bank
     off_map = route_between("Sydney", "San Francisco")
-    assert ROUTES[off_map][:2] in OFF_MAP_ROUTES
+    assert off_map is not None and ROUTES[off_map][:2] in OFF_MAP_ROUTES
     assert (ship(state, RED, "S1")["route"], ship(state, RED, "S1")["pos"]) == (off_map, 3)
     drawn = next(r for r in ENGINE.view(state, RED)["routes"] if r["off_map"])
     assert drawn["segments"][0]["x2"] == 1000 and drawn["segments"][1]["x1"] == 0
