@@ -51,7 +51,7 @@ def _mail_to(address: str) -> str:
     parts = []
     for message in mail.outbox:
         if message.to == [address]:
-            parts.append(message.body)
+            parts.append(str(message.body))
             parts += [str(content) for content, _mimetype in getattr(message, "alternatives", [])]
     return "\n".join(parts)
 
