@@ -7,9 +7,12 @@ import random
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 from games import turns
 from games.engines import get_engine
+from games.engines.ports_of_call.board import order_label
+from games.links import make_token
 from games.models import Game, Phase
 from tests.conftest import open_phase
 
@@ -41,3 +44,51 @@ def test_a_game_of_ports_of_call_plays_to_the_end_with_standings_and_turn_emails
     assert len(to_human) >= turns_answered, "every turn of the human seat was announced by email"
     bodies = " ".join(message.body for message in to_human)
     assert "PORTS OF CALL" in bodies and "CONTAINER TERMINAL" in bodies
+
+
+def _mail_to(address: str) -> str:
+    """Every email sent to `address` so far, text and HTML parts together."""
+    parts = []
+    for message in mail.outbox:
+        if message.to == [address]:
+            parts.append(str(message.body))
+            parts += [str(content) for content, _mimetype in getattr(message, "alternatives", [])]
+    return "\n".join(parts)
+
+
+def _page(client, game: Game, seat_number: int) -> str:
+    seat = game.seats.get(number=seat_number)
+    client.get(reverse("games-link", args=[make_token(seat, open_phase(game))]))
+    response = client.get(reverse("games-game", args=[game.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_pages_and_emails_keep_dealt_kept_and_completed_order_cards_secret(client, postgres, make_game):
+    """Rulebook: the 3 dealt Order Cards "remain secret until all players have chosen their Home City";
+    completed cards lie "face down ... so that the other players cannot count them"."""
+    game = make_game(humans=2, engine="ports-of-call")
+    dealt = [[order_label(card) for card in game.state["dealt"][seat]] for seat in (0, 1)]
+    assert all(label in _page(client, game, 0) for label in dealt[0])
+    assert not any(label in _page(client.__class__(), game, 1) for label in dealt[0])
+    assert not any(label in _mail_to("player2@example.com") for label in dealt[0])
+
+    kept = game.state["dealt"][0][1]
+    turns.submit_order(game.seats.get(number=0), open_phase(game).number, {"home": "Tokyo", "keep": str(kept)})
+    game.refresh_from_db()
+    assert order_label(kept) in _page(client, game, 0)
+    assert order_label(kept) not in _page(client.__class__(), game, 1)
+    assert order_label(kept) not in _mail_to("player2@example.com")
+    assert order_label(kept) in _mail_to("player1@example.com")
+
+    blue_kept = game.state["dealt"][1][0]
+    turns.submit_order(game.seats.get(number=1), open_phase(game).number, {"home": "Hamburg", "keep": str(blue_kept)})
+    game.refresh_from_db()
+    assert order_label(kept) in _page(client.__class__(), game, 1), "revealed once every home city is chosen"
+
+    # A completed order (here: one of the hidden deck's cards, laid face down) shows only to its owner.
+    done = game.state["order_deck"][0]
+    game.state["completed"][0] = [done]
+    game.save(update_fields=["state"])
+    assert order_label(done) in _page(client, game, 0)
+    assert order_label(done) not in _page(client.__class__(), game, 1)

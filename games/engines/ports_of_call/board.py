@@ -91,22 +91,29 @@ def maintenance(state: State, seat: int) -> int:
 
 
 def raise_cash(state: State, seat: int, needed: int, events: list[Event]) -> bool:
-    """Sell shares ($100M a step) until `seat` holds `needed`; at the bottom of the exchange the seat is
-    bankrupt, or under the no-elimination rule sells factories, then ships, to the bank at their price.
-    Returns False when the seat is eliminated."""
+    """Make forced moves until `seat` holds `needed`. Returns False when the seat is eliminated."""
     while state["cash"][seat] < needed:
-        if state["stock"][seat] > STOCK_MIN:
-            state["stock"][seat] -= STOCK_STEP
-            state["cash"][seat] += 100
-            events.append(Event(f"{name(seat)} must sell shares: down to {state['stock'][seat]}, receives $100M."))
-            continue
-        if state["options"]["eliminate"]:
-            eliminate(state, seat, events)
+        if not raise_once(state, seat, needed, events):
             return False
-        if not _sell_an_asset(state, seat, events):
-            # HOUSE DEFAULT: with nothing left to sell, the bank writes off the rest of the debt.
-            events.append(Event(f"{name(seat)} has nothing left to sell; the bank writes off the debt."))
-            state["cash"][seat] = needed
+    return True
+
+
+def raise_once(state: State, seat: int, needed: int, events: list[Event]) -> bool:
+    """One forced move of a seat short of cash: sell shares ($100M a step); at the bottom of the exchange
+    the seat is bankrupt, or under the no-elimination rule sells one factory or ship to the bank at its
+    price. Returns False when the seat is eliminated."""
+    if state["stock"][seat] > STOCK_MIN:
+        state["stock"][seat] -= STOCK_STEP
+        state["cash"][seat] += 100
+        events.append(Event(f"{name(seat)} must sell shares: down to {state['stock'][seat]}, receives $100M."))
+        return True
+    if state["options"]["eliminate"]:
+        eliminate(state, seat, events)
+        return False
+    if not _sell_an_asset(state, seat, events):
+        # HOUSE DEFAULT: with nothing left to sell, the bank writes off the rest of the debt.
+        events.append(Event(f"{name(seat)} has nothing left to sell; the bank writes off the debt."))
+        state["cash"][seat] = max(state["cash"][seat], needed)
     return True
 
 

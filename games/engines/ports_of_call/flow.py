@@ -18,7 +18,7 @@ from games.engines.ports_of_call.board import (
     move_stock,
     name,
     order_label,
-    raise_cash,
+    raise_once,
     refill_market,
     refresh_market,
 )
@@ -36,7 +36,6 @@ from games.engines.ports_of_call.data import (
     ROW_CAPACITY,
     SITES_PER_CITY,
     START_CONTAINERS,
-    STOCK_MIN,
     STOCK_START,
     STOCK_STEP,
 )
@@ -250,17 +249,13 @@ def annual_result(state: State, seat: int) -> int:
 def annual_accounts(state: State, events: list[Event]) -> None:
     for seat in active_seats(state):
         # RULEBOOK: a player who cannot pay moves down a space for $100M and the result is recalculated
-        # at the lower value; at 60 they are bankrupt (or, by option, sell assets to the bank).
+        # at the lower value; at 60 they are bankrupt (or, by option, sell assets to the bank one at a
+        # time, the result recalculated after each sale since a sold ship costs no maintenance).
         while True:
             result = annual_result(state, seat)
             if result >= 0 or state["cash"][seat] >= -result:
                 break
-            if state["stock"][seat] > STOCK_MIN:
-                state["stock"][seat] -= STOCK_STEP
-                state["cash"][seat] += 100
-                events.append(Event(f"{name(seat)} cannot pay: down to {state['stock'][seat]}, receives $100M."))
-                continue
-            if not raise_cash(state, seat, -result, events):
+            if not raise_once(state, seat, -result, events):
                 break
         if state["bankrupt"][seat]:
             continue
