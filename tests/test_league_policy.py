@@ -5,6 +5,7 @@ player; a seat missed N times in a row goes to a substitute."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.core import mail
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 GRACE = timedelta(hours=24)
 
 
-def one_table(**fields: object) -> Game:
+def one_table(**fields: Any) -> Game:
     fields.setdefault("grace", GRACE)
     league = make_league(players=4, **fields)
     return first_game(started_round(league))
