@@ -67,7 +67,7 @@ def send_digests(now: datetime | None = None) -> int:
     now = now or timezone.now()
     with transaction.atomic():
         rows = list(
-            LeagueEmail.objects.select_for_update(skip_locked=True)
+            LeagueEmail.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(status=LeagueEmail.Status.PENDING, digest=True)
             .select_related("league", "player")
             .order_by("pk")

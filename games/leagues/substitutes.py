@@ -91,7 +91,7 @@ def claim(token: str, now: datetime | None = None) -> Seat:
     offer = read_claim(token)
     with transaction.atomic():
         # The lock makes a second claim wait for the first and then see it claimed.
-        locked = Substitution.objects.select_for_update().select_related("table__game", "standby__player")
+        locked = Substitution.objects.select_for_update(of=("self",)).select_related("table__game", "standby__player")
         offer = locked.get(pk=offer.pk)
         if offer.status == Substitution.Status.CLAIMED:
             raise LeagueError("This seat has already been claimed.")
