@@ -73,3 +73,13 @@ def play_phase(game: Game, absent: Iterable[int] = ()) -> Phase:
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED, "the phase did not resolve"
     return phase
+
+
+def autopilot(game: Game) -> None:
+    """Every seat's player hands the seat to the core's bot (random legal orders) and the bots play at once,
+    to the end of the game: their tasks run after each commit."""
+    Seat.objects.filter(game=game).update(is_bot=True)
+    phase = open_phase_of(game)
+    from games.tasks import play_bots_task
+
+    play_bots_task.delay(phase.pk)
