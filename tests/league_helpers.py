@@ -83,3 +83,15 @@ def autopilot(game: Game) -> None:
     from games.tasks import play_bots_task
 
     play_bots_task.delay(phase.pk)
+
+
+def owed_turns_of(game: Game, seat: int, pattern: list[bool]) -> list[Phase]:
+    """Play phases until `seat` has been asked len(pattern) times, missing where pattern says True."""
+    asked: list[Phase] = []
+    while len(asked) < len(pattern):
+        phase = open_phase_of(game)
+        absent = [seat] if seat in phase.owed_seats and pattern[len(asked)] else []
+        if seat in phase.owed_seats:
+            asked.append(phase)
+        play_phase(game, absent=absent)
+    return asked

@@ -14,7 +14,15 @@ from games import turns
 from games.leagues.models import Seating, Substitution, Table
 from games.leagues.results import reliability, season_standings
 from games.models import Game, Order, Phase
-from tests.league_helpers import first_game, make_league, open_phase_of, play_phase, started_round, submit_for
+from tests.league_helpers import (
+    first_game,
+    make_league,
+    open_phase_of,
+    owed_turns_of,
+    play_phase,
+    started_round,
+    submit_for,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 GRACE = timedelta(hours=24)
@@ -113,18 +121,6 @@ def test_misses_are_counted_for_the_player_who_held_the_seat():
     rows = {r.player_id: r for r in season_standings(table.round.season)}
     assert rows[player[3]].reliability == pytest.approx(1 - missed_by[3] / owed[3])
     assert rows[player[1]].reliability == 1.0
-
-
-def owed_turns_of(game: Game, seat: int, pattern: list[bool]) -> list[Phase]:
-    """Play phases until `seat` has been asked len(pattern) times, missing where pattern says True."""
-    asked: list[Phase] = []
-    while len(asked) < len(pattern):
-        phase = open_phase_of(game)
-        absent = [seat] if seat in phase.owed_seats and pattern[len(asked)] else []
-        if seat in phase.owed_seats:
-            asked.append(phase)
-        play_phase(game, absent=absent)
-    return asked
 
 
 def test_a_seat_missed_n_times_in_a_row_goes_to_the_first_standby_player():

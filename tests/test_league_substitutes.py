@@ -13,10 +13,11 @@ from django.urls import reverse
 
 from games import turns
 from games.leagues import services, substitutes
-from games.leagues.models import League, Membership, Seating, Substitution
+from games.leagues.models import League, Membership, Seating, Substitution, Table
+from games.leagues.results import reliability
 from games.links import seat_url
 from games.models import Game, Order, OutboundEmail, Seat
-from tests.league_helpers import first_game, make_league, open_phase_of, play_phase, started_round
+from tests.league_helpers import first_game, make_league, open_phase_of, owed_turns_of, play_phase, started_round
 from tests.test_concurrency import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -167,3 +168,19 @@ def test_the_admin_drop_action_offers_the_seat(admin_client):
     assert Substitution.objects.get().seat_number == 0
     assert admin_client.get(reverse("admin:leagues_substitution_changelist")).status_code == 200
     assert turns.current_phase(game) is not None
+
+
+def test_misses_before_and_after_a_claim_count_for_whoever_held_the_seat_then():
+    league = make_league(players=4, standby=1, grace=timedelta(0), substitute_after=2)
+    game = first_game(started_round(league))
+    holder = Seat.objects.get(game=game, number=3).player
+    assert holder is not None
+    owed_turns_of(game, 3, [True, True])
+    substitutes.claim(token_of(substitutes.claim_url(Substitution.objects.get())))
+    newcomer = Seat.objects.get(game=game, number=3).player
+    assert newcomer is not None and newcomer != holder
+    owed_turns_of(game, 3, [True, False])
+    counts = reliability(Table.objects.filter(game=game))
+    assert counts[holder.pk] == (2, 2) and counts[newcomer.pk] == (2, 1)
+    others = [s.player_id for s in Seat.objects.filter(game=game).exclude(number=3)]
+    assert all(counts[p][1] == 0 and counts[p][0] >= 1 for p in others)
