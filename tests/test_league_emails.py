@@ -4,11 +4,13 @@ reader's own time zone."""
 
 from __future__ import annotations
 
+import re
 from datetime import time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 from games import turns
 from games.leagues import emails, services
@@ -139,3 +141,29 @@ def test_emails_show_deadlines_in_each_players_own_time_zone():
     following = open_phase_of(game)
     assert following.deadline - following.opened_at >= league.phase_length - timedelta(seconds=1)
     assert following.deadline.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M") in news.text
+
+
+def test_league_emails_carry_a_signed_settings_link_that_signs_the_member_in(client):
+    league = make_league(players=4)
+    started_round(league)
+    message = next(m for m in mail.outbox if m.to == ["p1@example.com"] and kind(m) == "round-started")
+    found = re.search(r"https://pbem\.example(/leagues/spring/me/\?k=\S+)", str(message.body))
+    assert found is not None
+    settings_page = reverse("leagues-member", args=[league.slug])
+    assert client.get(settings_page).status_code == 403  # not signed in yet
+    assert client.get(found.group(1))["Location"] == settings_page  # the token leaves the address bar
+    page = client.get(settings_page)
+    assert page.status_code == 200 and "vacation" in page.content.decode().lower()
+    response = client.post(settings_page, {"save": "1", "notify": "owed", "digest": "on"})
+    assert response.status_code == 302
+    chosen = Membership.objects.get(league=league, player__email="p1@example.com")
+    assert chosen.notify == Membership.Notify.OWED and chosen.digest
+
+
+def test_a_forged_settings_link_signs_nobody_in(client):
+    league = make_league(players=4)
+    other = Membership.objects.get(league=league, player__email="p2@example.com")
+    forged = f"{reverse('leagues-member', args=[league.slug])}?k={other.pk}:forged"
+    response = client.get(forged)
+    assert response.status_code == 403 and "not valid" in response.content.decode()
+    assert client.get(reverse("leagues-member", args=[league.slug])).status_code == 403
