@@ -4,8 +4,9 @@ player; a seat missed N times in a row goes to a substitute."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
@@ -151,3 +152,16 @@ def test_substitute_after_zero_never_takes_a_seat():
     game = first_game(started_round(league))
     owed_turns_of(game, 3, [True, True, True])
     assert not Substitution.objects.exists()
+
+
+def test_the_grace_keeps_a_daily_deadline_at_its_local_time_across_the_dst_change():
+    game = one_table(time_zone="Europe/Paris")
+    saturday = datetime(2026, 3, 28, 20, 0, tzinfo=ZoneInfo("Europe/Paris"))
+    Phase.objects.filter(game=game, status=Phase.Status.OPEN).update(deadline=saturday)
+    phase = open_phase_of(game)
+    submit_for(game, phase, [0, 1, 2])
+    turns.sweep_deadlines(now=saturday + timedelta(seconds=1))
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.OPEN
+    assert phase.deadline.astimezone(ZoneInfo("Europe/Paris")).replace(tzinfo=None) == datetime(2026, 3, 29, 20, 0)
+    assert phase.deadline - saturday == timedelta(hours=23)
