@@ -3,6 +3,8 @@ a claim link while a round is being played."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 
@@ -45,3 +47,16 @@ def test_every_league_admin_page_opens_and_hides_orders_hands_and_claim_links(ad
         assert "seller" not in body, page.request["PATH_INFO"]
         assert not any(card in body for card in hands), page.request["PATH_INFO"]
         assert claim_link not in body and claim_link.rsplit("/", 2)[-2] not in body
+
+
+def test_a_round_drawn_for_tomorrow_waits_and_the_sweep_starts_it_on_time(admin_client):
+    league = make_league(players=8)
+    admin_client.post(
+        reverse("admin:leagues_league_changelist"), {"action": "draw_round_tomorrow", "_selected_action": [league.pk]}
+    )
+    round_ = Round.objects.get()
+    assert round_.status == Round.Status.SCHEDULED and round_.tables.count() == 2
+    assert not services.round_games(round_).exists()
+    assert services.start_due_rounds(now=round_.starts_at - timedelta(minutes=1)) == 0
+    assert services.start_due_rounds(now=round_.starts_at) == 1
+    assert services.round_games(round_).count() == 2
