@@ -31,13 +31,16 @@ def dropped_seat(standby: int = 2, **fields: object) -> tuple[League, Game, Subs
     mail.outbox.clear()
     services.drop_member(Membership.objects.get(league=league, player=holder))
     offer = Substitution.objects.get()
-    path = ""
-    if offer.standby is not None:
-        message = next(m for m in mail.outbox if m.to == [offer.standby.player.email])
-        found = re.search(r"https://pbem\.example(/leagues/claim/\S+/)", str(message.body))
-        assert found is not None
-        path = found.group(1)
-    return league, game, offer, path
+    return league, game, offer, claim_path(offer) if offer.standby is not None else ""
+
+
+def claim_path(offer: Substitution) -> str:
+    """The claim link from the offer's email."""
+    assert offer.standby is not None
+    message = next(m for m in mail.outbox if m.to == [offer.standby.player.email])
+    found = re.search(r"https://pbem\.example(/leagues/claim/\S+/)", str(message.body))
+    assert found is not None
+    return found.group(1)
 
 
 def token_of(path: str) -> str:
@@ -57,10 +60,17 @@ def test_dropping_a_player_offers_their_seat_to_the_first_standby_with_a_briefin
 
 
 def test_claiming_moves_the_seat_and_the_old_links_stop_working(client):
-    _, game, offer, path = dropped_seat()
-    seat = Seat.objects.get(game=game, number=3)
+    league = make_league(players=4, standby=1)
+    game = first_game(started_round(league))
+    seat = Seat.objects.select_related("player").get(game=game, number=3)
     old_link = seat_url(seat, open_phase_of(game)).removeprefix("https://pbem.example")
-    assert client.get(old_link).status_code == 302  # still the old holder's until the claim
+    assert seat.player is not None and client.get(old_link).status_code == 302  # the holder's, for now
+    services.drop_member(Membership.objects.get(league=league, player=seat.player))
+    offer = Substitution.objects.get()
+    path = claim_path(offer)
+    assert not game.seats.filter(player=seat.player).exists()  # signed in or not, the seat is not theirs
+    assert not OutboundEmail.objects.filter(seat=seat, status="pending").exists()
+    assert client.get(old_link).status_code == 403  # the old holder lost the seat when it was dropped
 
     assert client.get(path).status_code == 200  # the claim page claims nothing
     assert Substitution.objects.get().status == Substitution.Status.OFFERED
