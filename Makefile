@@ -13,7 +13,7 @@ SERVICES = $(shell $(PYTHON) -c "import socket,sys; \
 	print(('DATABASE_URL=postgres://postgres@127.0.0.1:5432/pbem ' if up(5432) else '') + \
 	('CELERY_BROKER_URL=redis://127.0.0.1:6379/14' if up(6379) else ''))" 2>/dev/null)
 
-.PHONY: run test lint types pytest bench clean venv
+.PHONY: run test lint types pytest bench bench-leagues clean venv
 
 venv: $(STAMP)
 $(STAMP): requirements.txt
@@ -42,6 +42,10 @@ pytest: venv
 
 bench: venv
 	$(BIN)/python bench/run.py
+
+# League figures: round draws for 1,000 players, standings of a 500-game season (bench/leagues.py).
+bench-leagues: venv
+	$(BIN)/python bench/leagues.py
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -47,3 +49,49 @@ def open_phase_of(game: Game) -> Phase:
 
 def seat(game: Game, number: int) -> Seat:
     return Seat.objects.select_related("player", "game").get(game=game, number=number)
+
+
+def submit_for(game: Game, phase: Phase, seats: Iterable[int], seed: str = "") -> None:
+    """A random legal order (the bots' own) for each of `seats` the phase asks something of."""
+    engine = turns.engine_of(game)
+    for number in seats:
+        if phase.prompt_for(number) is not None:
+            rng = random.Random(f"{seed}:{game.pk}:{phase.number}:{number}")
+            turns.submit_order(seat(game, number), phase.number, engine.random_order(game.state, number, rng))
+
+
+def play_phase(game: Game, absent: Iterable[int] = ()) -> Phase:
+    """Every owed seat but `absent` orders; then the sweep runs past each deadline until the phase has
+    resolved (a league's grace moves the first missed deadline once). Returns the resolved phase."""
+    phase = open_phase_of(game)
+    submit_for(game, phase, [n for n in phase.owed_seats if n not in set(absent)])
+    for _ in range(3):
+        phase.refresh_from_db()
+        if phase.status == Phase.Status.RESOLVED:
+            return phase
+        turns.sweep_deadlines(now=phase.deadline + timedelta(seconds=1))
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.RESOLVED, "the phase did not resolve"
+    return phase
+
+
+def autopilot(game: Game) -> None:
+    """Every seat's player hands the seat to the core's bot (random legal orders) and the bots play at once,
+    to the end of the game: their tasks run after each commit."""
+    Seat.objects.filter(game=game).update(is_bot=True)
+    phase = open_phase_of(game)
+    from games.tasks import play_bots_task
+
+    play_bots_task.delay(phase.pk)
+
+
+def owed_turns_of(game: Game, seat: int, pattern: list[bool]) -> list[Phase]:
+    """Play phases until `seat` has been asked len(pattern) times, missing where pattern says True."""
+    asked: list[Phase] = []
+    while len(asked) < len(pattern):
+        phase = open_phase_of(game)
+        absent = [seat] if seat in phase.owed_seats and pattern[len(asked)] else []
+        if seat in phase.owed_seats:
+            asked.append(phase)
+        play_phase(game, absent=absent)
+    return asked

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from games.leagues.deadlines import add_local_days, daily_deadline
+from games.leagues.deadlines import add_local, add_local_days, daily_deadline
 
 PARIS = ZoneInfo("Europe/Paris")  # summer time from 2026-03-29 02:00, back on 2026-10-25 03:00
 AUCKLAND = ZoneInfo("Pacific/Auckland")
@@ -58,3 +58,13 @@ def test_adding_vacation_days_keeps_the_local_time_across_daylight_saving():
 def test_adding_days_in_utc_is_plain_arithmetic():
     start = datetime(2026, 3, 28, 23, 30, tzinfo=UTC)
     assert add_local_days(start, 2, ZoneInfo("UTC")) == start + timedelta(days=2)
+
+
+def test_a_grace_of_whole_days_keeps_the_local_time_and_the_rest_is_elapsed_time():
+    saturday = datetime(2026, 3, 28, 19, 0, tzinfo=UTC)  # 20:00 in Paris, the night before summer time
+    day = add_local(saturday, timedelta(hours=24), PARIS)
+    assert day.astimezone(PARIS).replace(tzinfo=None) == datetime(2026, 3, 29, 20, 0)
+    assert day - saturday == timedelta(hours=23)
+    longer = add_local(saturday, timedelta(hours=30), PARIS)
+    assert longer - day == timedelta(hours=6)
+    assert add_local(saturday, timedelta(hours=12), PARIS) == saturday + timedelta(hours=12)

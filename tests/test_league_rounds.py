@@ -135,9 +135,7 @@ def test_every_league_admin_page_opens_and_the_round_actions_work(organiser):
     assert organiser.get(reverse("admin:leagues_round_change", args=[round_.pk])).status_code == 200
     game = first_game(round_)
     deadline = open_phase_of(game).deadline
-    organiser.post(
-        reverse("admin:leagues_round_changelist"), {"action": "extend_24h", "_selected_action": [round_.pk]}
-    )
+    organiser.post(reverse("admin:leagues_round_changelist"), {"action": "extend_24h", "_selected_action": [round_.pk]})
     assert open_phase_of(game).deadline == deadline + timedelta(hours=24)
 
 

@@ -23,7 +23,7 @@ class LeagueAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
     readonly_fields = ["invite_link", "public_page"]
-    actions = ["open_signups", "close_signups", "draw_round_now", "new_season"]
+    actions = ["open_signups", "close_signups", "draw_round_now", "draw_round_tomorrow", "new_season"]
     fieldsets = [
         (None, {"fields": ["name", "slug", "engine", "options", "organisers", "invite_link", "public_page"]}),
         ("Sign-ups", {"fields": ["signups_open", "invite_key"]}),
@@ -60,6 +60,17 @@ class LeagueAdmin(admin.ModelAdmin):
                 continue
             services.start_round(round_.pk)
             self.message_user(request, f"{round_}: {round_.tables.count()} table(s) started.", messages.SUCCESS)
+
+    @admin.action(description="Draw the next round, starting in 24 hours (change the time on the round's page)")
+    def draw_round_tomorrow(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
+        for league in queryset:
+            try:
+                round_ = services.generate_round(services.current_season(league), timezone.now() + timedelta(days=1))
+            except services.LeagueError as error:
+                self.message_user(request, f"{league}: {error}", messages.ERROR)
+                continue
+            when = round_.starts_at.astimezone(zone(league.time_zone)).strftime("%a %d %b %H:%M")
+            self.message_user(request, f"{round_} drawn; it starts {when} ({league.time_zone}).", messages.SUCCESS)
 
     @admin.action(description="Start a new season")
     def new_season(self, request: HttpRequest, queryset: QuerySet[League]) -> None:

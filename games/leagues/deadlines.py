@@ -38,3 +38,10 @@ def add_local_days(moment: datetime, days: int, tz: ZoneInfo) -> datetime:
     local = moment.astimezone(tz)
     shifted = datetime.combine(local.date() + timedelta(days=days), local.timetz().replace(tzinfo=None), tzinfo=tz)
     return shifted.astimezone(UTC)
+
+
+def add_local(moment: datetime, delta: timedelta, tz: ZoneInfo) -> datetime:
+    """`moment` moved by `delta`: its whole days as calendar days (the local time of day stays), the rest as
+    elapsed time. A 24-hour grace moves a 20:00 deadline to 20:00 the next day, DST change or not."""
+    days = delta.days
+    return add_local_days(moment, days, tz) + (delta - timedelta(days=days))

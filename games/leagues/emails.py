@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from games.dispatch import after_commit
@@ -22,6 +25,21 @@ from games.models import Player
 log = logging.getLogger(__name__)
 # Time-critical news never waits for the digest: a confirmation link, a seat to claim.
 NEVER_DIGESTED = {"signup-confirm", "substitute-offer"}
+SETTINGS_SALT = "pbem.league-settings"
+SETTINGS_LINK_DAYS = 90  # a few rounds' worth: every round's emails bring a fresh one
+
+
+def settings_url(membership: Membership) -> str:
+    """A member's settings page (email choices, vacations, calendar), signed so the link signs them in."""
+    token = signing.dumps(membership.pk, salt=SETTINGS_SALT)
+    return settings.SITE_URL + reverse("leagues-member", args=[membership.league.slug]) + f"?k={token}"
+
+
+def read_settings_token(token: str) -> int | None:
+    try:
+        return int(signing.loads(token, salt=SETTINGS_SALT, max_age=timedelta(days=SETTINGS_LINK_DAYS)))
+    except (signing.BadSignature, TypeError, ValueError):
+        return None
 
 
 def queue(league: League, kind: str, context: dict[str, Any], *, player: Player | None = None, to: str = "") -> None:
@@ -30,6 +48,8 @@ def queue(league: League, kind: str, context: dict[str, Any], *, player: Player 
     membership = Membership.objects.filter(league=league, player=player).first() if player else None
     digest = bool(membership and membership.digest and kind not in NEVER_DIGESTED)
     context = {"league": league, "player": player, **context}
+    if membership is not None:
+        context["settings_url"] = settings_url(membership)
     with timezone.override(zone(player.time_zone if player else "UTC")):
         subject = " ".join(render_to_string(f"emails/leagues/{kind}-subject.txt", context).split())
         text = render_to_string(f"emails/leagues/{kind}-body.txt", context)
@@ -67,7 +87,7 @@ def send_digests(now: datetime | None = None) -> int:
     now = now or timezone.now()
     with transaction.atomic():
         rows = list(
-            LeagueEmail.objects.select_for_update(skip_locked=True)
+            LeagueEmail.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(status=LeagueEmail.Status.PENDING, digest=True)
             .select_related("league", "player")
             .order_by("pk")

@@ -3,7 +3,8 @@
 - `phase_opened`: a league game's phase closes at the league's daily time, if it has one; and a seat
   whose holder has now missed `substitute_after` owed orders in a row is handed to a substitute;
 - `deadline_passed`: the first miss of a game extends its deadline once, for everyone, by the league's
-  grace time; later misses fall through to the core, which resolves with default orders.
+  grace time (whole days in the league's calendar, so a 20:00 deadline stays at 20:00 across a daylight-
+  saving change); later misses fall through to the core, which resolves with default orders.
 
 Games outside leagues have no Table row, so both receivers return at once for them.
 """
@@ -19,7 +20,7 @@ from django.dispatch import receiver
 
 from games import turns
 from games.leagues import emails
-from games.leagues.deadlines import daily_deadline, zone
+from games.leagues.deadlines import add_local, daily_deadline, zone
 from games.leagues.models import League, Membership, Seating, Table
 from games.models import Game, Order, OutboundEmail, Phase, Seat, unique_row
 
@@ -110,7 +111,7 @@ def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
         missing = set(phase.owed_seats) - turns.submitted_seats(phase)
         if not Seat.objects.filter(game_id=phase.game_id, number__in=missing, is_bot=False).exists():
             return False
-        phase.deadline += league.grace
+        phase.deadline = add_local(phase.deadline, league.grace, zone(league.time_zone))
         phase.reminded = False
         phase.save(update_fields=["deadline", "reminded"])
         table.grace_used = True

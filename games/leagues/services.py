@@ -146,7 +146,9 @@ def start_round(round_id: int, now: datetime | None = None) -> bool:
 
     now = now or timezone.now()
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().select_related("season__league").filter(pk=round_id).first()
+        round_ = (
+            Round.objects.select_for_update(of=("self",)).select_related("season__league").filter(pk=round_id).first()
+        )
         if round_ is None or round_.status != Round.Status.SCHEDULED:
             return False
         league = round_.season.league

@@ -1,6 +1,7 @@
-"""Substitutes: a dropped seat is offered to the first player on the league's standby list, with a claim
-link and a briefing of the position (the public board: a seat's hand is shown only to whoever holds it).
-Claiming moves the seat (the core's replace_player changes its link key, so old links stop working); of
+"""Substitutes: a dropped seat is vacated (the old holder's links stop working) and offered to the first
+player on the league's standby list, with a claim link and a briefing of the position (the public board: a
+seat's hand is shown only to whoever holds it). Claiming gives the seat to them (the core's replace_player,
+which sends them the current turn's email if the seat owes an order); of
 two claims racing, the row lock lets exactly one through. Unclaimed in time, or with nobody on standby,
 a bot plays the seat."""
 
@@ -20,7 +21,7 @@ from games.engines import get_engine
 from games.leagues import emails
 from games.leagues.models import Membership, Seating, Substitution
 from games.leagues.services import LeagueError
-from games.models import Phase, Seat, new_link_key
+from games.models import OutboundEmail, Phase, Seat, new_link_key
 
 CLAIM_SALT = "pbem.league-claim"
 
@@ -34,6 +35,11 @@ def drop_seat(seating: Seating, now: datetime, current: Phase | None = None) -> 
     current = current or turns.current_phase(table.game)
     last_held = (current.number - 1) if current else table.game.phase_number
     Seating.objects.filter(pk=seating.pk).update(until_phase=max(last_held, seating.from_phase - 1))
+    # The seat is vacant from now on: the old holder's links and session stop working, and emails not yet
+    # sent to them are withdrawn. Until someone claims it, its missed deadlines use default orders.
+    seat = Seat.objects.filter(game=table.game, number=seating.seat_number)
+    OutboundEmail.objects.filter(seat__in=seat, status=OutboundEmail.Status.PENDING).delete()
+    seat.update(player=None, link_key=new_link_key())
     at_table = Seat.objects.filter(game=table.game, player__isnull=False).values_list("player_id", flat=True)
     standby = (
         Membership.objects.filter(league=league, status=Membership.Status.STANDBY)
@@ -91,7 +97,7 @@ def claim(token: str, now: datetime | None = None) -> Seat:
     offer = read_claim(token)
     with transaction.atomic():
         # The lock makes a second claim wait for the first and then see it claimed.
-        locked = Substitution.objects.select_for_update().select_related("table__game", "standby__player")
+        locked = Substitution.objects.select_for_update(of=("self",)).select_related("table__game", "standby__player")
         offer = locked.get(pk=offer.pk)
         if offer.status == Substitution.Status.CLAIMED:
             raise LeagueError("This seat has already been claimed.")

@@ -34,14 +34,14 @@ def days_used(membership: Membership) -> int:
 
 
 def declare(membership: Membership, days: int, now: datetime | None = None) -> tuple[Vacation, list[Extension]]:
-    """A vacation starting today (league time zone). Raises LeagueError, changing nothing, beyond the
-    season's allowance or the cap per game."""
+    """A vacation starting today (league time zone). Each running game's deadline moves by the days away,
+    but by no more than what is left of the league's cap for that game (a longer vacation is allowed; its
+    games just wait no longer than the cap). Raises LeagueError, changing nothing, beyond the season's
+    allowance."""
     now = now or timezone.now()
     league = membership.league
     if days < 1:
         raise LeagueError("A vacation lasts at least one day.")
-    if days > league.vacation_cap_days:
-        raise LeagueError(f"A vacation can extend a game by at most {league.vacation_cap_days} days in this league.")
     left = league.vacation_days - days_used(membership)
     if days > left:
         raise LeagueError(f"You have {left} vacation day(s) left this season, not {days}.")
@@ -58,7 +58,7 @@ def declare(membership: Membership, days: int, now: datetime | None = None) -> t
             table__round__season__league=league,
             table__game__status=Game.Status.ACTIVE,
         ).values_list("table_id", flat=True)
-        for table in Table.objects.select_for_update().filter(pk__in=list(held)).select_related("game"):
+        for table in Table.objects.select_for_update(of=("self",)).filter(pk__in=list(held)).select_related("game"):
             assert table.game is not None
             grant = min(days, (cap - table.vacation_added).days)
             phase = turns.current_phase(table.game)

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import turns
 from games.engines import get_engine
-from games.leagues import ical, services, substitutes, vacations
+from games.leagues import emails, ical, services, substitutes, vacations
 from games.leagues.deadlines import zone
 from games.leagues.forms import MemberSettingsForm, SignupForm, VacationForm
 from games.leagues.models import League, Membership, Round, Table
@@ -170,6 +170,14 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def member(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League, slug=slug)
+    if "k" in request.GET:
+        # The signed link from a league email signs its member in (like a seat link), then drops the token.
+        member_id = emails.read_settings_token(request.GET["k"])
+        linked = Membership.objects.filter(pk=member_id, league=league).first() if member_id else None
+        if linked is None:
+            return _error(request, "This link is not valid. Please use the latest link from your email.", status=403)
+        _sign_in(request, linked.player_id)
+        return redirect("leagues-member", slug=slug)
     membership = (
         Membership.objects.filter(league=league, player_id__in=signed_in_players(request))
         .select_related("player", "league")

@@ -1,0 +1,247 @@
+"""League figures: drawing a round for many players, and recomputing a season's standings and ratings.
+
+    .venv/bin/python bench/leagues.py [--players 1000] [--games 500] [--phases 30] [--repeat 5]
+    (or `make bench-leagues`)
+
+Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust); drops and recreates the database
+`pbem_bench_leagues`. No broker, no worker: nothing here sends a task. Prints figures (the median of
+`--repeat` runs, and the fastest) and writes bench/results/leagues.json; asserts no timing.
+
+- draw: `scheduling.draw_round` alone (pure Python) for a first round (a seeded shuffle), a later round
+  that avoids the opponents of three earlier rounds, and a Swiss round (standings order plus repeats).
+- generate_round: the organiser's action on the database: reads the members, the season's tables and (for
+  Swiss) the season's standings, draws, and writes the round and its tables.
+- standings: `results.season_standings` for a season of `--games` finished games of 4-6 players, each with
+  `--phases` resolved phases of orders (the reliability figure reads every owed order), including the
+  openskill ratings over every game of the league; and the pure part alone (points, tie-breaks, ratings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: make the project importable
+
+import psycopg  # noqa: E402
+
+PG = "host=127.0.0.1 port=5432 user=postgres"
+BENCH_SECRET_KEY = "bench-leagues-secret-key-not-for-production-0123456789abcdefghijklmnop"
+
+
+def parse_args() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--database", default="pbem_bench_leagues", help="dropped and recreated")
+    ap.add_argument("--players", type=int, default=1000, help="active members of the league")
+    ap.add_argument("--games", type=int, default=500, help="finished games in the season")
+    ap.add_argument("--phases", type=int, default=30, help="resolved phases per finished game")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each measurement")
+    return ap.parse_args()
+
+
+def setup_django(database: str) -> None:
+    with psycopg.connect(f"{PG} dbname=postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {database}")
+    os.environ.update(
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{database}",
+        DEBUG="0",  # DEBUG would keep every SQL statement in memory
+        SECRET_KEY=BENCH_SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1",
+        EMAIL_PROVIDER="test",
+        CELERY_BROKER_URL="",
+        DJANGO_SETTINGS_MODULE="pbem.settings",
+    )
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    logging.getLogger("games.leagues").setLevel(logging.WARNING)  # no log line per round drawn
+
+
+def timed(runs: int, call: Callable[[], Any], before: Callable[[], Any] | None = None) -> dict[str, float]:
+    """Median and fastest wall time of `runs` calls, in milliseconds; `before` runs untimed each time."""
+    times = []
+    for _ in range(runs):
+        if before is not None:
+            before()
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1000)
+    return {"median_ms": round(statistics.median(times), 1), "min_ms": round(min(times), 1)}
+
+
+def fake_result(players: int, rng: random.Random) -> list[dict[str, Any]]:
+    """Final standings of a finished game: scores drawn at random, so some places are shared."""
+    scores = [rng.randrange(20, 40) for _ in range(players)]
+    return [
+        {"seat": seat, "score": score, "rank": 1 + sum(other > score for other in scores), "detail": ""}
+        for seat, score in enumerate(scores)
+    ]
+
+
+def build_season(players: int, games: int, phases: int) -> Any:
+    """A league of `players` members whose current season has `games` finished games, drawn round after
+    round by the league's own scheduler, with seatings and every owed order (3 % of them missed)."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games.engines import get_engine
+    from games.leagues import scheduling, services
+    from games.leagues.models import League, Membership, Round, Seating, Table
+    from games.models import Game, Order, Phase, Player, Seat
+
+    engine = get_engine("piraeus")
+    rng = random.Random(7)
+    now = timezone.now()
+    with transaction.atomic():
+        league = League.objects.create(name="Bench League", slug="bench", engine="piraeus")
+        people = Player.objects.bulk_create(Player(email=f"b{i}@example.com", name=f"B{i}") for i in range(players))
+        Membership.objects.bulk_create(Membership(league=league, player=p) for p in people)
+        season = services.current_season(league)
+        ids = [p.pk for p in people]
+        built, number, met = 0, 0, scheduling.met_pairs([])
+        while built < games:
+            number += 1
+            draw = scheduling.draw_round(ids, engine.min_players, engine.max_players, number, met)[: games - built]
+            met.update(scheduling.met_pairs(draw))
+            round_ = Round.objects.create(
+                season=season, number=number, starts_at=now, seed=number, status=Round.Status.FINISHED
+            )
+            finished = now + timedelta(days=number)
+            new_games = Game.objects.bulk_create(
+                Game(
+                    engine="piraeus",
+                    seed=built + i,
+                    status=Game.Status.FINISHED,
+                    finished_at=finished,
+                    result=fake_result(len(seated), rng),
+                )
+                for i, seated in enumerate(draw)
+            )
+            tables = Table.objects.bulk_create(
+                Table(round=round_, number=i, players=seated, game=game)
+                for i, (seated, game) in enumerate(zip(draw, new_games, strict=True), start=1)
+            )
+            Seating.objects.bulk_create(
+                Seating(table=table, seat_number=n, player_id=p)
+                for table in tables
+                for n, p in enumerate(table.players)
+            )
+            seats = Seat.objects.bulk_create(
+                Seat(game=game, number=n, player_id=p)
+                for game, seated in zip(new_games, draw, strict=True)
+                for n, p in enumerate(seated)
+            )
+            new_phases = Phase.objects.bulk_create(
+                Phase(game=g, number=n, name="turn", status=Phase.Status.RESOLVED, deadline=finished)
+                for g in new_games
+                for n in range(1, phases + 1)
+            )
+            by_game: dict[int, list[Phase]] = {}
+            for phase in new_phases:
+                by_game.setdefault(phase.game_id, []).append(phase)
+            Order.objects.bulk_create(
+                (
+                    Order(phase=phase, seat=seat, data={}, is_default=rng.random() < 0.03)
+                    for seat in seats
+                    for phase in by_game[seat.game_id]
+                ),
+                batch_size=5000,
+            )
+            built += len(draw)
+    return season
+
+
+def main() -> None:
+    args = parse_args()
+    setup_django(args.database)
+    from django.db import connection
+
+    from games.engines import get_engine
+    from games.leagues import results, scheduling, services, standings
+    from games.leagues.models import Round, Table
+
+    engine = get_engine("piraeus")
+    lo, hi = engine.min_players, engine.max_players
+    figures: dict[str, Any] = {"players": args.players, "games": args.games, "phases": args.phases}
+
+    # Pure draws: the history of three earlier rounds, and standings in a random order.
+    ids = list(range(1, args.players + 1))
+    history = [table for r in range(3) for table in scheduling.draw_round(ids, lo, hi, f"history{r}")]
+    met = scheduling.met_pairs(history)
+    order = random.Random(1).sample(ids, len(ids))
+    figures["draw_first"] = timed(args.repeat, lambda: scheduling.draw_round(ids, lo, hi, 1))
+    figures["draw_later"] = timed(args.repeat, lambda: scheduling.draw_round(ids, lo, hi, 2, met))
+    figures["draw_swiss"] = timed(args.repeat, lambda: scheduling.draw_round(ids, lo, hi, 3, met, order))
+    repeats = sum(
+        met[scheduling.pair(a, b)] > 0
+        for table in scheduling.draw_round(ids, lo, hi, 2, met)
+        for i, a in enumerate(table)
+        for b in table[i + 1 :]
+    )
+    figures["later_round_repeat_pairs"] = repeats
+
+    start = time.perf_counter()
+    season = build_season(args.players, args.games, args.phases)
+    figures["build_s"] = round(time.perf_counter() - start, 1)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+    def drop_drawn() -> None:
+        Round.objects.filter(season__league=season.league, status=Round.Status.SCHEDULED).delete()
+
+    figures["generate_round_swiss_db"] = timed(
+        args.repeat, lambda: services.generate_round(season, seed=11), before=drop_drawn
+    )
+    drop_drawn()
+    fresh = services.start_season(season.league)
+    figures["generate_round_first_db"] = timed(
+        args.repeat, lambda: services.generate_round(fresh, seed=12), before=drop_drawn
+    )
+    drop_drawn()
+
+    figures["standings_db"] = timed(args.repeat, lambda: results.season_standings(season))
+    tables = list(Table.objects.filter(round__season=season).select_related("game"))
+    finishes = results.finishes(tables)
+    owed = results.reliability(tables)
+    points = season.league.points
+    figures["standings_pure"] = timed(args.repeat, lambda: standings.season_standings(finishes, points, owed))
+    figures["ratings_pure"] = timed(args.repeat, lambda: standings.ratings(finishes))
+    figures["finished_games"] = len(finishes)
+
+    rows = [
+        ("draw, first round (pure)", figures["draw_first"]),
+        ("draw, later round, repeats avoided (pure)", figures["draw_later"]),
+        ("draw, Swiss round (pure)", figures["draw_swiss"]),
+        ("generate_round, first round (PostgreSQL)", figures["generate_round_first_db"]),
+        ("generate_round, Swiss after the season (PostgreSQL)", figures["generate_round_swiss_db"]),
+        ("season standings + ratings (PostgreSQL)", figures["standings_db"]),
+        ("  of which points and tie-breaks (pure)", figures["standings_pure"]),
+        ("  of which openskill ratings (pure)", figures["ratings_pure"]),
+    ]
+    print(f"League figures: {args.players} players, {len(finishes)} finished games of {args.phases} phases")
+    print(f"(median and fastest of {args.repeat} runs; building the season took {figures['build_s']} s)")
+    print(f"{'measurement':<52} {'median ms':>10} {'min ms':>10}")
+    for name, figure in rows:
+        print(f"{name:<52} {figure['median_ms']:>10.1f} {figure['min_ms']:>10.1f}")
+    print(f"repeat pairs left in a later round after 3 earlier rounds: {repeats}")
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "leagues.json").write_text(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

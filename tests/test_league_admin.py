@@ -1,0 +1,62 @@
+"""The organisers' league admin: every list and change page opens, and none shows a sealed order, a hand or
+a claim link while a round is being played."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from games import turns
+from games.leagues import services, vacations
+from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Vacation
+from tests.league_helpers import first_game, make_league, open_phase_of, started_round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_every_league_admin_page_opens_and_hides_orders_hands_and_claim_links(admin_client):
+    league = make_league(players=4, standby=1)
+    game = first_game(started_round(league))
+    phase = open_phase_of(game)
+    turns.submit_order(game.seats.get(number=1), phase.number, {"role": "seller"})
+    vacations.declare(Membership.objects.get(league=league, player=game.seats.get(number=2).player), 2)
+    services.drop_member(Membership.objects.get(league=league, player=game.seats.get(number=3).player))
+    offer = LeagueEmail.objects.get(kind="substitute-offer")
+    claim_link = next(word for word in offer.text.split() if "/leagues/claim/" in word)
+    hands = {card for hand in game.state["hands"] for card in hand}
+
+    pages = []
+    for model, objects in [
+        ("league", League.objects.all()),
+        ("season", Season.objects.all()),
+        ("round", Round.objects.all()),
+        ("membership", Membership.objects.all()),
+        ("vacation", Vacation.objects.all()),
+        ("substitution", Substitution.objects.all()),
+        ("leagueemail", LeagueEmail.objects.all()),
+    ]:
+        pages.append(admin_client.get(reverse(f"admin:leagues_{model}_changelist")))
+        assert objects.exists(), model
+        for obj in objects:
+            pages.append(admin_client.get(reverse(f"admin:leagues_{model}_change", args=[obj.pk])))
+    for page in pages:
+        assert page.status_code == 200, page.request["PATH_INFO"]
+        body = page.content.decode()
+        assert "seller" not in body, page.request["PATH_INFO"]
+        assert not any(card in body for card in hands), page.request["PATH_INFO"]
+        assert claim_link not in body and claim_link.rsplit("/", 2)[-2] not in body
+
+
+def test_a_round_drawn_for_tomorrow_waits_and_the_sweep_starts_it_on_time(admin_client):
+    league = make_league(players=8)
+    admin_client.post(
+        reverse("admin:leagues_league_changelist"), {"action": "draw_round_tomorrow", "_selected_action": [league.pk]}
+    )
+    round_ = Round.objects.get()
+    assert round_.status == Round.Status.SCHEDULED and round_.tables.count() == 2
+    assert not services.round_games(round_).exists()
+    assert services.start_due_rounds(now=round_.starts_at - timedelta(minutes=1)) == 0
+    assert services.start_due_rounds(now=round_.starts_at) == 1
+    assert services.round_games(round_).count() == 2

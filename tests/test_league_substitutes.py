@@ -1,0 +1,196 @@
+"""Substitutes (games/leagues/substitutes.py): a dropped seat is offered to the first standby player; claiming
+moves the seat and kills the old links; of two claims at once exactly one wins (real connections on
+PostgreSQL); unclaimed in time, a bot plays the seat."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games import turns
+from games.leagues import services, substitutes
+from games.leagues.models import League, Membership, Seating, Substitution, Table
+from games.leagues.results import reliability
+from games.links import seat_url
+from games.models import Game, Order, OutboundEmail, Seat
+from tests.league_helpers import first_game, make_league, open_phase_of, owed_turns_of, play_phase, started_round
+from tests.test_concurrency import run_together
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def dropped_seat(standby: int = 2, **fields: object) -> tuple[League, Game, Substitution, str]:
+    """A table of four whose seat 3 (held by P-something) was dropped; returns the offer and its claim path."""
+    league = make_league(players=4, standby=standby, **fields)
+    game = first_game(started_round(league))
+    holder = Seat.objects.get(game=game, number=3).player
+    mail.outbox.clear()
+    services.drop_member(Membership.objects.get(league=league, player=holder))
+    offer = Substitution.objects.get()
+    return league, game, offer, claim_path(offer) if offer.standby is not None else ""
+
+
+def claim_path(offer: Substitution) -> str:
+    """The claim link from the offer's email."""
+    assert offer.standby is not None
+    message = next(m for m in mail.outbox if m.to == [offer.standby.player.email])
+    found = re.search(r"https://pbem\.example(/leagues/claim/\S+/)", str(message.body))
+    assert found is not None
+    return found.group(1)
+
+
+def token_of(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[1]
+
+
+def test_dropping_a_player_offers_their_seat_to_the_first_standby_with_a_briefing_and_no_hand():
+    league, game, offer, path = dropped_seat()
+    assert offer.status == Substitution.Status.OFFERED and offer.seat_number == 3
+    assert offer.standby is not None and offer.standby.player.email == "s1@example.com"
+    [message] = [m for m in mail.outbox if m.to == ["s1@example.com"]]
+    body = str(message.body)
+    assert game.title in body and "claim it by" in body
+    hand = game.state["hands"][3]
+    assert hand and not any(card in body for card in hand)
+    assert Membership.objects.get(league=league, player__email="p4@example.com").status == Membership.Status.DROPPED
+
+
+def test_claiming_moves_the_seat_and_the_old_links_stop_working(client):
+    league = make_league(players=4, standby=1)
+    game = first_game(started_round(league))
+    seat = Seat.objects.select_related("player").get(game=game, number=3)
+    old_link = seat_url(seat, open_phase_of(game)).removeprefix("https://pbem.example")
+    assert seat.player is not None and client.get(old_link).status_code == 302  # the holder's, for now
+    services.drop_member(Membership.objects.get(league=league, player=seat.player))
+    offer = Substitution.objects.get()
+    path = claim_path(offer)
+    assert not game.seats.filter(player=seat.player).exists()  # signed in or not, the seat is not theirs
+    assert not OutboundEmail.objects.filter(seat=seat, status="pending").exists()
+    assert client.get(old_link).status_code == 403  # the old holder lost the seat when it was dropped
+
+    assert client.get(path).status_code == 200  # the claim page claims nothing
+    assert Substitution.objects.get().status == Substitution.Status.OFFERED
+    response = client.post(path)
+    assert response.status_code == 302 and response["Location"].startswith("https://pbem.example/l/")
+
+    seat.refresh_from_db()
+    assert seat.player is not None and seat.player.email == "s1@example.com" and not seat.is_bot
+    assert Substitution.objects.get().status == Substitution.Status.CLAIMED
+    assert Membership.objects.get(pk=offer.standby_id).status == Membership.Status.ACTIVE
+    assert Seating.objects.filter(table__game=game, seat_number=3).count() == 2
+    refused = client.get(old_link)
+    assert refused.status_code == 403 and "changed hands" in refused.content.decode()
+    # The newcomer owes the open phase's order and got the turn email for it.
+    assert OutboundEmail.objects.filter(seat=seat, to="s1@example.com", kind="turn-started").exists()
+    again = client.post(path)
+    assert again.status_code == 409 and "already been claimed" in again.content.decode()
+
+
+def test_a_forged_claim_link_is_refused():
+    _, _, offer, path = dropped_seat()
+    token = token_of(path)
+    for bad in [token[:-3] + "xyz", "nonsense"]:
+        with pytest.raises(services.LeagueError, match="not valid"):
+            substitutes.claim(bad)
+    assert Substitution.objects.get().status == Substitution.Status.OFFERED
+
+
+def test_two_claims_racing_on_postgresql_one_wins(postgres):
+    _, game, offer, path = dropped_seat()
+    token = token_of(path)
+    results = run_together(lambda: substitutes.claim(token), lambda: substitutes.claim(token))
+    won = [r for r in results if isinstance(r, Seat)]
+    lost = [r for r in results if isinstance(r, services.LeagueError)]
+    assert len(won) == 1 and len(lost) == 1, results
+    assert "already been claimed" in str(lost[0])
+    assert Seat.objects.get(game=game, number=3).player == offer.standby.player
+    assert Seating.objects.filter(table__game=game, seat_number=3, until_phase__isnull=True).count() == 1
+
+
+def test_a_claim_racing_the_expiry_on_postgresql_ends_in_one_state(postgres):
+    for _ in range(3):
+        Substitution.objects.all().delete()
+        League.objects.all().delete()
+        Game.objects.all().delete()
+        _, game, offer, path = dropped_seat()
+        token = token_of(path)
+        results = run_together(
+            lambda token=token, offer=offer: substitutes.claim(token, now=offer.expires_at - timedelta(seconds=1)),
+            lambda offer=offer: substitutes.expire_offers(now=offer.expires_at + timedelta(seconds=1)),
+        )
+        claimed, expired = results
+        status = Substitution.objects.get().status
+        seat = Seat.objects.get(game=game, number=3)
+        if isinstance(claimed, Seat):
+            assert expired == 0 and status == Substitution.Status.CLAIMED and not seat.is_bot
+        else:
+            assert isinstance(claimed, services.LeagueError), results
+            assert expired == 1 and status == Substitution.Status.BOT and seat.is_bot and seat.player is None
+
+
+def test_nobody_claiming_in_time_hands_the_seat_to_a_bot_that_plays_it():
+    _, game, offer, path = dropped_seat()
+    assert substitutes.expire_offers(now=offer.expires_at - timedelta(seconds=1)) == 0
+    assert substitutes.expire_offers(now=offer.expires_at + timedelta(seconds=1)) == 1
+    seat = Seat.objects.get(game=game, number=3)
+    assert seat.is_bot and seat.player is None
+    with pytest.raises(services.LeagueError, match="expired"):
+        substitutes.claim(token_of(path))
+    # The bot answers every phase that asks the seat, at once: no default order, no waiting for deadlines.
+    asked = 0
+    for _ in range(6):
+        phase = play_phase(game, absent=[3])
+        if 3 in phase.owed_seats:
+            asked += 1
+            assert not Order.objects.get(phase=phase, seat=seat).is_default
+    assert asked
+
+
+def test_with_nobody_on_standby_a_bot_takes_the_seat_at_once():
+    _, game, offer, path = dropped_seat(standby=0)
+    assert offer.status == Substitution.Status.BOT and offer.standby is None and path == ""
+    seat = Seat.objects.get(game=game, number=3)
+    assert seat.is_bot and seat.player is None
+    phase = open_phase_of(game)
+    assert 3 in phase.owed_seats  # the first phase asks everyone: the bot answered at once
+    assert not Order.objects.get(phase=phase, seat=seat).is_default
+
+
+def test_the_second_dropped_seat_goes_to_the_next_standby():
+    league, game, first, _ = dropped_seat()
+    holder = Seat.objects.get(game=game, number=2).player
+    services.drop_member(Membership.objects.get(league=league, player=holder))
+    second = Substitution.objects.exclude(pk=first.pk).get()
+    assert second.standby is not None and second.standby.player.email == "s2@example.com"
+
+
+def test_the_admin_drop_action_offers_the_seat(admin_client):
+    league = make_league(players=4, standby=1)
+    game = first_game(started_round(league))
+    member = Membership.objects.get(league=league, player=Seat.objects.get(game=game, number=0).player)
+    admin_client.post(
+        reverse("admin:leagues_membership_changelist"), {"action": "drop", "_selected_action": [member.pk]}
+    )
+    assert Substitution.objects.get().seat_number == 0
+    assert admin_client.get(reverse("admin:leagues_substitution_changelist")).status_code == 200
+    assert turns.current_phase(game) is not None
+
+
+def test_misses_before_and_after_a_claim_count_for_whoever_held_the_seat_then():
+    league = make_league(players=4, standby=1, grace=timedelta(0), substitute_after=2)
+    game = first_game(started_round(league))
+    holder = Seat.objects.get(game=game, number=3).player
+    assert holder is not None
+    owed_turns_of(game, 3, [True, True])
+    substitutes.claim(token_of(substitutes.claim_url(Substitution.objects.get())))
+    newcomer = Seat.objects.get(game=game, number=3).player
+    assert newcomer is not None and newcomer != holder
+    owed_turns_of(game, 3, [True, False])
+    counts = reliability(Table.objects.filter(game=game))
+    assert counts[holder.pk] == (2, 2) and counts[newcomer.pk] == (2, 1)
+    others = [s.player_id for s in Seat.objects.filter(game=game).exclude(number=3)]
+    assert all(counts[p][1] == 0 and counts[p][0] >= 1 for p in others)
