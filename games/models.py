@@ -79,6 +79,9 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="seats")
     is_bot = models.BooleanField(default=False)
+    # A bot that stands in for a player who left (a league seat nobody claimed) plays the documented
+    # default orders, at once, so it neither stalls the table nor plays moves of its own choosing.
+    bot_plays_defaults = models.BooleanField(default=False)
     # Part of every signed link: changing it (a replacement) makes the old links stop working.
     link_key = models.CharField(max_length=24, default=new_link_key)
 

@@ -308,7 +308,8 @@ def _queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
 
 
 def play_bots(phase_id: int) -> int:
-    """Every bot seat owed in the phase submits a random legal order through the players' own path."""
+    """Every bot seat owed in the phase submits its order through the players' own path: a random legal
+    order, or the default order for a seat that stands in for a player who left."""
     phase = unique_row(Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN))
     if phase is None:
         return 0
@@ -316,9 +317,14 @@ def play_bots(phase_id: int) -> int:
     engine = engine_of(game)
     played = 0
     for seat in Seat.objects.filter(game=game, is_bot=True, number__in=phase.owed_seats):
-        rng = random.Random(f"{game.seed}:{phase.number}:bot:{seat.number}")
+        if seat.bot_plays_defaults:
+            order = engine.default_order(game.state, seat.number)
+        else:
+            order = engine.random_order(
+                game.state, seat.number, random.Random(f"{game.seed}:{phase.number}:bot:{seat.number}")
+            )
         try:
-            submit_order(seat, phase.number, engine.random_order(game.state, seat.number, rng))
+            submit_order(seat, phase.number, order)
             played += 1
         except OrderRejected:
             # The phase moved on under us (a deadline or the admin): nothing left to do.
@@ -423,9 +429,9 @@ def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
         if Seat.objects.filter(game=seat.game, player=player).exclude(pk=seat.pk).exists():
             raise ValueError(f"{email} already sits in this game.")
         seat.player = player
-        seat.is_bot = False
+        seat.is_bot = seat.bot_plays_defaults = False
         seat.link_key = new_link_key()
-        seat.save(update_fields=["player", "is_bot", "link_key"])
+        seat.save(update_fields=["player", "is_bot", "bot_plays_defaults", "link_key"])
         phase = current_phase(seat.game)
         if phase is not None and phase.prompt_for(seat.number) is not None:
             # A fresh row even if the seat was emailed before: the old email's links are dead.

@@ -1,6 +1,6 @@
 """Substitutes (games/leagues/substitutes.py): a dropped seat is offered to the first standby player; claiming
 moves the seat and kills the old links; of two claims at once exactly one wins (real connections on
-PostgreSQL); unclaimed in time, a bot plays the seat."""
+PostgreSQL); unclaimed in time, a bot plays the seat's default orders."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from games.leagues.models import League, Membership, Seating, Substitution, Tabl
 from games.leagues.results import reliability
 from games.links import seat_url
 from games.models import Game, Order, OutboundEmail, Seat
+from games.turns import engine_of
 from tests.league_helpers import first_game, make_league, open_phase_of, owed_turns_of, play_phase, started_round
 from tests.test_concurrency import run_together
 
@@ -140,14 +141,23 @@ def test_nobody_claiming_in_time_hands_the_seat_to_a_bot_that_plays_it():
     assert seat.is_bot and seat.player is None
     with pytest.raises(services.LeagueError, match="expired"):
         substitutes.claim(token_of(path))
-    # The bot answers every phase that asks the seat, at once: no default order, no waiting for deadlines.
+    # The bot answers every phase that asks the seat at once, with the seat's default order: the table
+    # never waits for a deadline, and the stand-in makes no choices of its own.
     asked = 0
     for _ in range(6):
-        phase = play_phase(game, absent=[3])
+        phase = open_phase_of(game)
         if 3 in phase.owed_seats:
             asked += 1
-            assert not Order.objects.get(phase=phase, seat=seat).is_default
+            assert Order.objects.get(phase=phase, seat=seat).data == default_of(game, 3)
+        play_phase(game, absent=[3])
     assert asked
+
+
+def default_of(game: Game, seat: int) -> dict:
+    """The engine's default order for the seat in the game's current state, as submit_order stores it."""
+    game.refresh_from_db()
+    engine = engine_of(game)
+    return engine.validate(game.state, seat, engine.default_order(game.state, seat))
 
 
 def test_with_nobody_on_standby_a_bot_takes_the_seat_at_once():
@@ -157,7 +167,7 @@ def test_with_nobody_on_standby_a_bot_takes_the_seat_at_once():
     assert seat.is_bot and seat.player is None
     phase = open_phase_of(game)
     assert 3 in phase.owed_seats  # the first phase asks everyone: the bot answered at once
-    assert not Order.objects.get(phase=phase, seat=seat).is_default
+    assert Order.objects.get(phase=phase, seat=seat).data == default_of(game, 3)
 
 
 def test_the_second_dropped_seat_goes_to_the_next_standby():

@@ -138,13 +138,15 @@ def expire_offers(now: datetime | None = None) -> int:
 
 
 def hand_to_bot(offer: Substitution) -> None:
-    """The core's bot plays the seat from now on; the old holder's links stop working."""
+    """A bot plays the seat's default orders from now on; the old holder's links stop working."""
     from games.tasks import play_bots_task
 
     Substitution.objects.filter(pk=offer.pk).update(status=Substitution.Status.BOT)
     game = offer.table.game
     assert game is not None
-    Seat.objects.filter(game=game, number=offer.seat_number).update(is_bot=True, player=None, link_key=new_link_key())
+    Seat.objects.filter(game=game, number=offer.seat_number).update(
+        is_bot=True, bot_plays_defaults=True, player=None, link_key=new_link_key()
+    )
     phase = turns.current_phase(game)
     if phase is not None and phase.prompt_for(offer.seat_number) is not None:
         after_commit(play_bots_task, phase.pk)
