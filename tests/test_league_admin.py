@@ -60,3 +60,54 @@ def test_a_round_drawn_for_tomorrow_waits_and_the_sweep_starts_it_on_time(admin_
     assert services.start_due_rounds(now=round_.starts_at - timedelta(minutes=1)) == 0
     assert services.start_due_rounds(now=round_.starts_at) == 1
     assert services.round_games(round_).count() == 2
+
+
+def test_an_organiser_who_is_not_a_superuser_sees_and_changes_only_their_own_leagues(client):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+
+    ours = make_league(players=4)
+    theirs = League.objects.create(name="Autumn Cup", slug="autumn", engine="piraeus")
+    stranger = Membership.objects.create(league=theirs, player=turns.player_for("x@example.com", "Stranger"))
+    user = get_user_model().objects.create_user("org", "org@example.com", "pw", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(content_type__app_label="leagues"))
+    ours.organisers.add(user)
+    client.login(username="org", password="pw")
+
+    leagues_page = client.get(reverse("admin:leagues_league_changelist")).content.decode()
+    members_page = client.get(reverse("admin:leagues_membership_changelist")).content.decode()
+    assert "Spring Cup" in leagues_page and "Autumn Cup" not in leagues_page
+    assert "P1" in members_page and "Stranger" not in members_page
+    other = client.get(reverse("admin:leagues_membership_change", args=[stranger.pk]))
+    assert other.status_code == 302  # the admin's "does not exist" redirect, telling nothing about it
+    # A bulk action on someone else's league reaches nothing.
+    client.post(
+        reverse("admin:leagues_membership_changelist"),
+        {"action": "to_standby", "_selected_action": [stranger.pk]},
+    )
+    stranger.refresh_from_db()
+    assert stranger.status == Membership.Status.ACTIVE
+
+    # A league the organiser adds is theirs, so they can keep running it.
+    added = client.post(
+        reverse("admin:leagues_league_add"),
+        {
+            "name": "Winter Cup",
+            "slug": "winter",
+            "engine": "piraeus",
+            "options": "{}",
+            "time_zone": "UTC",
+            "deadline_mode": "length",
+            "phase_length": "2 00:00:00",
+            "grace": "1 00:00:00",
+            "substitute_after": 2,
+            "claim_window": "2 00:00:00",
+            "vacation_days": 14,
+            "vacation_cap_days": 7,
+            "points": "[10, 6, 3, 1]",
+            "invite_key": "k",
+            "daily_time": "20:00",
+        },
+    )
+    assert added.status_code == 302, added.content.decode()[:2000]
+    assert League.objects.get(slug="winter").organisers.filter(pk=user.pk).exists()

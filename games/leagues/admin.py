@@ -17,8 +17,24 @@ from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
 
 
+class OrganisersOwn(admin.ModelAdmin):
+    """Staff who are not superusers see and act on only the leagues they organise (and everything in
+    them), so one server can host many organisers' leagues. `league_path` leads from the model to League."""
+
+    league_path = "league"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset = super().get_queryset(request)
+        user = request.user
+        if user.is_superuser:
+            return queryset
+        prefix = f"{self.league_path}__" if self.league_path else ""
+        return queryset.filter(**{f"{prefix}organisers": user}).distinct()
+
+
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(OrganisersOwn):
+    league_path = ""
     list_display = ["name", "engine", "signups_open", "deadline_mode", "time_zone", "public_page"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
@@ -32,6 +48,11 @@ class LeagueAdmin(admin.ModelAdmin):
         ("Vacations", {"fields": ["vacation_days", "vacation_cap_days"]}),
         ("Standings", {"fields": ["points"]}),
     ]
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        if not request.user.is_superuser:
+            form.instance.organisers.add(request.user)  # nobody locks themselves out of their own league
 
     @admin.display(description="invite link")
     def invite_link(self, league: League) -> str:
@@ -79,7 +100,7 @@ class LeagueAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(OrganisersOwn):
     list_display = ["__str__", "league", "number", "started_at"]
     list_filter = ["league"]
 
@@ -96,7 +117,8 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(OrganisersOwn):
+    league_path = "season__league"
     list_display = ["__str__", "status", "starts_at", "finished_at"]
     list_filter = ["season__league", "status"]
     readonly_fields = ["season", "number", "status", "seed", "finished_at"]
@@ -134,7 +156,7 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(OrganisersOwn):
     list_display = ["player", "league", "status", "away_now", "vacation_days_used", "notify", "digest", "joined_at"]
     list_filter = ["league", "status"]
     search_fields = ["player__email", "player__name"]
@@ -171,7 +193,7 @@ class MembershipAdmin(admin.ModelAdmin):
         queryset.update(status=Membership.Status.ACTIVE)
 
 
-class ReadOnly(admin.ModelAdmin):
+class ReadOnly(OrganisersOwn):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -181,12 +203,14 @@ class ReadOnly(admin.ModelAdmin):
 
 @admin.register(Vacation)
 class VacationAdmin(ReadOnly):
+    league_path = "membership__league"
     list_display = ["membership", "starts_on", "days", "season", "created_at"]
     list_filter = ["season__league"]
 
 
 @admin.register(Substitution)
 class SubstitutionAdmin(ReadOnly):
+    league_path = "table__round__season__league"
     list_display = ["__str__", "standby", "status", "created_at", "expires_at"]
     list_filter = ["status"]
 
