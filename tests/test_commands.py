@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from games.engines import all_engines
 from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,9 +56,18 @@ def test_replay_matches_a_finished_game_and_notices_tampering():
         run("replay", str(game.pk))
 
 
-def test_the_demo_is_created_once_with_a_seat_for_you():
+def test_the_demo_seats_you_once_at_a_table_of_every_game():
     first = run("demo")
     second = run("demo")
-    assert Game.objects.count() == 1
-    assert Seat.objects.filter(player__email="you@demo.localhost").count() == 1
-    assert "/l/" in first and "/l/" in second
+    slugs = sorted(engine.slug for engine in all_engines())
+    assert sorted(Game.objects.values_list("engine", flat=True)) == slugs
+    assert Seat.objects.filter(player__email="you@demo.localhost").count() == len(slugs)
+    for engine in all_engines():
+        assert engine.title in first and engine.title in second
+    assert first.count("/l/") == second.count("/l/") == len(slugs)
+
+
+def test_the_demo_of_one_game_fits_its_player_count():
+    run("demo", "--engine", "manila", "--players", "9")
+    game = Game.objects.get()
+    assert game.engine == "manila" and game.seats.count() == 5

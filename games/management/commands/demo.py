@@ -1,4 +1,5 @@
-"""The demo behind `make run`: an admin login and a Port of Piraeus table of you and three bots."""
+"""The demo behind `make run`: an admin login and, for every game the server plays, a table of you and
+bots, so a newcomer can try each one at their own pace."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import turns
+from games.engines import all_engines, get_engine
 from games.links import seat_url
 from games.models import Game, Seat
 
@@ -19,33 +21,39 @@ class Command(BaseCommand):
     help = "Create (once) an admin user and a demo game; print where to click."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--engine", default="piraeus")
-        parser.add_argument("--bots", type=int, default=3)
+        parser.add_argument("--engine", action="append", help="a game's slug (repeatable); default: every game")
+        parser.add_argument(
+            "--players", type=int, default=4, help="seats per table, you included, within each game's limits"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         users = get_user_model()
         if not users.objects.filter(username="admin").exists():
             users.objects.create_superuser("admin", "admin@demo.localhost", "admin")
+        engines = [get_engine(slug) for slug in opts["engine"]] if opts["engine"] else all_engines()
+        lines = ["", "Demo tables are ready: you and bots (they answer at once, so each game moves at your pace)."]
+        for engine in engines:
+            seat = self.demo_seat(engine.slug, max(engine.min_players, min(opts["players"], engine.max_players)))
+            phase = turns.current_phase(seat.game)
+            link = seat_url(seat, phase) if phase else f"{settings.SITE_URL}/me/"
+            lines.append(f"  {engine.title} (game #{seat.game.pk}): {link}")
+        lines += [
+            "  Each link opens your seat and signs you in; My games (/me/) lists every table.",
+            f"  Admin: {settings.SITE_URL}/admin/  (user admin, password admin)",
+            f"  Emails: {settings.SITE_URL}/outbox/  (files in {settings.EMAIL_OUTBOX_DIR})",
+            "",
+        ]
+        self.stdout.write("\n".join(lines))
+
+    def demo_seat(self, slug: str, players: int) -> Seat:
+        """Your seat at the running demo table of this game, created the first time."""
         seat = (
-            Seat.objects.filter(player__email=DEMO_EMAIL, game__engine=opts["engine"], game__status=Game.Status.ACTIVE)
+            Seat.objects.filter(player__email=DEMO_EMAIL, game__engine=slug, game__status=Game.Status.ACTIVE)
             .select_related("game", "player")
             .first()
         )
         if seat is None:
             you = turns.player_for(DEMO_EMAIL, "You")
-            game = turns.create_game(opts["engine"], [you] + [None] * opts["bots"], title="Demo table")
+            game = turns.create_game(slug, [you] + [None] * (players - 1), title="Demo table")
             seat = game.seats.select_related("game", "player").get(player=you)
-        phase = turns.current_phase(seat.game)
-        link = seat_url(seat, phase) if phase else ""
-        self.stdout.write(
-            "\n".join(
-                [
-                    "",
-                    f"Demo game #{seat.game.pk} ({seat.game.title}) is ready.",
-                    f"  Your seat (opens your game page, signs you in): {link}",
-                    f"  Admin: {settings.SITE_URL}/admin/  (user admin, password admin)",
-                    f"  Emails: {settings.SITE_URL}/outbox/  (files in {settings.EMAIL_OUTBOX_DIR})",
-                    "",
-                ]
-            )
-        )
+        return seat
