@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from games import turns
 from games.engines import all_engines, get_engine
+from games.engines.base import Engine
 from games.links import seat_url
 from games.models import Game, Seat
 
@@ -33,7 +34,7 @@ class Command(BaseCommand):
         engines = [get_engine(slug) for slug in opts["engine"]] if opts["engine"] else all_engines()
         lines = ["", "Demo tables are ready: you and bots (they answer at once, so each game moves at your pace)."]
         for engine in engines:
-            seat = self.demo_seat(engine.slug, max(engine.min_players, min(opts["players"], engine.max_players)))
+            seat = self.demo_seat(engine, max(engine.min_players, min(opts["players"], engine.max_players)))
             phase = turns.current_phase(seat.game)
             link = seat_url(seat, phase) if phase else f"{settings.SITE_URL}/me/"
             lines.append(f"  {engine.title} (game #{seat.game.pk}): {link}")
@@ -45,15 +46,15 @@ class Command(BaseCommand):
         ]
         self.stdout.write("\n".join(lines))
 
-    def demo_seat(self, slug: str, players: int) -> Seat:
+    def demo_seat(self, engine: Engine, players: int) -> Seat:
         """Your seat at the running demo table of this game, created the first time."""
         seat = (
-            Seat.objects.filter(player__email=DEMO_EMAIL, game__engine=slug, game__status=Game.Status.ACTIVE)
+            Seat.objects.filter(player__email=DEMO_EMAIL, game__engine=engine.slug, game__status=Game.Status.ACTIVE)
             .select_related("game", "player")
             .first()
         )
         if seat is None:
             you = turns.player_for(DEMO_EMAIL, "You")
-            game = turns.create_game(slug, [you] + [None] * (players - 1), title="Demo table")
+            game = turns.create_game(engine.slug, [you] + [None] * (players - 1), title=f"Demo: {engine.title}")
             seat = game.seats.select_related("game", "player").get(player=you)
         return seat
