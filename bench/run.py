@@ -511,11 +511,12 @@ def print_summary(out: dict[str, Any]) -> None:
     if b:
         rt, s = b["round_trip"], b["simulate"]
         seq = rt["sequential"]
-        owed = "/".join(map(str, b["owed_orders_per_phase"]))
+        owed = "/".join(str(n) for n in b["owed_orders_per_phase"])
+        prepared = "/".join(str(n - 1) for n in b["owed_orders_per_phase"])
         print(f"\nB. real worker: {b['worker_cmd']}")
         print(
-            f"   {out['params']['engine']}, 4 human seats: phase 1 owes {owed} orders, all but the last prepared; "
-            f"each resolution sends {per_resolution(b)} emails"
+            f"   {out['params']['engine']}, 4 human seats: phase 1 owes {owed} order(s), {prepared} prepared, the "
+            f"completing one timed; each resolution sends {per_resolution(b)} emails"
         )
         print(
             f"   sequential x{seq['commit_to_resolution_commit_ms']['n']}: last order COMMIT -> resolution COMMIT "
@@ -685,14 +686,12 @@ def reused_floor(path: str) -> dict[str, Any]:
         raise SystemExit(f"--floor-from {path}: no floor figures there ({error!r})") from None
     if not fl.get("figures"):
         raise SystemExit(f"--floor-from {path}: that run's floor has no figures ({fl.get('error', 'not run')})")
-    # Summaries written before measured_at existed: the file was written right after their floor ran.
-    measured = fl.get("measured_at") or datetime.fromtimestamp(summary.stat().st_mtime, UTC).isoformat(
-        timespec="seconds"
-    )
-    return {**fl, "measured_at": measured, "reused_from": fl.get("reused_from", path)}
+    return {**fl, "reused_from": path}
 
 
 def floor_age(fl: dict[str, Any]) -> str:
+    if not fl.get("measured_at"):  # a summary written before run.py recorded the time
+        return "at an unknown time"
     minutes = (datetime.now(UTC) - datetime.fromisoformat(fl["measured_at"])).total_seconds() / 60
     warning = " (more than an hour ago: run the floor again for fair ratios)" if minutes > 60 else ""
     return f"at {fl['measured_at']}, {minutes:.0f} min ago{warning}"
