@@ -1,7 +1,9 @@
 """Resolution measurements on the project's own code (run by bench/run.py as `python -m bench.resolution`).
 
-  prepare   games with their first phase open and 3 of 4 orders in (4 human seats), plus in-process timings
-            and SQL counts of the three steps of a turn: the last order, the resolution, the emails.
+  prepare   games of one engine (4 human seats) with their first phase open and every owed order in but the
+            last owed seat's (with Port of Piraeus 3 of 4; with a game where one seat moves at a time, none
+            of 1), plus in-process timings and SQL counts of the three steps of a turn: the last order, the
+            resolution, the emails.
   measure   with a real worker running (bench/probe.py): the last order of each prepared phase submitted
             through turns.submit_order, and the round trip to the worker's COMMIT of the resolution,
             sequential (one at a time, idle system), streamed (back to back while the worker consumes),
@@ -33,7 +35,6 @@ import django
 from bench.procs import cpu_busy, cpu_ticks, dist
 
 SEATS = 4
-LAST = SEATS - 1  # the seat whose order completes a phase
 
 
 def ms(a: float, b: float) -> float:
@@ -43,9 +44,18 @@ def ms(a: float, b: float) -> float:
 # --- prepare ---------------------------------------------------------------------------------------
 
 
-def make_games(count: int, seed: int) -> list[dict[str, Any]]:
-    """`count` Port of Piraeus games with 4 human seats, seats 0-2's first orders stored. Their first turn
-    emails are marked sent, as in a running game, so a resolution's email task sends only its own four."""
+def random_order(game: Any, seat: int) -> dict[str, Any]:
+    from games import turns
+
+    order: dict[str, Any] = turns.engine_of(game).random_order(game.state, seat, random.Random(f"{game.seed}:{seat}"))
+    return order
+
+
+def make_games(engine: str, count: int, seed: int) -> list[dict[str, Any]]:
+    """`count` games of `engine` with 4 human seats and a random order stored for every seat its first phase
+    owes but the last (a game where one seat moves at a time owes one: nothing is stored). Each entry keeps
+    that last seat, whose order completes the phase. The first turn emails are marked sent, as in a running
+    game, so a resolution's email task sends only its own."""
     from django.utils import timezone
 
     from games import turns
@@ -54,27 +64,23 @@ def make_games(count: int, seed: int) -> list[dict[str, Any]]:
     players = [turns.player_for(f"bench-{i}@bench.invalid", f"Bench {i + 1}") for i in range(SEATS)]
     made = []
     for k in range(count):
-        game = turns.create_game("piraeus", list(players), seed=seed + k, title=f"Bench {seed + k}")
-        engine = turns.engine_of(game)
-        seats = list(Seat.objects.filter(game=game).order_by("number"))
-        for seat in seats[:LAST]:
-            order = engine.random_order(game.state, seat.number, random.Random(f"{game.seed}:{seat.number}"))
-            turns.submit_order(seat, 1, order)
-        made.append({"game": game.pk, "phase": game.phases.get(number=1).pk})
+        game = turns.create_game(engine, list(players), seed=seed + k, title=f"Bench {seed + k}")
+        phase = game.phases.get(number=1)
+        *first, last = phase.owed_seats
+        for seat in Seat.objects.filter(game=game, number__in=first):
+            turns.submit_order(seat, 1, random_order(game, seat.number))
+        made.append({"game": game.pk, "phase": phase.pk, "seat": last, "owed": len(first) + 1})
     OutboundEmail.objects.filter(game_id__in=[m["game"] for m in made]).update(
         status=OutboundEmail.Status.SENT, sent_at=timezone.now()
     )
     return made
 
 
-def _last_order(game_id: int) -> tuple[Any, dict[str, Any]]:
-    from games import turns
-    from games.models import Game, Seat
+def _last_order(g: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    from games.models import Seat
 
-    game = Game.objects.get(pk=game_id)
-    seat = Seat.objects.select_related("game").get(game=game, number=LAST)
-    order = turns.engine_of(game).random_order(game.state, LAST, random.Random(f"{game.seed}:{LAST}"))
-    return seat, order
+    seat = Seat.objects.select_related("game").get(game_id=g["game"], number=g["seat"])
+    return seat, random_order(seat.game, seat.number)
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -85,22 +91,27 @@ def timed(fn: Callable[[], object]) -> float:
 
 def in_process(games: list[dict[str, Any]], profile_out: Path) -> dict[str, Any]:
     """The three steps of a turn, one after another in this process (no worker), timed and counted:
-    the last order (turns.submit_order), the resolution (turns.resolve_phase) and the four emails
+    the last order (turns.submit_order), the resolution (turns.resolve_phase) and its emails
     (emails.send_pending). The enqueues go to the broker, where nothing consumes them."""
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
     from games import emails, turns
 
-    steps: dict[str, list[float]] = {"submit_last_order": [], "resolve_phase": [], "send_pending_4_emails": []}
+    steps: dict[str, list[float]] = {"submit_last_order": [], "resolve_phase": [], "send_pending_emails": []}
     sql: dict[str, list[str]] = {}
+    sent: list[int] = []  # emails per resolution
     profiler = cProfile.Profile()
     for i, g in enumerate(games):
-        seat, order = _last_order(g["game"])
+        seat, order = _last_order(g)
+
+        def send(game_id: int = g["game"]) -> None:
+            sent.append(emails.send_pending(game_id))
+
         calls: list[tuple[str, Callable[[], object]]] = [
             ("submit_last_order", functools.partial(turns.submit_order, seat, 1, order)),
             ("resolve_phase", functools.partial(turns.resolve_phase, g["phase"])),
-            ("send_pending_4_emails", functools.partial(emails.send_pending, g["game"])),
+            ("send_pending_emails", send),
         ]
         for name, call in calls:
             if i == 0:  # cold: imports, template loading
@@ -124,6 +135,7 @@ def in_process(games: list[dict[str, Any]], profile_out: Path) -> dict[str, Any]
         "timed": len(steps["resolve_phase"]),
         "median_ms": {k: round(statistics.median(v), 3) for k, v in steps.items() if v},
         "sql_count": {k: len(v) for k, v in sql.items()},
+        "emails_per_resolution": statistics.median(sent) if sent else None,
         "sql": sql,
         "profile_file": str(profile_out),
     }
@@ -140,9 +152,15 @@ def prepare(args: argparse.Namespace) -> dict[str, Any]:
     started = time.perf_counter()
     made: dict[str, list[dict[str, Any]]] = {}
     for name, count in groups.items():
-        made[name] = make_games(count, seed)
+        made[name] = make_games(args.engine, count, seed)
         seed += count
-    out: dict[str, Any] = {"groups": made, "prepare_s": round(time.perf_counter() - started, 1)}
+    owed = sorted({g["owed"] for games in made.values() for g in games})
+    out: dict[str, Any] = {
+        "engine": args.engine,
+        "owed_orders_per_phase": owed,
+        "groups": made,
+        "prepare_s": round(time.perf_counter() - started, 1),
+    }
     if args.inprocess:
         out["in_process"] = in_process(made.pop("inprocess"), Path(args.profile))
     return out
@@ -198,7 +216,8 @@ class Probe:
 
 
 def wanted_for(games: list[dict[str, Any]]) -> list[str]:
-    # Every resolution's commit enqueues exactly one email task for its game (4 human seats, no bots).
+    # Every resolution's commit enqueues exactly one email task for its game (4 human seats, no bots, each
+    # notified of every phase).
     return [f"resolve_phase {g['phase']}" for g in games] + [f"send_emails {g['game']}" for g in games]
 
 
@@ -209,7 +228,7 @@ def submit_last(games: list[dict[str, Any]], t0: dict[int, float]) -> None:
 
     from games import turns
 
-    prepared = [(g["phase"], *_last_order(g["game"])) for g in games]  # reads outside the timed part
+    prepared = [(g["phase"], *_last_order(g)) for g in games]  # reads outside the timed part
     for phase_id, seat, order in prepared:
 
         def stamp(p: int = phase_id) -> None:
@@ -235,14 +254,16 @@ def collect(games: list[dict[str, Any]], t0: dict[int, float], probe: Probe) -> 
     def median(a: Callable[[int], float], b: Callable[[int], float]) -> float:
         return round(statistics.median(ms(a(p), b(p)) for p in pids), 3)
 
+    sent = [int(mail[p]["result"]) for p in pids]  # the email task's return value: emails sent
     return {
+        "emails_per_resolution": {"median": statistics.median(sent), "min": min(sent), "max": max(sent)},
         "commit_to_resolution_commit_ms": dist([ms(t0[p], res[p]["commit"]) for p in pids]),
         "commit_to_emails_sent_ms": dist([ms(t0[p], mail[p]["end"]) for p in pids]),
         "breakdown_median_ms": {
             "delivery (last order COMMIT -> task body starts)": median(t0.__getitem__, lambda p: res[p]["start"]),
             "task body to COMMIT returned": median(lambda p: res[p]["start"], lambda p: res[p]["commit"]),
             "after COMMIT: on_commit enqueues": median(lambda p: res[p]["commit"], lambda p: res[p]["end"]),
-            "email task body (4 emails)": median(lambda p: mail[p]["start"], lambda p: mail[p]["end"]),
+            "email task body (its emails)": median(lambda p: mail[p]["start"], lambda p: mail[p]["end"]),
         },
         "worker_pids": sorted({res[p]["pid"] for p in pids}),
         "t0_first": min(t0[p] for p in pids),
@@ -411,6 +432,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m bench.resolution")
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("prepare")
+    p.add_argument("--engine", default="piraeus", help="the game's slug")
     p.add_argument("--sequential", type=int, default=100)
     p.add_argument("--burst", type=int, default=200)
     p.add_argument("--bursts", type=int, default=3)

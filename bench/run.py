@@ -1,7 +1,7 @@
 """pbem benchmark: whole games, the resolution round trip through a real worker, and the order POST under
 load, quoted against the bare Django + Celery floor (../shared/floor) measured in the same run.
 
-    .venv/bin/python bench/run.py [--no-floor] [--games 10] [--burst 200] [--wrk-seconds 15] ...
+    .venv/bin/python bench/run.py [--engine piraeus] [--no-floor | --floor-from SUMMARY] [--games 10] ...
 
 Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Redis on 127.0.0.1:6379. Uses (and drops)
 the database `pbem_bench` and Redis db 12. Prints a summary table; writes bench/results/summary.json.
@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ import redis  # noqa: E402
 
 from bench import floor, procs  # noqa: E402
 from bench.procs import RESULTS, ROOT, RUN_DIR, VENV_BIN  # noqa: E402
+from games.engines import all_engines  # noqa: E402  (pure Python: needs no Django settings)
 
 PG = "host=127.0.0.1 port=5432 user=postgres"
 REDIS_URL = "redis://127.0.0.1:6379/12"  # db 12 is this benchmark's: flushed at start and between steps
@@ -44,6 +46,9 @@ BENCH_SECRET_KEY = "bench-secret-key-not-for-production-0123456789abcdefghijklmn
 def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--database", default="pbem_bench", help="dropped and recreated")
+    ap.add_argument(
+        "--engine", default="piraeus", choices=[e.slug for e in all_engines()], help="the game of A and B (C: Piraeus)"
+    )
     ap.add_argument("--games", type=int, default=10, help="A: whole games played inline")
     ap.add_argument("--worker-games", type=int, default=10, help="B: whole games played by the worker")
     ap.add_argument("--concurrency", type=int, default=2, help="B: prefork pool size (the floor's: 2)")
@@ -59,7 +64,12 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--floor-phases", type=int, default=200)
     ap.add_argument("--floor-bursts", type=int, default=3)
     ap.add_argument("--floor-retries", type=int, default=1, help="rerun a failed floor this many times")
-    ap.add_argument("--only", choices=["A", "B", "C"], action="append", help="run only these measurements")
+    ap.add_argument(
+        "--floor-from", metavar="SUMMARY", help="no floor run: reuse the floor of an earlier run's summary.json"
+    )
+    ap.add_argument(
+        "--only", choices=["A", "B", "C", "floor"], action="append", help="run only these ('floor': the floor alone)"
+    )
     return ap.parse_args()
 
 
@@ -135,9 +145,9 @@ def read_json(name: str) -> Any:
     return json.loads((RUN_DIR / name).read_text())
 
 
-def simulate(env: dict[str, str], games: int, log_name: str) -> tuple[dict[str, Any], list[int]]:
+def simulate(env: dict[str, str], engine: str, games: int, log_name: str) -> tuple[dict[str, Any], list[int]]:
     out = run_py(
-        ["manage.py", "simulate", "piraeus", "--players", "4", "--games", str(games), "--seed", "1"], env, log_name
+        ["manage.py", "simulate", engine, "--players", "4", "--games", str(games), "--seed", "1"], env, log_name
     )
     figures = json.loads(next(ln for ln in reversed(out.splitlines()) if ln.startswith("{")))
     return figures, [int(g) for g in re.findall(r"game #(\d+) finished", out)]
@@ -148,8 +158,8 @@ def simulate(env: dict[str, str], games: int, log_name: str) -> tuple[dict[str, 
 
 def measure_a(args: argparse.Namespace) -> dict[str, Any]:
     env = base_env(args.database)  # no broker: every task runs inline after its commit
-    print(f"== A: {args.games} whole games inline (no broker), PostgreSQL", flush=True)
-    figures, game_ids = simulate(env, args.games, "a-simulate")
+    print(f"== A: {args.games} whole games of {args.engine} inline (no broker), PostgreSQL", flush=True)
+    figures, game_ids = simulate(env, args.engine, args.games, "a-simulate")
     run_py(
         [
             "-m",
@@ -196,12 +206,18 @@ def measure_b(args: argparse.Namespace) -> dict[str, Any]:
     timing.unlink(missing_ok=True)
     env = base_env(args.database, CELERY_BROKER_URL=REDIS_URL, BENCH_TIMING_FILE=str(timing))
     n_prepared = 12 + args.sequential + args.inprocess + 2 * args.bursts * args.burst
-    print(f"== B: prepare {n_prepared} open phases (3 of 4 orders in), in-process turns x{args.inprocess}", flush=True)
+    print(
+        f"== B: prepare {n_prepared} open phases of {args.engine} (every owed order in but one), "
+        f"in-process turns x{args.inprocess}",
+        flush=True,
+    )
     run_py(
         [
             "-m",
             "bench.resolution",
             "prepare",
+            "--engine",
+            args.engine,
             "--sequential",
             str(args.sequential),
             "--burst",
@@ -241,7 +257,7 @@ def measure_b(args: argparse.Namespace) -> dict[str, Any]:
             "b-measure",
         )
         print(f"  simulate: {args.worker_games} whole games played by the worker", flush=True)
-        figures, game_ids = simulate(env, args.worker_games, "b-simulate")
+        figures, game_ids = simulate(env, args.engine, args.worker_games, "b-simulate")
     finally:
         procs.stop(worker)
     run_py(
@@ -262,6 +278,7 @@ def measure_b(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "worker_cmd": cmd,
         "prepare_s": prepared["prepare_s"],
+        "owed_orders_per_phase": prepared["owed_orders_per_phase"],
         "in_process": prepared.get("in_process"),
         "round_trip": read_json("b-measure.json"),
         "simulate": figures,
@@ -303,7 +320,11 @@ def measure_c(args: argparse.Namespace) -> dict[str, Any]:
     port = procs.free_port()
     env = base_env(args.database, CELERY_BROKER_URL=REDIS_URL, SITE_URL=f"http://127.0.0.1:{port}")
     lua = RUN_DIR / "orders.lua"
-    print(f"== C: {args.http_games} games, {3 * args.http_games} signed-in seats; order POST SQL", flush=True)
+    print(
+        f"== C: {args.http_games} games of piraeus (C always uses Port of Piraeus), {3 * args.http_games} "
+        "signed-in seats; order POST SQL",
+        flush=True,
+    )
     flush_redis()
     run_py(
         [
@@ -384,6 +405,12 @@ def ratio(ours: float | None, theirs: float | None) -> float | None:
     return round(ours / theirs, 2) if ours is not None and theirs else None
 
 
+def per_resolution(b: dict[str, Any]) -> str:
+    """Emails per resolution in the sequential run (the same for every phase 1 of one engine, or a range)."""
+    e = b["round_trip"]["sequential"]["emails_per_resolution"]
+    return f"{e['median']:g}" if e["min"] == e["max"] else f"{e['min']}-{e['max']}"
+
+
 def headline(out: dict[str, Any]) -> dict[str, Any]:
     """Our figures that have a floor twin, the floor's, their ratio and the aim."""
     b, c, fl = out.get("B"), out.get("C"), out.get("floor", {}).get("figures", {})
@@ -419,7 +446,7 @@ def headline(out: dict[str, Any]) -> dict[str, Any]:
             ">= 0.5x",
         )
         row(
-            "drain incl. sending the 4 emails each, res/s",
+            f"drain incl. sending the emails ({per_resolution(b)} each), res/s",
             median_of(rt["queued"], "resolutions_per_s_with_emails"),
             fl.get("drain_resolutions_per_s"),
             "",
@@ -463,13 +490,15 @@ def print_summary(out: dict[str, Any]) -> None:
     print("pbem benchmark summary" + (" (no floor run: --no-floor)" if fl is None else ""))
     if fl and fl.get("error"):
         print(f"the floor failed, so there are no ratios: {fl['error']}")
+    if fl and fl.get("reused_from"):
+        print(f"floor figures reused from {fl['reused_from']}, measured {floor_age(fl)}")
     print("=" * 100)
     a, b, c = out.get("A"), out.get("B"), out.get("C")
     if a:
         s, lat = a["simulate"], a["latency"]["last_order_to_emails_written_ms"]
         print(
-            f"\nA. whole games inline, no broker: {s['finished']}/{s['games']} games of Port of Piraeus (4 players) "
-            f"in {s['seconds']} s"
+            f"\nA. whole games inline, no broker: {s['finished']}/{s['games']} games of "
+            f"{out['params']['engine']} (4 players) in {s['seconds']} s"
         )
         print(
             f"   games/minute {s['games_per_minute']}, {s['resolutions']} resolutions, "
@@ -482,11 +511,17 @@ def print_summary(out: dict[str, Any]) -> None:
     if b:
         rt, s = b["round_trip"], b["simulate"]
         seq = rt["sequential"]
+        owed = "/".join(str(n) for n in b["owed_orders_per_phase"])
+        prepared = "/".join(str(n - 1) for n in b["owed_orders_per_phase"])
         print(f"\nB. real worker: {b['worker_cmd']}")
+        print(
+            f"   {out['params']['engine']}, 4 human seats: phase 1 owes {owed} order(s), {prepared} prepared, the "
+            f"completing one timed; each resolution sends {per_resolution(b)} emails"
+        )
         print(
             f"   sequential x{seq['commit_to_resolution_commit_ms']['n']}: last order COMMIT -> resolution COMMIT "
             f"median {fmt(seq['commit_to_resolution_commit_ms']['median'])} ms, "
-            f"p99 {fmt(seq['commit_to_resolution_commit_ms']['p99'])} ms; -> 4 emails sent median "
+            f"p99 {fmt(seq['commit_to_resolution_commit_ms']['p99'])} ms; -> its emails sent median "
             f"{fmt(seq['commit_to_emails_sent_ms']['median'])} ms "
             f"(first task after start {rt['first_task_cold_ms']} ms)"
         )
@@ -514,13 +549,16 @@ def print_summary(out: dict[str, Any]) -> None:
         )
         ip = b.get("in_process")
         if ip:
-            print(f"   in-process, one turn step at a time (median of {ip['timed']}):")
+            print(
+                f"   in-process, one turn step at a time (median of {ip['timed']}; "
+                f"{ip['emails_per_resolution']:g} emails per resolution):"
+            )
             for k, v in ip["median_ms"].items():
                 print(f"      {k:24s} {v:7.2f} ms  {ip['sql_count'][k]:3d} SQL statements")
     if c:
         ld, v = c["load"], c["verify"]
         errors = sum(ld[k] for k in ("err_connect", "err_read", "err_write", "err_status", "err_timeout"))
-        print(f"\nC. order POST: {c['gunicorn_cmd']}")
+        print(f"\nC. order POST, always Port of Piraeus: {c['gunicorn_cmd']}")
         print(f"   {ld['wrk_cmd']}")
         print(
             f"   {ld['requests_per_s']} requests/s, p50 {ld['lat_p50_us'] / 1000:.1f} ms, "
@@ -571,17 +609,24 @@ def main() -> None:
     args = parse_args()
     started = time.monotonic()
     only = set(args.only or ["A", "B", "C"])
+    reused = reused_floor(args.floor_from) if args.floor_from else None  # read before summary.json is rewritten
     RUN_DIR.mkdir(parents=True, exist_ok=True)
     for stale in RUN_DIR.glob("*"):
         stale.unlink()
     check_services()
-    has_wrk = ensure_wrk()
-    print(f"== fresh database {args.database}, Redis db 12 flushed, migrations", flush=True)
-    fresh_database(args.database)
-    flush_redis()
-    run_py(["manage.py", "migrate", "-v", "0"], base_env(args.database), "migrate")
+    has_wrk = "C" in only and ensure_wrk()
+    if only & {"A", "B", "C"}:
+        print(f"== fresh database {args.database}, Redis db 12 flushed, migrations", flush=True)
+        fresh_database(args.database)
+        flush_redis()
+        run_py(["manage.py", "migrate", "-v", "0"], base_env(args.database), "migrate")
     # Other work on the machine skews every figure: the load average says whether the run had it to itself.
-    out: dict[str, Any] = {"params": vars(args), "versions": versions(), "loadavg_at_start": os.getloadavg()}
+    out: dict[str, Any] = {
+        "params": vars(args),
+        "started_at": now_iso(),
+        "versions": versions(),
+        "loadavg_at_start": os.getloadavg(),
+    }
     if "A" in only:
         out["A"] = measure_a(args)
     if "B" in only:
@@ -592,7 +637,10 @@ def main() -> None:
         else:
             print("== C skipped: wrk is not installed and apt-get could not install it", flush=True)
     save(out, started)  # our figures are kept even if the floor fails
-    if args.floor:
+    if reused:
+        print(f"== floor: figures reused from {args.floor_from}, measured {floor_age(reused)}", flush=True)
+        out["floor"] = reused
+    elif args.floor:
         out["floor"] = run_floor(args)
     out["headline"] = headline(out)
     save(out, started)
@@ -620,8 +668,33 @@ def run_floor(args: argparse.Namespace) -> dict[str, Any]:
             print(f"  floor failed: {failure}", flush=True)
             error = str(failure)
             continue
-        return {"wall_s": round(wall, 1), "figures": floor.figures(results)}
+        return {"wall_s": round(wall, 1), "measured_at": now_iso(), "figures": floor.figures(results)}
     return {"error": error, "figures": {}}
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def reused_floor(path: str) -> dict[str, Any]:
+    """The floor of an earlier run's summary.json (a floor run once, then one run per engine). Its ratios
+    are only fair if the machine was as idle then as now: floor_age says how long ago that was."""
+    summary = Path(path)
+    try:
+        fl = json.loads(summary.read_text())["floor"]
+    except (OSError, ValueError, KeyError) as error:
+        raise SystemExit(f"--floor-from {path}: no floor figures there ({error!r})") from None
+    if not fl.get("figures"):
+        raise SystemExit(f"--floor-from {path}: that run's floor has no figures ({fl.get('error', 'not run')})")
+    return {**fl, "reused_from": path}
+
+
+def floor_age(fl: dict[str, Any]) -> str:
+    if not fl.get("measured_at"):  # a summary written before run.py recorded the time
+        return "at an unknown time"
+    minutes = (datetime.now(UTC) - datetime.fromisoformat(fl["measured_at"])).total_seconds() / 60
+    warning = " (more than an hour ago: run the floor again for fair ratios)" if minutes > 60 else ""
+    return f"at {fl['measured_at']}, {minutes:.0f} min ago{warning}"
 
 
 if __name__ == "__main__":
