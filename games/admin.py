@@ -8,12 +8,20 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.html import format_html_join
 
 from games import emails, turns
+from games.engines import all_engines
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
+from games.newgame import read_options, read_player, start_game
 
 
 class ReadOnlyMixin:
@@ -36,6 +44,83 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
+
+
+class SeedInput(forms.NumberInput):
+    """Never echoes a typed seed back to the page: it decides every future shuffle."""
+
+    def format_value(self, value: Any) -> None:
+        return None
+
+
+def options_help() -> str:
+    lines = format_html_join(
+        "",
+        "<li>{}: <code>{}</code> (default {}): {}</li>",
+        (
+            (engine.title, spec.name, "none" if spec.default is None else repr(spec.default), spec.label)
+            for engine in all_engines()
+            for spec in engine.options
+        ),
+    )
+    return f'A JSON object such as {{"name": "value"}}; {{}} keeps every default. The options:<ul>{lines}</ul>'
+
+
+def engine_choices() -> list[tuple[str, str]]:
+    return [(e.slug, f"{e.title} ({e.min_players}–{e.max_players} players)") for e in all_engines()]
+
+
+class NewGameForm(forms.Form):
+    """A one-off game, as `manage.py creategame` starts it."""
+
+    engine = forms.ChoiceField(label="Game", choices=engine_choices)
+    title = forms.CharField(required=False, max_length=120, help_text="Blank: the game's name.")
+    players = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="One email address a line, in seat order; a display name may follow a comma: "
+        "<code>ann@example.org, Ann</code>.",
+    )
+    bots = forms.IntegerField(label="Bot seats", min_value=0, initial=0, help_text="Seated after the players.")
+    phase_hours = forms.IntegerField(label="Phase length (hours)", min_value=1)
+    options = forms.CharField(required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3}))
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        widget=SeedInput,
+        help_text="Blank: random. Only to replay a known deal; it is never shown again.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["phase_hours"].initial = settings.PBEM_DEFAULT_DEADLINE_HOURS
+        self.fields["options"].help_text = options_help()
+
+    def clean_players(self) -> list[tuple[str, str]]:
+        try:
+            return [read_player(line) for line in self.cleaned_data["players"].splitlines() if line.strip()]
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean_options(self) -> dict[str, Any]:
+        try:
+            return read_options(self.cleaned_data["options"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def start(self) -> Game:
+        """The new game, its first emails queued. ValueError (stores nothing) if create_game refuses."""
+        data = self.cleaned_data
+        return start_game(
+            data["engine"],
+            data["players"],
+            bots=data["bots"],
+            options=data["options"],
+            phase_length=timedelta(hours=data["phase_hours"]),
+            seed=data["seed"],
+            title=data["title"],
+        )
 
 
 @admin.register(Game)
@@ -71,8 +156,29 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
     actions = ["extend_24h", "extend_72h", "resolve_now", "pause", "resume"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # games are created by `manage.py creategame` or a league
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        """Not a model form: a game is started by games.turns, like `manage.py creategame` does."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = NewGameForm(request.POST if request.method == "POST" else None)
+        if form.is_valid():
+            try:
+                game = form.start()
+            except ValueError as error:
+                form.add_error(None, str(error))
+            else:
+                started = f"Started {game.title} with {game.seats.count()} seats; the first emails are on their way."
+                self.message_user(request, started, messages.SUCCESS)
+                return redirect("admin:games_game_change", game.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Start a game",
+            "form": form,
+            # The admin's fieldset rendering works for any form; its stubs only name ModelForm.
+            "adminform": helpers.AdminForm(form, [(None, {"fields": list(form.fields)})], {}),  # type: ignore[arg-type]
+        }
+        return TemplateResponse(request, "admin/games/game/new_game.html", context)
 
     @admin.display(description="current phase")
     def current_phase(self, game: Game) -> str:

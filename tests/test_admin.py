@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.core import mail
 from django.urls import reverse
 
 from games import turns
-from games.models import Game, Order, Phase
+from games.engines import all_engines
+from games.models import Game, Order, OutboundEmail, Phase, Player
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,3 +79,91 @@ def test_the_admin_replaces_a_seats_player(organiser, make_game):
     assert response.status_code == 302
     seat.refresh_from_db()
     assert seat.player.email == "sub@example.com"
+
+
+# --- Starting a one-off game --------------------------------------------------------------------------
+
+NEW_GAME = {
+    "engine": "manila",
+    "title": "Friday Manila",
+    "players": "ann@example.org, Ann\nbob@example.org\n\ncid@example.org,  Cid the Trader\n",
+    "bots": "1",
+    "phase_hours": "24",
+    "options": '{"displacing_pirates": "yes"}',
+    "seed": "987654321",
+}
+
+
+def test_the_add_game_form_lists_every_game_with_its_players_and_options(admin_client, settings):
+    settings.PBEM_DEFAULT_DEADLINE_HOURS = 36
+    changelist = admin_client.get(reverse("admin:games_game_changelist")).content.decode()
+    assert reverse("admin:games_game_add") in changelist
+    page = admin_client.get(reverse("admin:games_game_add")).content.decode()
+    for engine in all_engines():
+        assert f"{engine.title} ({engine.min_players}–{engine.max_players} players)" in page
+        assert all(f"<code>{spec.name}</code>" in page for spec in engine.options)
+    assert 'name="phase_hours" value="36"' in page
+
+
+def test_the_admin_starts_a_manila_game_with_seats_in_order_and_sends_the_first_emails(admin_client):
+    response = admin_client.post(reverse("admin:games_game_add"), NEW_GAME)
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:games_game_change", args=[game.pk])
+    assert (game.engine, game.title, game.options) == ("manila", "Friday Manila", {"displacing_pirates": "yes"})
+    assert game.phase_length == timedelta(hours=24)
+    assert game.seed == 987654321
+    seats = list(game.seats.order_by("number").select_related("player"))
+    assert [(s.player.email if s.player else None, s.is_bot) for s in seats] == [
+        ("ann@example.org", False),
+        ("bob@example.org", False),
+        ("cid@example.org", False),
+        (None, True),
+    ]
+    assert [s.player.name for s in seats[:3] if s.player] == ["Ann", "", "Cid the Trader"]
+    phase = open_phase(game)
+    queued = OutboundEmail.objects.filter(game=game, phase=phase, kind=OutboundEmail.Kind.TURN_STARTED)
+    assert sorted(queued.values_list("to", flat=True)) == ["ann@example.org", "bob@example.org", "cid@example.org"]
+    assert sorted(m.to[0] for m in mail.outbox) == ["ann@example.org", "bob@example.org", "cid@example.org"]
+    page = admin_client.get(response["Location"]).content.decode()
+    assert "Started Friday Manila with 4 seats" in page
+    assert "987654321" not in page
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"players": "ann@example.org\nnot-an-address\ncid@example.org"}, "&#x27;not-an-address&#x27; is not an email"),
+        ({"bots": "0", "players": "ann@example.org\nbob@example.org"}, "Manila takes 3 to 5 players, not 2."),
+        ({"options": '{"displacing_pirates": '}, "Options are not valid JSON"),
+        ({"options": '["yes"]'}, "Options must be a JSON object"),
+        ({"options": '{"pirates": "yes"}'}, "Manila has no option called &#x27;pirates&#x27;"),
+        ({"players": "ann@example.org\nbob@example.org\nAnn@Example.org"}, "A player can sit only once at a table."),
+    ],
+)
+def test_a_refused_game_shows_why_and_stores_nothing(admin_client, change, message):
+    response = admin_client.post(reverse("admin:games_game_add"), {**NEW_GAME, **change})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert message in page
+    assert "nothing was created" in page
+    assert "987654321" not in page  # the typed seed is not echoed back
+    assert not Game.objects.exists()
+    assert not Player.objects.exists()
+    assert not OutboundEmail.objects.exists()
+    assert mail.outbox == []
+
+
+def test_only_staff_allowed_to_add_games_reach_the_form(client):
+    url = reverse("admin:games_game_add")
+    user = get_user_model().objects.create_user("player", "p@example.com", "pw")
+    client.login(username="player", password="pw")
+    assert client.get(url).status_code == 302  # to the admin login
+    client.post(url, NEW_GAME)
+    user.is_staff = True
+    user.save()
+    assert client.get(url).status_code == 403  # staff, but without the "add game" permission
+    client.post(url, NEW_GAME)
+    assert not Game.objects.exists()
+    user.user_permissions.add(Permission.objects.get(codename="add_game"))
+    assert client.get(url).status_code == 200

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.engines import all_engines
-from games.models import Game, Seat
+from games.models import Game, Player, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,6 +35,14 @@ def test_creategame_refuses_bad_input_clearly():
         run("creategame", "chess", "--players", "a@x.org")
     with pytest.raises(CommandError, match="duration"):
         run("creategame", "piraeus", "--bots", "3", "--deadline", "soon")
+    with pytest.raises(CommandError, match="'b-at-y' is not an email address"):
+        run("creategame", "piraeus", "--players", "a@x.org,b-at-y", "--bots", "2")
+    with pytest.raises(CommandError, match="JSON object"):
+        run("creategame", "piraeus", "--bots", "3", "--options", "[]")
+    with pytest.raises(CommandError, match="only once"):
+        run("creategame", "piraeus", "--players", "a@x.org,A@x.org", "--bots", "1")
+    assert not Game.objects.exists()
+    assert not Player.objects.exists()  # a refused game leaves no player records behind either
 
 
 def test_simulate_plays_whole_games_and_prints_figures():

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -9,7 +8,7 @@ from games import turns
 from games.engines import get_engine
 from games.links import seat_url
 from games.management.commands._util import parse_duration
-from games.models import Player
+from games.newgame import read_options, read_player, start_game
 
 
 class Command(BaseCommand):
@@ -29,22 +28,21 @@ class Command(BaseCommand):
             engine = get_engine(opts["engine"])
         except KeyError as error:
             raise CommandError(str(error)) from None
-        emails = [e.strip() for e in opts["players"].split(",") if e.strip()]
-        players: list[Player | None] = [turns.player_for(e) for e in emails]
-        players += [None] * opts["bots"]
+        phase_length = parse_duration(opts["deadline"]) if opts["deadline"] else None
         try:
-            options = json.loads(opts["options"])
-            game = turns.create_game(
+            players = [read_player(e) for e in opts["players"].split(",") if e.strip()]
+            game = start_game(
                 engine.slug,
                 players,
-                options=options,
-                phase_length=parse_duration(opts["deadline"]) if opts["deadline"] else None,
+                bots=opts["bots"],
+                options=read_options(opts["options"]),
+                phase_length=phase_length,
                 seed=opts["seed"],
                 title=opts["title"],
             )
-        except (ValueError, json.JSONDecodeError) as error:
+        except ValueError as error:
             raise CommandError(str(error)) from None
-        self.stdout.write(f"Created game #{game.pk}: {game.title}, {len(players)} seats.")
+        self.stdout.write(f"Created game #{game.pk}: {game.title}, {game.seats.count()} seats.")
         phase = turns.current_phase(game)
         for seat in game.seats.select_related("player"):
             link = seat_url(seat, phase) if phase and seat.player else ""

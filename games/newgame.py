@@ -1,0 +1,66 @@
+"""Starting a one-off game from addresses typed by an organiser. Shared by `manage.py creategame` and the
+admin's Add game form, so both read input the same way and a refusal leaves nothing behind."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+
+from games import turns
+from games.models import Game, Player
+
+NAME_LENGTH = Player._meta.get_field("name").max_length or 80
+
+
+def read_player(entry: str) -> tuple[str, str]:
+    """'ann@example.org' or 'ann@example.org, Ann' as (address, display name). ValueError if not an address."""
+    email, _, name = entry.partition(",")
+    email = email.strip()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ValueError(f"{email!r} is not an email address.") from None
+    name = name.strip()
+    if len(name) > NAME_LENGTH:
+        raise ValueError(f"The name {name[:20]!r}... is longer than {NAME_LENGTH} characters.")
+    return email, name
+
+
+def read_options(text: str) -> dict[str, Any]:
+    """Game options typed as a JSON object ('' means none). ValueError otherwise."""
+    try:
+        options = json.loads(text or "{}")
+    except json.JSONDecodeError as error:
+        raise ValueError(f"Options are not valid JSON: {error}.") from None
+    if not isinstance(options, dict):
+        raise ValueError('Options must be a JSON object, like {"name": "value"}.')
+    return options
+
+
+def start_game(
+    engine_slug: str,
+    players: list[tuple[str, str]],
+    *,
+    bots: int = 0,
+    options: dict[str, Any] | None = None,
+    phase_length: timedelta | None = None,
+    seed: int | None = None,
+    title: str = "",
+) -> Game:
+    """turns.create_game for `players` (address, name) in seat order, then `bots` bot seats. On ValueError
+    (player count, options, a player twice) nothing is stored, not even the players' records."""
+    with transaction.atomic():
+        seated: list[Any] = [turns.player_for(email, name) for email, name in players]
+        return turns.create_game(
+            engine_slug,
+            seated + [None] * bots,
+            options=options,
+            phase_length=phase_length,
+            seed=seed,
+            title=title,
+        )
