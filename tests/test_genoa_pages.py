@@ -111,7 +111,7 @@ def test_offers_are_sealed_until_the_offers_phase_closes_and_then_only_the_merch
 
 def test_the_plain_text_email_draws_the_city_as_a_grid_of_squares(make_game) -> None:
     make_game(humans=1, bots=2, engine="genoa")
-    body = mail.outbox[-1].body
+    body = str(mail.outbox[-1].body)
     assert "THE CITY MAP" in body
     assert "  1   Spices   Spices   Coach    Coach    Palace   Palace   Metals   Metals" in body
     assert len(re.findall(r"^  \d  [ >]", body, flags=re.MULTILINE)) == 8
