@@ -21,6 +21,19 @@ def _choices(field: dict[str, Any]) -> list[tuple[str, str]]:
     return [(c["value"], c["label"]) for c in field["choices"]]
 
 
+def _messages(spec: dict[str, Any]) -> dict[str, str]:
+    """Errors in the player's words. Django's defaults echo the submitted value, which for a choice is
+    the engine's key (e.g. "port:C"), and speak of "this field" and "valid choices"."""
+    between = f"Enter a whole number from {spec['min']} to {spec['max']}."
+    return {
+        "required": "Please fill this in." if spec["kind"] in ("integer", "text") else "Please choose one.",
+        "invalid_choice": "That choice is not available now; pick one of those listed.",
+        "invalid": between,
+        "min_value": between,
+        "max_value": between,
+    }
+
+
 class OrderForm(forms.Form):
     phase = forms.IntegerField(widget=forms.HiddenInput)
 
@@ -30,9 +43,14 @@ class OrderForm(forms.Form):
         for spec in prompt["fields"]:
             name, kind, label = spec["name"], spec["kind"], spec["label"]
             help_text = spec.get("help", "")
+            errors = _messages(spec)
             if kind == "choice":
                 self.fields[name] = forms.ChoiceField(
-                    label=label, choices=_choices(spec), widget=forms.RadioSelect, help_text=help_text
+                    label=label,
+                    choices=_choices(spec),
+                    widget=forms.RadioSelect,
+                    help_text=help_text,
+                    error_messages=errors,
                 )
             elif kind == "integer":
                 self.fields[name] = forms.IntegerField(
@@ -41,6 +59,7 @@ class OrderForm(forms.Form):
                     max_value=spec["max"],
                     required=not spec.get("optional", False),  # prompts stored before the key existed
                     help_text=help_text,
+                    error_messages=errors,
                 )
             elif kind == "text":
                 self.fields[name] = forms.CharField(
@@ -49,6 +68,7 @@ class OrderForm(forms.Form):
                     required=spec["min"] > 0,
                     widget=forms.Textarea(attrs={"rows": 6, "cols": 60}),
                     help_text=help_text,
+                    error_messages=errors,
                 )
             elif kind == "multichoice" and not spec.get("repeat"):
                 self.fields[name] = forms.MultipleChoiceField(
@@ -57,6 +77,7 @@ class OrderForm(forms.Form):
                     widget=forms.CheckboxSelectMultiple,
                     required=spec["min"] > 0,
                     help_text=help_text,
+                    error_messages=errors,
                 )
             elif kind == "multichoice":
                 # Repeats allowed (two cards of one good): one drop-down per pick, blank for none.
@@ -66,6 +87,7 @@ class OrderForm(forms.Form):
                         choices=[(EMPTY, "—")] + _choices(spec),
                         required=i < spec["min"],
                         help_text=help_text if i == 0 else "",
+                        error_messages=errors,
                     )
             else:
                 raise ValueError(f"unknown prompt field kind {kind!r}")

@@ -64,6 +64,25 @@ def test_the_deadline_is_shown_in_the_players_time_zone(make_game):
     assert local.strftime("%H:%M") in message.body and "Asia/Tokyo" in message.body
 
 
+def test_the_subject_names_the_time_zone_of_its_deadline(make_game):
+    game = make_game(humans=3)
+    player = game.seats.get(number=0).player
+    player.time_zone = "Asia/Tokyo"
+    player.save()
+    mail.outbox.clear()
+    turns.resolve_now(game)
+    message = next(m for m in mail.outbox if m.to == [player.email])
+    assert message.subject.endswith(" JST")
+
+
+def test_the_plain_text_lists_choices_by_their_labels_not_their_keys(make_game, settings):
+    settings.PBEM_REPLY_ADDRESS = ""
+    make_game(humans=3)
+    body = mail.outbox[0].body
+    assert "- Buy goods\n" in body and "- Sell my own goods\n" in body
+    assert "buyer:" not in body and "seller:" not in body
+
+
 def test_a_turn_email_reports_what_happened_since_the_last_one(make_game):
     game = make_game(humans=3)
     mail.outbox.clear()

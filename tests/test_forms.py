@@ -47,3 +47,10 @@ def test_an_optional_integer_field_may_be_left_blank_and_a_plain_one_may_not() -
     assert blank.order() == {"bid": 4, "loans": None}
     assert not OrderForm(BID, data={"phase": "3", "bid": "", "loans": "1"}).is_valid()
     assert not OrderForm(BID, data={"phase": "3", "bid": "4", "loans": "3"}).is_valid()
+
+
+def test_an_out_of_range_or_missing_number_is_refused_in_the_games_words() -> None:
+    too_high = OrderForm(BID, data={"phase": "3", "bid": "12"})
+    assert not too_high.is_valid() and too_high.errors["bid"] == ["Enter a whole number from 0 to 9."]
+    blank = OrderForm(BID, data={"phase": "3", "bid": ""})
+    assert not blank.is_valid() and blank.errors["bid"] == ["Please fill this in."]

@@ -4,6 +4,7 @@ that only the merchant reads, once the offers phase has closed."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -53,7 +54,7 @@ def test_the_board_is_a_picture_on_the_page_and_in_the_turn_email(make_game):
     assert "<svg" in html and 'aria-label="The city of Genoa.' in html
     assert "Coach House, owned by" not in html  # nobody owns a building yet
     text, email_html = mails_to(BLUE)[0]
-    assert "THE CITY (x = blue die, y = red die" in text and "Coach House" in text
+    assert "THE CITY MAP (columns x = blue die, rows y = red die" in text and "Coach House" in text
     assert "Blue die: column, red die: row" in email_html and email_html.count('<td width="62"') >= 64
 
 
@@ -106,3 +107,12 @@ def test_offers_are_sealed_until_the_offers_phase_closes_and_then_only_the_merch
             assert ("Tavern: 19" in body) == (message.to == ["player3@example.com"])
             assert ("Harbor: 13" in body) == (message.to == ["player2@example.com"])
     assert {message.to[0] for message in new_mails} == {f"player{n}@example.com" for n in (1, 2, 3)}
+
+
+def test_the_plain_text_email_draws_the_city_as_a_grid_of_squares(make_game) -> None:
+    make_game(humans=1, bots=2, engine="genoa")
+    body = str(mail.outbox[-1].body)
+    assert "THE CITY MAP" in body
+    assert "  1   Spices   Spices   Coach    Coach    Palace   Palace   Metals   Metals" in body
+    assert len(re.findall(r"^  \d  [ >]", body, flags=re.MULTILINE)) == 8
+    assert body.count(">") - body.count("->") >= 1, "the tower's start is marked"

@@ -92,3 +92,11 @@ def test_pages_and_emails_keep_dealt_kept_and_completed_order_cards_secret(clien
     game.save(update_fields=["state"])
     assert order_label(done) in _page(client, game, 0)
     assert order_label(done) not in _page(client.__class__(), game, 1)
+
+
+def test_the_plain_text_email_lists_the_sea_routes_a_ship_can_take(make_game):
+    make_game(humans=1, bots=2, engine="ports-of-call")
+    body = mail.outbox[-1].body
+    assert "SEA ROUTES" in body
+    assert "New York - San Francisco: 4 spaces, Pacific, through the Panama canal" in body
+    assert "Hamburg       produces wind turbines sells " in body

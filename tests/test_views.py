@@ -98,7 +98,7 @@ def test_an_illegal_order_through_the_form_shows_why_and_stores_nothing(client, 
     signed_in(client, game, 0)
     response = client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "pirate"})
     assert response.status_code == 400
-    assert b"Select a valid choice" in response.content
+    assert b"That choice is not available now" in response.content and b"pirate" not in response.content
     assert not Order.objects.exists()
 
 

@@ -755,3 +755,11 @@ def test_a_missed_acquisition_places_nothing_and_leaves_the_discs() -> None:
     assert state["owners"] == {} and state["markers"][RED] == 2
     assert state["asked"] == [BLUE] and "3-2" in state["turn"]["discs"] and "4-2" in state["turn"]["discs"]
     assert "Red acquires nothing." in texts(events)
+
+
+def test_the_merchants_route_help_gives_its_example_with_another_players_colour() -> None:
+    state, _ = make_offers(table(merchant=RED), {BLUE: "Street 3-2: 1"})
+    prompt = ENGINE.prompts(state)[RED]
+    route_help = prompt.fields[0].help
+    assert "'= Blue' gives it to Blue's offer" in route_help and "= Red" not in route_help
+    assert "Blue — Street 3-2: 1 ducat." in prompt.text and "0 ownership markers" in prompt.text

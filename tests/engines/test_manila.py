@@ -366,7 +366,7 @@ def test_a_player_short_of_the_cheapest_space_may_take_it_for_all_he_has() -> No
     assert not {"punt:jade", "port:A", "pilot:large", "pirate"} & open_to_yellow
     state, events = place(state, {YELLOW: ["port:C"]}, dice=(1, 1, 1))
     assert state["spaces"]["port:C"] == YELLOW and state["cash"][YELLOW] == 0
-    assert "Yellow places an accomplice on port space C for 1 pesos." in texts(events)
+    assert "Yellow places an accomplice on port space C for 1 peso." in texts(events)
 
 
 def test_a_player_with_no_accomplice_left_is_not_asked() -> None:

@@ -128,3 +128,8 @@ def sort_cards(cards: list[str]) -> list[str]:
 
 def sort_tiles(tiles: list[str]) -> list[str]:
     return sorted(tiles, key=list(TILES).index)
+
+
+def counted(count: int, word: str) -> str:
+    """'1 ducat', '3 ducats': counts in player-facing text."""
+    return f"{count} {word}{'' if count == 1 else 's'}"

@@ -20,7 +20,7 @@ from games.engines.genoa.actions import (
     take_action,
 )
 from games.engines.genoa.board import MARKET, is_building, is_street, space_at, space_name
-from games.engines.genoa.components import CONTRACTS, DISCS, MARKER_VALUE
+from games.engines.genoa.components import CONTRACTS, DISCS, MARKER_VALUE, counted
 from games.engines.genoa.parsing import offer_text, parse_offer, parse_route, parse_tiles, steps
 from games.engines.genoa.rules import affordable, can_act, clockwise, merchant_bonus
 
@@ -62,7 +62,7 @@ def roll_start(state: State, rng: random.Random, events: list[Event]) -> None:
         # always played in full.
         if state["rounds_left"] > 1:
             state["rounds_left"] -= 1
-            text += f" The round marker moves down: {state['rounds_left']} round(s) left including this one."
+            text += f" The round marker moves down: {counted(state['rounds_left'], 'round')} left including this one."
         else:
             text += " This is already the last round, so the round marker stays."
     events.append(Event(text, data={"kind": "roll", "blue": blue, "red": red, "space": space}))
@@ -119,7 +119,7 @@ def resolve_offers(state: State, orders: dict[int, Order], rng: random.Random, e
             )
     state["turn"]["offers"] = kept
     offerers = sorted({offer["seat"] for offer in kept})
-    events.append(Event(f"The offers are in: {len(offerers)} player(s) made offers to {colour(merchant)}."))
+    events.append(Event(f"The offers are in: {counted(len(offerers), 'player')} made offers to {colour(merchant)}."))
     if kept:
         listed = "; ".join(f"{colour(offer['seat'])} — {offer_text(offer)}" for offer in kept)
         events.append(Event(f"Offers to you: {listed}.", seat=merchant))
@@ -287,7 +287,7 @@ def finish(state: State, events: list[Event]) -> None:
         shown = join([f"{card} ({space_name(CONTRACTS[card])})" for card in contracts])
         events.append(
             Event(
-                f"{colour(seat)}: {markers} marker(s) on buildings pay {markers * MARKER_VALUE}; "
+                f"{colour(seat)}: {counted(markers, 'marker')} on buildings pay {markers * MARKER_VALUE}; "
                 f"contracts {shown} pay {paid}.",
                 data={"kind": "final-income", "seat": seat},
             )

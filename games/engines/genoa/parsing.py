@@ -16,7 +16,7 @@ from typing import Any
 
 from games.engines.base import OrderError
 from games.engines.genoa.board import MARKET, parse_space, space_name
-from games.engines.genoa.components import ALL_CARDS, COLOURS, COMMODITIES, TILES
+from games.engines.genoa.components import ALL_CARDS, COLOURS, COMMODITIES, TILES, counted
 
 STEP_SPLIT = re.compile(r"[;\n]+")
 ROUTE_SPLIT = re.compile(r"[;\n,]+|->")
@@ -176,10 +176,10 @@ def _payment_item(item: str, offer: dict[str, Any], where: str) -> None:
 
 
 def offer_text(offer: dict[str, Any]) -> str:
-    items = [f"{offer['ducats']} ducats"] if offer["ducats"] else []
+    items = [counted(offer["ducats"], "ducat")] if offer["ducats"] else []
     items += offer["goods"] + offer["cards"] + [f"{tile} tile" for tile in offer["tiles"]]
     if offer["markers"]:
-        items.append(f"{offer['markers']} marker{'s' if offer['markers'] > 1 else ''}")
+        items.append(counted(offer["markers"], "marker"))
     if offer["gained"]:
         items.append("gained")
     items += [f"deliver {card}" for card in offer["deliver"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.engines.base import Choice, Field, Prompt, State
 from games.engines.genoa.actions import colour, join
 from games.engines.genoa.board import BUILDINGS, MARKET, SPACES, is_building, neighbours, reachable, space_name
-from games.engines.genoa.components import MOVES, card_text, tile_name
+from games.engines.genoa.components import MOVES, card_text, counted, tile_name
 from games.engines.genoa.parsing import offer_text
 
 OFFERS_HELP = (
@@ -16,12 +16,13 @@ OFFERS_HELP = (
     "'deliver L3' delivers an order when you take the action; 'reward extra' picks a large order's tile. "
     "Leave empty to offer nothing."
 )
+# {other} is another player's colour: an example naming the merchant's own colour would read as "me".
 ROUTE_HELP = (
     "The spaces the tower moves to, in order, separated by ';' or ',' (at most 4 moves; never twice the "
-    "same space). After a building, '= me' takes its action yourself, '= Red' gives it to Red's offer, "
-    "'= nobody' leaves it unused; after a street, '= Red' accepts Red's offer for it. Name the start space "
-    "first to give its action, e.g. 'start = me; Street 3-2; Coach House = Red; Spices = me deliver S14'. "
-    "Leave empty to stop on the start space."
+    "same space). After a building, '= me' takes its action yourself, '= {other}' gives it to {other}'s "
+    "offer, '= nobody' leaves it unused; after a street, '= {other}' accepts {other}'s offer for it. Name the "
+    "start space first to give its action, e.g. 'start = me; Street 3-2; Coach House = {other}; Spices = me "
+    "deliver S14'. Leave empty to stop on the start space."
 )
 TILES_HELP = (
     "Special tiles to play, separated by ';': 'trade wine for silk' (Trade 1:1), 'choose pepper' "
@@ -35,9 +36,10 @@ def holdings_text(state: State, seat: int) -> str:
     cards = "; ".join(card_text(card) for card in state["hands"][seat]) or "none"
     tiles = join([tile_name(tile) for tile in state["tiles"][seat]]) if state["tiles"][seat] else "none"
     goods = join(state["goods"][seat]) if state["goods"][seat] else "none"
+    markers = state["markers"][seat]
     return (
         f"You have {state['ducats'][seat]} ducats, commodities: {goods}, "
-        f"tiles: {tiles}, {state['markers'][seat]} ownership marker(s) in front of you. Cards: {cards}."
+        f"tiles: {tiles}, {counted(markers, 'ownership marker')} in front of you. Cards: {cards}."
     )
 
 
@@ -83,8 +85,9 @@ def _route(state: State, seat: int) -> Prompt:
         f"You are the merchant; the tower is on {space_name(start)} (next to: {next_to}). Move it up to "
         f"{MOVES} times and say who acts at each building. Offers received: {offers}. " + holdings_text(state, seat)
     )
+    other = colour((seat + 1) % state["players"])
     fields = (
-        Field("route", "text", "Route and who acts", help=ROUTE_HELP),
+        Field("route", "text", "Route and who acts", help=ROUTE_HELP.format(other=other)),
         Field("tiles", "text", "Special tiles I play", help=TILES_HELP),
     )
     return Prompt("route", text, fields)

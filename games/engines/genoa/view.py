@@ -60,6 +60,8 @@ def _cells(state: State) -> list[list[dict[str, Any]]]:
                     if first
                     else "",
                     "first": first,
+                    # Every square's name fits a plain-text grid column (8 characters), streets as x-y.
+                    "short": space if kind == "street" else SHORT.get(space, BUILDING_NAMES.get(space, "Market")),
                     "owner": COLOURS[owner] if owner is not None else None,
                     "owner_hex": COLOUR_HEX[owner] if owner is not None else None,
                     "discs": discs.get(space, 0) if first else 0,

@@ -87,3 +87,8 @@ def join_names(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def pesos(amount: int) -> str:
+    """'1 peso', '5 pesos': a punt's cheapest crew space can cost 1."""
+    return f"{amount} peso{'' if amount == 1 else 's'}"

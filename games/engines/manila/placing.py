@@ -12,6 +12,7 @@ from games.engines.manila.data import (
     PUNT_COSTS,
     SPACE_COSTS,
     WARES,
+    pesos,
     space_label,
 )
 from games.engines.manila.fields import loan_fields
@@ -92,7 +93,7 @@ def _capital(text: str) -> str:
 def _wish_label(state: State, wish: str, price: int) -> str:
     if wish == "insurance":
         return f"The insurance office (receive {INSURANCE_PAYMENT} pesos now; pay for shipyard repairs later)"
-    return f"{_capital(space_label(wish))} for {price} pesos"
+    return f"{_capital(space_label(wish))} for {pesos(price)}"
 
 
 def place_prompt(state: State, seat: int) -> Prompt:
@@ -169,7 +170,7 @@ def _take(state: State, seat: int, wish: str, price: int, events: Events) -> str
     elif price == 0:
         events.append(Event(f"{name} boards {space_label(space)} as a blind passenger, for nothing."))
     else:
-        events.append(Event(f"{name} places an accomplice on {space_label(space)} for {paid} pesos."))
+        events.append(Event(f"{name} places an accomplice on {space_label(space)} for {pesos(paid)}."))
     return space
 
 
