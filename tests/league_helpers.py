@@ -56,7 +56,7 @@ def submit_for(game: Game, phase: Phase, seats: Iterable[int], seed: str = "") -
     engine = turns.engine_of(game)
     for number in seats:
         if phase.prompt_for(number) is not None:
-            rng = random.Random(f"{seed}:{game.pk}:{phase.number}:{number}")
+            rng = random.Random(f"{seed}:{game.seed}:{phase.number}:{number}")  # not the pk: runs repeat
             turns.submit_order(seat(game, number), phase.number, engine.random_order(game.state, number, rng))
 
 

@@ -103,7 +103,9 @@ def test_each_game_of_a_round_has_its_own_grace():
 
 
 def test_misses_are_counted_for_the_player_who_held_the_seat():
-    game = one_table()
+    # No substitution here: whether seat 3 is owed three phases in a row (and would lose the seat) depends
+    # on the random orders, which this test is not about.
+    game = one_table(substitute_after=0)
     table = Table.objects.get(game=game)
     missed_by = {0: 0, 3: 0}
     owed = dict.fromkeys(range(4), 0)
