@@ -83,9 +83,7 @@ def test_the_page_and_turn_email_draw_the_board_and_show_only_the_count_of_other
 def test_sealed_bids_stay_hidden_until_the_auction_resolves_and_the_log_then_shows_every_bid(client, make_game):
     game = make_game(humans=4, engine="manila", seed=11)
     red = sign_in(client, game, RED)
-    response = red.post(
-        reverse("games-order", args=[game.pk]), {"phase": open_phase(game).number, "bid": 23}
-    )
+    response = red.post(reverse("games-order", args=[game.pk]), {"phase": open_phase(game).number, "bid": 23})
     assert response.status_code == 302
     mail.outbox.clear()
     blue = sign_in(client.__class__(), game, BLUE)

@@ -99,4 +99,4 @@ def test_the_plain_text_email_lists_the_sea_routes_a_ship_can_take(make_game):
     body = mail.outbox[-1].body
     assert "SEA ROUTES" in body
     assert "New York - San Francisco: 4 spaces, Pacific, through the Panama canal" in body
-    assert "Hamburg       produces wind turbines sells " in body
+    assert "Hamburg       produces wind turbines sell here: " in body

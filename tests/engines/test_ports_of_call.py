@@ -843,7 +843,9 @@ def test_bankruptcy_at_60_or_the_no_elimination_rule(option: str) -> None:
     state, events = to_year_end(state)
     if option == "eliminate":
         assert state["bankrupt"][RED] and "bankrupt" in texts(events)
-        assert state["queue"] == [BLUE] and standings_rows(state)[-1]["seat"] == RED
+        last = standings_rows(state)[-1]
+        assert state["queue"] == [BLUE] and last["seat"] == RED
+        assert last["score"] == 0 and last["detail"] == "bankrupt"  # not its last share value of 60
         return
     # -70 due: the factory ($50M), then the small ship ($50M); without it the result is 60 - 100 = -40.
     assert not state["bankrupt"][RED] and [s["id"] for s in state["ships"][RED]] == ["L1"]

@@ -200,7 +200,10 @@ def _sell(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
             raise OrderError(f"your hold has nothing {centre} buys.")
     else:
         if hold.count(good) < max(amount, 1):
-            raise OrderError(f"your hold does not have {max(amount, 1)} {good}.")
+            raise OrderError(
+                f"your hold does not have {max(amount, 1)} {good}: only goods in your hold can be sold"
+                " (cards in your hand let you buy goods)."
+            )
         sold = [good] * (amount or hold.count(good))
     earned = 0
     for card in sold:

@@ -308,7 +308,7 @@ def end_game(state: State, events: list[Event]) -> None:
 def standings_rows(state: State) -> list[dict[str, Any]]:
     """RULEBOOK ranking: share value, then ships, factories, achievement cards, cash; still tied: shared.
     Bankrupt seats rank below everyone, the last eliminated highest among them."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seat in range(state["players"]):
         out = state["bankrupt"][seat]
         key = (
@@ -320,7 +320,8 @@ def standings_rows(state: State) -> list[dict[str, Any]]:
             len(state["claimed"][seat]),
             state["cash"][seat],
         )
-        rows.append({"seat": seat, "key": key, "score": state["stock"][seat]})
+        # A bankrupt company is worth nothing: its last share value would list it above the winner.
+        rows.append({"seat": seat, "key": key, "score": 0 if out else state["stock"][seat]})
     rows.sort(key=lambda row: (tuple(-value for value in row["key"]), row["seat"]))
     for place, row in enumerate(rows, start=1):
         row["rank"] = rows[place - 2]["rank"] if place > 1 and rows[place - 2]["key"] == row["key"] else place
