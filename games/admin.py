@@ -1,6 +1,7 @@
 """The organisers' admin. It never shows what the rules keep hidden: the engine state (hands, decks), the
 seed (future shuffles), prompts (they list a seat's hand), sealed orders before their phase resolves, and
-private log lines before the game ends. Every change goes through games.turns."""
+private log lines before the game ends. Every change goes through games.turns. Staff who are not
+superusers see and act on only the games they are responsible for (OrganisersGames)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.apps import apps
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -22,6 +24,29 @@ from games import emails, turns
 from games.engines import all_engines
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
 from games.newgame import read_options, read_player, start_game
+
+
+def games_of(user: Any) -> QuerySet[Game]:
+    """The games a staff user is responsible for: those they started with the Add game form and those of
+    the leagues they organise."""
+    responsible = Q(started_by=user)
+    if apps.is_installed("games.leagues"):
+        responsible |= Q(league_table__round__season__league__organisers=user)
+    return Game.objects.filter(responsible)
+
+
+class OrganisersGames(admin.ModelAdmin):
+    """On a server shared by several organisers, staff who are not superusers see only their own games'
+    rows. Lists, change pages and bulk actions all start from get_queryset, so nothing else can reach
+    another organiser's game. `game_path` leads from the model to Game."""
+
+    game_path = "game"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        return queryset.filter(**{f"{self.game_path}__in": games_of(request.user)})
 
 
 class ReadOnlyMixin:
@@ -109,10 +134,10 @@ class NewGameForm(forms.Form):
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
 
-    def start(self) -> Game:
+    def start(self, started_by: Any) -> Game:
         """The new game, its first emails queued. ValueError (stores nothing) if create_game refuses."""
         data = self.cleaned_data
-        return start_game(
+        game = start_game(
             data["engine"],
             data["players"],
             bots=data["bots"],
@@ -121,10 +146,14 @@ class NewGameForm(forms.Form):
             seed=data["seed"],
             title=data["title"],
         )
+        game.started_by = started_by
+        game.save(update_fields=["started_by"])
+        return game
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(OrganisersGames):
+    game_path = "pk"
     list_display = ["id", "title", "engine", "status", "phase_number", "current_phase", "deadline", "created_at"]
     list_filter = ["engine", "status"]
     search_fields = ["title", "seats__player__email"]
@@ -141,6 +170,7 @@ class GameAdmin(admin.ModelAdmin):
         "result",
         "created_at",
         "finished_at",
+        "started_by",
     ]
     readonly_fields = [
         "engine",
@@ -152,6 +182,7 @@ class GameAdmin(admin.ModelAdmin):
         "result",
         "created_at",
         "finished_at",
+        "started_by",
     ]
     inlines = [SeatInline]
     actions = ["extend_24h", "extend_72h", "resolve_now", "pause", "resume"]
@@ -163,7 +194,7 @@ class GameAdmin(admin.ModelAdmin):
         form = NewGameForm(request.POST if request.method == "POST" else None)
         if form.is_valid():
             try:
-                game = form.start()
+                game = form.start(request.user)
             except ValueError as error:
                 form.add_error(None, str(error))
             else:
@@ -228,7 +259,7 @@ class ReplaceSeatForm(forms.ModelForm):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(OrganisersGames):
     form = ReplaceSeatForm
     list_display = ["game", "number", "player", "is_bot"]
     list_filter = ["is_bot"]
@@ -266,7 +297,7 @@ def sealed_content(order: Order) -> str:
 
 
 @admin.register(Phase)
-class PhaseAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class PhaseAdmin(ReadOnlyMixin, OrganisersGames):
     list_display = ["game", "number", "name", "status", "deadline", "resolved_at", "used_defaults"]
     list_filter = ["status"]
     fields = readonly_fields = (
@@ -288,7 +319,8 @@ class PhaseAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Order)
-class OrderAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class OrderAdmin(ReadOnlyMixin, OrganisersGames):
+    game_path = "phase__game"
     list_display = fields = readonly_fields = ("phase", "seat", "submitted_at", "revision", "is_default", "content")
 
     @admin.display(description="order")
@@ -300,9 +332,9 @@ class OrderAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class EventAdmin(ReadOnlyMixin, OrganisersGames):
     list_display = ["game", "phase_number", "seq", "audience", "line"]
-    list_filter = ["game"]
+    list_filter = [("game", admin.RelatedOnlyFieldListFilter)]  # names only the games this user sees
     fields = readonly_fields = ("game", "phase_number", "seq", "audience", "line")
 
     @admin.display(description="seen by")
@@ -321,7 +353,7 @@ class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(OutboundEmail)
-class OutboundEmailAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class OutboundEmailAdmin(ReadOnlyMixin, OrganisersGames):
     list_display = ["id", "game", "kind", "to", "status", "attempts", "subject", "created_at", "sent_at"]
     list_filter = ["kind", "status"]
     search_fields = ["to", "subject"]

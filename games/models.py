@@ -9,6 +9,7 @@ import secrets
 from datetime import timedelta
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import models
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -69,6 +70,11 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Final standings, written once when the game ends: [{"seat", "score", "rank", "detail"}].
     result = models.JSONField(default=list, blank=True)
+    # Who started it with the admin's Add game form: a staff user who is not a superuser sees in the admin
+    # only these games and their leagues' games (games/admin.py, OrganisersGames).
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="started_games"
+    )
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title or self.engine}"

@@ -14,6 +14,7 @@ from games import turns
 from games.engines import all_engines
 from games.models import Game, Order, OutboundEmail, Phase, Player
 from tests.conftest import open_phase
+from tests.league_helpers import first_game, make_league, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -167,3 +168,61 @@ def test_only_staff_allowed_to_add_games_reach_the_form(client):
     assert not Game.objects.exists()
     user.user_permissions.add(Permission.objects.get(codename="add_game"))
     assert client.get(url).status_code == 200
+
+
+# --- Several organisers on one server -----------------------------------------------------------------
+
+
+def staff_organiser(client, username):
+    """A staff user who is not a superuser, allowed to view, change and add the core's games."""
+    user = get_user_model().objects.create_user(username, f"{username}@example.com", "pw", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(content_type__app_label="games"))
+    client.login(username=username, password="pw")
+    return user
+
+
+def listed_games(client, model):
+    """The ids of the games whose rows the changelist of `model` shows this user."""
+    rows = client.get(reverse(f"admin:games_{model}_changelist")).context["cl"].queryset
+    path = {"game": "pk", "order": "phase__game"}.get(model, "game")
+    return set(rows.values_list(path, flat=True))
+
+
+def test_an_organiser_who_is_not_a_superuser_sees_and_acts_on_only_their_games(client, admin_client, make_game):
+    league = make_league(players=4)
+    ours = first_game(started_round(league))
+    theirs = make_game(humans=3, title="Rival Piraeus")
+    rival = staff_organiser(client, "rival")
+    Game.objects.filter(pk=theirs.pk).update(started_by=rival)
+    # The rival organises no league: they see the game they started, and nothing else.
+    assert listed_games(client, "game") == {theirs.pk}
+    user = staff_organiser(client, "org")
+    league.organisers.add(user)
+    assert client.post(reverse("admin:games_game_add"), NEW_GAME).status_code == 302
+    added = Game.objects.get(title="Friday Manila")
+    assert added.started_by == user
+    for game in (ours, theirs, added):
+        turns.resolve_now(game)  # orders and log lines for every game
+    mine = {ours.pk, added.pk}
+
+    for model in ["game", "seat", "phase", "order", "event", "outboundemail"]:
+        shown = listed_games(client, model)
+        assert shown == mine, model
+        assert listed_games(admin_client, model) == shown | {theirs.pk}, model  # a superuser sees all
+    assert "Rival Piraeus" not in client.get(reverse("admin:games_event_changelist")).content.decode()
+
+    # Another's game is "does not exist": its page, its seats, its actions.
+    assert client.get(reverse("admin:games_game_change", args=[theirs.pk])).status_code == 302
+    seat = theirs.seats.get(number=2)
+    assert client.get(reverse("admin:games_seat_change", args=[seat.pk])).status_code == 302
+    client.post(reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": "sub@example.com"})
+    assert Game.objects.get(pk=theirs.pk).seats.get(number=2).player.email == "player3@example.com"
+    client.post(reverse("admin:games_game_changelist"), {"action": "pause", "_selected_action": [theirs.pk, ours.pk]})
+    assert Game.objects.get(pk=theirs.pk).status == Game.Status.ACTIVE
+    assert Game.objects.get(pk=ours.pk).status == Game.Status.PAUSED
+    failed = OutboundEmail.objects.filter(game=theirs).first()
+    OutboundEmail.objects.filter(pk=failed.pk).update(status=OutboundEmail.Status.FAILED)
+    client.post(
+        reverse("admin:games_outboundemail_changelist"), {"action": "send_again", "_selected_action": [failed.pk]}
+    )
+    assert OutboundEmail.objects.get(pk=failed.pk).status == OutboundEmail.Status.FAILED
