@@ -61,6 +61,19 @@ class ReadOnlyMixin:
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["email", "name", "time_zone", "notify", "created_at"]
     search_fields = ["email", "name"]
+    ordering = ["email"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
+        """Staff who are not superusers see only the people of their own games and leagues: an address is
+        not theirs to browse otherwise (this also scopes the player pickers that autocomplete from here)."""
+        queryset = super().get_queryset(request)
+        user = request.user
+        if user.is_superuser:
+            return queryset
+        theirs = Q(seats__game__in=games_of(user))
+        if apps.is_installed("games.leagues"):
+            theirs |= Q(memberships__league__organisers=user)
+        return queryset.filter(pk__in=Player.objects.filter(theirs).values("pk"))
 
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):

@@ -70,7 +70,7 @@ def test_an_organiser_who_is_not_a_superuser_sees_and_changes_only_their_own_lea
     theirs = League.objects.create(name="Autumn Cup", slug="autumn", engine="piraeus")
     stranger = Membership.objects.create(league=theirs, player=turns.player_for("x@example.com", "Stranger"))
     user = get_user_model().objects.create_user("org", "org@example.com", "pw", is_staff=True)
-    user.user_permissions.set(Permission.objects.filter(content_type__app_label="leagues"))
+    user.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["leagues", "games"]))
     ours.organisers.add(user)
     client.login(username="org", password="pw")
 
@@ -78,6 +78,16 @@ def test_an_organiser_who_is_not_a_superuser_sees_and_changes_only_their_own_lea
     members_page = client.get(reverse("admin:leagues_membership_changelist")).content.decode()
     assert "Spring Cup" in leagues_page and "Autumn Cup" not in leagues_page
     assert "P1" in members_page and "Stranger" not in members_page
+    # Addresses of people outside their leagues and games stay out of every list and pick list.
+    players_page = client.get(reverse("admin:games_player_changelist"))
+    assert "p1@example.com" in players_page.content.decode() and "x@example.com" not in players_page.content.decode()
+    picker = client.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "leagues", "model_name": "membership", "field_name": "player", "term": "example.com"},
+    ).json()
+    assert picker["results"] and all("x@example.com" not in r["text"] for r in picker["results"])
+    add_member = client.get(reverse("admin:leagues_membership_add")).content.decode()
+    assert "Spring Cup" in add_member and "Autumn Cup" not in add_member
     other = client.get(reverse("admin:leagues_membership_change", args=[stranger.pk]))
     assert other.status_code == 302  # the admin's "does not exist" redirect, telling nothing about it
     # A bulk action on someone else's league reaches nothing.

@@ -31,6 +31,12 @@ class OrganisersOwn(admin.ModelAdmin):
         prefix = f"{self.league_path}__" if self.league_path else ""
         return queryset.filter(**{f"{prefix}organisers": user}).distinct()
 
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        # Pick lists offer only the organiser's own leagues (players come scoped from the player admin).
+        if db_field.name == "league" and not request.user.is_superuser:
+            kwargs["queryset"] = League.objects.filter(**{"organisers": request.user})
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
 
 @admin.register(League)
 class LeagueAdmin(OrganisersOwn):
@@ -157,6 +163,7 @@ class RoundAdmin(OrganisersOwn):
 
 @admin.register(Membership)
 class MembershipAdmin(OrganisersOwn):
+    autocomplete_fields = ["player"]  # never a drop-down of every address on the server
     list_display = ["player", "league", "status", "away_now", "vacation_days_used", "notify", "digest", "joined_at"]
     list_filter = ["league", "status"]
     search_fields = ["player__email", "player__name"]
