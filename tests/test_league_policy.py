@@ -167,3 +167,21 @@ def test_the_grace_keeps_a_daily_deadline_at_its_local_time_across_the_dst_chang
     assert phase.status == Phase.Status.OPEN
     assert phase.deadline.astimezone(ZoneInfo("Europe/Paris")).replace(tzinfo=None) == datetime(2026, 3, 29, 20, 0)
     assert phase.deadline - saturday == timedelta(hours=23)
+
+
+@pytest.mark.parametrize("in_league", [False, True])
+def test_the_policy_finds_a_games_league_table_without_a_query_of_its_own(in_league, make_game, monkeypatch):
+    """The resolution reads the league table with the phase it locks (turns.PHASE_LOCK_RELATED), so the
+    phase_opened receiver looks nothing up, in a league or outside one."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = one_table() if in_league else make_game(humans=4, seed=7)
+    phase = open_phase_of(game)
+    submit_for(game, phase, [n for n in phase.owed_seats if n != 0])
+    with monkeypatch.context() as patch:
+        patch.setattr(turns, "after_commit", lambda *args: None)
+        with CaptureQueriesContext(connection) as queries:
+            assert turns.resolve_phase(phase.pk, use_defaults=True)
+    lookups = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "leagues_table"')]
+    assert lookups == []

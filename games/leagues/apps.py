@@ -8,4 +8,11 @@ class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from games import turns
         from games.leagues import policy  # noqa: F401  (connects the deadline policy to the core's signals)
+
+        # A resolution reads the game's league table with the phase it locks, so the policy's
+        # phase_opened receiver needs no query of its own (games outside leagues find None).
+        path = "game__league_table__round__season__league"
+        if path not in turns.PHASE_LOCK_RELATED:
+            turns.PHASE_LOCK_RELATED.append(path)

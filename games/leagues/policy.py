@@ -32,15 +32,20 @@ def apply_league_deadline(league: League, phase: Phase) -> None:
     Phase.objects.filter(pk=phase.pk).update(deadline=phase.deadline)
 
 
-def table_of(game_id: int) -> Table | None:
-    return unique_row(Table.objects.select_related("round__season__league").filter(game_id=game_id))
+def table_of(game: Game) -> Table | None:
+    """The game's league table. Free after a resolution, which read it along with the phase it locked
+    (turns.PHASE_LOCK_RELATED); one query otherwise."""
+    try:
+        return game.league_table
+    except Table.DoesNotExist:
+        return None
 
 
 @receiver(turns.phase_opened, sender=Game)
 def on_phase_opened(game: Game, phase: Phase, previous: Phase | None, now: datetime, **kwargs: Any) -> None:
     if previous is None:
         return  # a round's first phases get their deadline in start_round, once the table points at the game
-    table = table_of(game.pk)
+    table = table_of(game)
     if table is None:
         return
     league = table.round.season.league
