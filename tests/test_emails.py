@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.core import mail
@@ -51,28 +52,26 @@ def test_emails_of_one_game_thread_together(make_game):
     assert len(message_ids) == len(mail.outbox)
 
 
-def test_the_deadline_is_shown_in_the_players_time_zone(make_game):
-    game = make_game(humans=3)
+def next_email_in_tokyo(game: Game) -> Any:
+    """The email seat 1's player, living in Tokyo, gets when the current phase resolves."""
     player = game.seats.get(number=0).player
+    assert player is not None
     player.time_zone = "Asia/Tokyo"
     player.save()
     mail.outbox.clear()
     turns.resolve_now(game)
-    phase = open_phase(game)
-    message = next(m for m in mail.outbox if m.to == [player.email])
-    local = timezone.localtime(phase.deadline, timezone.get_fixed_timezone(9 * 60))
+    return next(m for m in mail.outbox if m.to == [player.email])
+
+
+def test_the_deadline_is_shown_in_the_players_time_zone(make_game):
+    game = make_game(humans=3)
+    message = next_email_in_tokyo(game)
+    local = timezone.localtime(open_phase(game).deadline, timezone.get_fixed_timezone(9 * 60))
     assert local.strftime("%H:%M") in message.body and "Asia/Tokyo" in message.body
 
 
 def test_the_subject_names_the_time_zone_of_its_deadline(make_game):
-    game = make_game(humans=3)
-    player = game.seats.get(number=0).player
-    player.time_zone = "Asia/Tokyo"
-    player.save()
-    mail.outbox.clear()
-    turns.resolve_now(game)
-    message = next(m for m in mail.outbox if m.to == [player.email])
-    assert message.subject.endswith(" JST")
+    assert next_email_in_tokyo(make_game(humans=3)).subject.endswith(" JST")
 
 
 def test_the_plain_text_lists_choices_by_their_labels_not_their_keys(make_game, settings):
