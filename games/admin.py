@@ -35,18 +35,26 @@ def games_of(user: Any) -> QuerySet[Game]:
     return Game.objects.filter(responsible)
 
 
-class OrganisersGames(admin.ModelAdmin):
-    """On a server shared by several organisers, staff who are not superusers see only their own games'
-    rows. Lists, change pages and bulk actions all start from get_queryset, so nothing else can reach
-    another organiser's game. `game_path` leads from the model to Game."""
-
-    game_path = "game"
+class StaffScoped(admin.ModelAdmin):
+    """On a server shared by several organisers, staff who are not superusers see only the rows `scope`
+    keeps. Lists, change pages, pickers and bulk actions all start from get_queryset, so nothing else can
+    reach another organiser's rows."""
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset = super().get_queryset(request)
-        if request.user.is_superuser:
-            return queryset
-        return queryset.filter(**{f"{self.game_path}__in": games_of(request.user)})
+        return queryset if request.user.is_superuser else self.scope(queryset, request.user)
+
+    def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
+        raise NotImplementedError
+
+
+class OrganisersGames(StaffScoped):
+    """Rows of the games a staff user is responsible for. `game_path` leads from the model to Game."""
+
+    game_path = "game"
+
+    def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
+        return queryset.filter(**{f"{self.game_path}__in": games_of(user)})
 
 
 class ReadOnlyMixin:
@@ -58,18 +66,14 @@ class ReadOnlyMixin:
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(StaffScoped):
     list_display = ["email", "name", "time_zone", "notify", "created_at"]
     search_fields = ["email", "name"]
     ordering = ["email"]
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
-        """Staff who are not superusers see only the people of their own games and leagues: an address is
-        not theirs to browse otherwise (this also scopes the player pickers that autocomplete from here)."""
-        queryset = super().get_queryset(request)
-        user = request.user
-        if user.is_superuser:
-            return queryset
+    def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
+        """Only the people of the user's own games and leagues: an address is not theirs to browse
+        otherwise (this also scopes the player pickers that autocomplete from here)."""
         theirs = Q(seats__game__in=games_of(user))
         if apps.is_installed("games.leagues"):
             theirs |= Q(memberships__league__organisers=user)
@@ -150,7 +154,7 @@ class NewGameForm(forms.Form):
     def start(self, started_by: Any) -> Game:
         """The new game, its first emails queued. ValueError (stores nothing) if create_game refuses."""
         data = self.cleaned_data
-        game = start_game(
+        return start_game(
             data["engine"],
             data["players"],
             bots=data["bots"],
@@ -158,10 +162,8 @@ class NewGameForm(forms.Form):
             phase_length=timedelta(hours=data["phase_hours"]),
             seed=data["seed"],
             title=data["title"],
+            started_by=started_by,
         )
-        game.started_by = started_by
-        game.save(update_fields=["started_by"])
-        return game
 
 
 @admin.register(Game)

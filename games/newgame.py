@@ -51,12 +51,14 @@ def start_game(
     phase_length: timedelta | None = None,
     seed: int | None = None,
     title: str = "",
+    started_by: Any = None,
 ) -> Game:
-    """turns.create_game for `players` (address, name) in seat order, then `bots` bot seats. On ValueError
-    (player count, options, a player twice) nothing is stored, not even the players' records."""
+    """turns.create_game for `players` (address, name) in seat order, then `bots` bot seats, recording the
+    admin user who started it, if any. On ValueError (player count, options, a player twice) nothing is
+    stored, not even the players' records."""
     with transaction.atomic():
-        seated: list[Any] = [turns.player_for(email, name) for email, name in players]
-        return turns.create_game(
+        seated: list[Player | None] = [turns.player_for(email, name) for email, name in players]
+        game = turns.create_game(
             engine_slug,
             seated + [None] * bots,
             options=options,
@@ -64,3 +66,7 @@ def start_game(
             seed=seed,
             title=title,
         )
+        if started_by is not None:
+            game.started_by = started_by
+            game.save(update_fields=["started_by"])
+        return game

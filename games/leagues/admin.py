@@ -12,24 +12,21 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html
 
+from games.admin import StaffScoped
 from games.leagues import ical, services, vacations
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
 
 
-class OrganisersOwn(admin.ModelAdmin):
+class OrganisersOwn(StaffScoped):
     """Staff who are not superusers see and act on only the leagues they organise (and everything in
-    them), so one server can host many organisers' leagues. `league_path` leads from the model to League."""
+    them), so one server can host many organisers' leagues. `league_path` leads from the model to League
+    ("pk" for League itself)."""
 
     league_path = "league"
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        queryset = super().get_queryset(request)
-        user = request.user
-        if user.is_superuser:
-            return queryset
-        prefix = f"{self.league_path}__" if self.league_path else ""
-        return queryset.filter(**{f"{prefix}organisers": user}).distinct()
+    def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
+        return queryset.filter(**{f"{self.league_path}__in": League.objects.filter(organisers=user)})
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         # Pick lists offer only the organiser's own leagues (players come scoped from the player admin).
@@ -40,7 +37,7 @@ class OrganisersOwn(admin.ModelAdmin):
 
 @admin.register(League)
 class LeagueAdmin(OrganisersOwn):
-    league_path = ""
+    league_path = "pk"
     list_display = ["name", "engine", "signups_open", "deadline_mode", "time_zone", "public_page"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
