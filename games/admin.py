@@ -21,7 +21,7 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html_join
 
 from games import emails, turns
-from games.engines import all_engines
+from games.engines import all_engines, engine_choices
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
 from games.newgame import read_options, read_player, start_game
 
@@ -106,10 +106,6 @@ def options_help() -> str:
         ),
     )
     return f'A JSON object such as {{"name": "value"}}; {{}} keeps every default. The options:<ul>{lines}</ul>'
-
-
-def engine_choices() -> list[tuple[str, str]]:
-    return [(e.slug, f"{e.title} ({e.min_players}–{e.max_players} players)") for e in all_engines()]
 
 
 class NewGameForm(forms.Form):

@@ -4,6 +4,8 @@ admin's Add game form, so both read input the same way and a refusal leaves noth
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -12,6 +14,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from games import turns
+from games.engines import get_engine
 from games.models import Game, Player
 
 NAME_LENGTH = Player._meta.get_field("name").max_length or 80
@@ -40,6 +43,26 @@ def read_options(text: str) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise ValueError('Options must be a JSON object, like {"name": "value"}.')
     return options
+
+
+def check_options(engine_slug: str, options: Any, players: Iterable[int]) -> None:
+    """ValueError, with the engine's own message, unless `options` set up a game of `engine_slug` for each
+    player count in `players`: the check create_game makes, for games that are not created yet (a league's
+    tables, whose sizes the draw decides)."""
+    engine = get_engine(engine_slug)
+    counts = list(players)
+    refused: dict[int, str] = {}
+    for count in counts:
+        try:
+            engine.setup(count, options, random.Random(0))
+        except ValueError as error:
+            refused[count] = str(error)
+    if not refused:
+        return
+    first, message = next(iter(refused.items()))
+    if len(refused) == len(counts) and len(set(refused.values())) == 1:
+        raise ValueError(message)  # wrong whatever the table size: the table size is beside the point
+    raise ValueError(f"At a table of {first} players: {message}")
 
 
 def start_game(

@@ -16,6 +16,28 @@ from tests.league_helpers import first_game, make_league, open_phase_of, started
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def league_form(**changes: object) -> dict[str, object]:
+    """The admin's Add league form, filled in."""
+    return {
+        "name": "Winter Cup",
+        "slug": "winter",
+        "engine": "piraeus",
+        "options": "{}",
+        "time_zone": "UTC",
+        "deadline_mode": "length",
+        "phase_length": "2 00:00:00",
+        "grace": "1 00:00:00",
+        "substitute_after": 2,
+        "claim_window": "2 00:00:00",
+        "vacation_days": 14,
+        "vacation_cap_days": 7,
+        "points": "[10, 6, 3, 1]",
+        "invite_key": "k",
+        "daily_time": "20:00",
+        **changes,
+    }
+
+
 def test_every_league_admin_page_opens_and_hides_orders_hands_and_claim_links(admin_client):
     league = make_league(players=4, standby=1)
     game = first_game(started_round(league))
@@ -99,25 +121,46 @@ def test_an_organiser_who_is_not_a_superuser_sees_and_changes_only_their_own_lea
     assert stranger.status == Membership.Status.ACTIVE
 
     # A league the organiser adds is theirs, so they can keep running it.
-    added = client.post(
-        reverse("admin:leagues_league_add"),
-        {
-            "name": "Winter Cup",
-            "slug": "winter",
-            "engine": "piraeus",
-            "options": "{}",
-            "time_zone": "UTC",
-            "deadline_mode": "length",
-            "phase_length": "2 00:00:00",
-            "grace": "1 00:00:00",
-            "substitute_after": 2,
-            "claim_window": "2 00:00:00",
-            "vacation_days": 14,
-            "vacation_cap_days": 7,
-            "points": "[10, 6, 3, 1]",
-            "invite_key": "k",
-            "daily_time": "20:00",
-        },
-    )
+    added = client.post(reverse("admin:leagues_league_add"), league_form())
     assert added.status_code == 302, added.content.decode()[:2000]
     assert League.objects.get(slug="winter").organisers.filter(pk=user.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"engine": "chess"}, "engine", "Select a valid choice"),
+        ({"engine": "Piraeus "}, "engine", "Select a valid choice"),
+        ({"options": '{"colour": "red"}'}, "options", "Port of Piraeus has no option called &#x27;colour&#x27;"),
+        ({"options": "[1, 2]"}, "options", "Options must be a mapping"),
+        # The league's tables may seat 3 to 6: four countries fit only tables of four.
+        ({"options": '{"countries": ["Egypt", "Crete", "Phoenicia", "Persia"]}'}, "options", "At a table of 3"),
+        ({"engine": "manila", "options": '{"countries": []}'}, "options", "Manila has no option called"),
+    ],
+)
+def test_a_league_of_an_unknown_game_or_with_bad_options_is_refused_with_the_reason(
+    admin_client, changes, field, message
+):
+    page = admin_client.post(reverse("admin:leagues_league_add"), league_form(**changes))
+    assert page.status_code == 200 and not League.objects.exists()
+    errors = page.context["adminform"].form.errors
+    assert list(errors) == [field], errors
+    assert message in page.content.decode()
+
+
+def test_a_league_saved_with_a_choice_of_game_and_its_options_draws_and_shows_its_page(admin_client, client):
+    choices = admin_client.get(reverse("admin:leagues_league_add")).context["adminform"].form.fields["engine"].choices
+    assert {slug for slug, _ in choices} >= {"piraeus", "manila", "genoa", "ports-of-call", "phoenician"}
+    form = league_form(engine="manila", options='{"displacing_pirates": "yes"}')
+    assert admin_client.post(reverse("admin:leagues_league_add"), form).status_code == 302
+    league = League.objects.get(slug="winter")
+    assert league.engine == "manila" and league.options == {"displacing_pirates": "yes"}
+    emptied = admin_client.post(reverse("admin:leagues_league_change", args=[league.pk]), league_form(options=""))
+    assert emptied.status_code == 302
+    league.refresh_from_db()
+    assert league.engine == "piraeus" and league.options == {}
+    for i in range(3):
+        Membership.objects.create(league=league, player=turns.player_for(f"w{i}@example.com"))
+    round_ = started_round(league)
+    assert first_game(round_).engine == "piraeus"
+    assert client.get(reverse("leagues-league", args=[league.slug])).status_code == 200

@@ -26,6 +26,11 @@ def all_engines() -> list[Engine]:
     return [_REGISTRY[slug] for slug in sorted(_REGISTRY)]
 
 
+def engine_choices() -> list[tuple[str, str]]:
+    """The registered games as form choices (the Add game form, a league's game)."""
+    return [(e.slug, f"{e.title} ({e.min_players}–{e.max_players} players)") for e in all_engines()]
+
+
 def _load() -> None:
     # Every subpackage is a game that registers itself on import, so adding a game touches no shared file.
     # Imported here, after the registry exists.
@@ -36,4 +41,4 @@ def _load() -> None:
 
 _load()
 
-__all__ = ["Engine", "OrderError", "all_engines", "get_engine", "register"]
+__all__ = ["Engine", "OrderError", "all_engines", "engine_choices", "get_engine", "register"]

@@ -10,9 +10,11 @@ import secrets
 from datetime import date, time, timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from games.engines import engine_choices, get_engine
 from games.models import Game, Player
 
 
@@ -31,7 +33,8 @@ class League(models.Model):
 
     name = models.CharField(max_length=120)
     slug = models.SlugField(unique=True)
-    engine = models.SlugField(max_length=32, help_text="The game played, e.g. piraeus.")
+    # A callable, so a new game needs no migration; an unknown engine would fail only when a round is drawn.
+    engine = models.SlugField(max_length=32, choices=engine_choices, help_text="The game played at every table.")
     options = models.JSONField(default=dict, blank=True, help_text="The game's options for every table.")
     organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="leagues")
     time_zone = models.CharField(max_length=64, default="UTC")
@@ -55,6 +58,21 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """The options must set up the league's game at every table size a draw may produce, so that
+        drawing a round cannot fail on them (the check the Add game form makes through create_game)."""
+        from games.newgame import check_options  # the service side, needed only when a form validates
+
+        if self.options is None:
+            self.options = {}  # an emptied options box means every default
+        if self.engine not in dict(engine_choices()):
+            return  # the engine field reports it
+        engine = get_engine(self.engine)
+        try:
+            check_options(self.engine, self.options, range(engine.min_players, engine.max_players + 1))
+        except ValueError as error:
+            raise ValidationError({"options": str(error)}) from None
 
 
 class Season(models.Model):
