@@ -2,8 +2,13 @@
 
 When PBEM_REPLY_ADDRESS is set (e.g. turns@in.example.org, routed by the provider to
 /anymail/<provider>/inbound/), each turn email and reminder carries a Reply-To of the form
-turns+<outbox id>-<signature>@in.example.org. The signature binds the address to the seat's link key, so a
-reply authenticates like a signed link, and replacing the player makes old addresses stop working.
+turns+<outbox id>-<signature>@in.example.org. The signature binds the address to the seat's link key, so
+replacing the player makes old addresses stop working.
+
+The credential is that address together with the sender: a reply counts only if it was sent to the address
+exactly as we generated it (at our domain) and from the seat's player's own address, and the provider did not
+flag it as spam. A refused reply stores nothing and gets no receipt (the sender may be forged); the seat's
+owner is told once, at their own address. The README ("How a turn works") gives the reasons.
 
 A reply holds lines like "role: seller" above the quoted email. They become an order through the same
 service call as the web form; the player gets a short receipt (stored, or why not) at their own address.
@@ -18,26 +23,71 @@ from typing import Any
 
 from anymail.inbound import AnymailInboundMessage
 from anymail.signals import AnymailInboundEvent, inbound
+from anymail.utils import EmailAddress
+from django.conf import settings
+from django.core.cache import cache
 from django.core.mail import EmailMessage
 from django.dispatch import receiver
 from django.utils.crypto import constant_time_compare
 
 from games import turns
-from games.emails import game_link, reply_signature, thread_id
+from games.emails import game_link, reply_address, thread_id
 from games.models import OutboundEmail
 
 log = logging.getLogger(__name__)
-ADDRESS = re.compile(r"\+(\d+)-([0-9a-f]{16})@", re.IGNORECASE)
+# The outbox id in a reply address's local part (bounded: a longer number is no row of ours).
+ROW_ID = re.compile(r"\+([0-9]{1,18})-")
 QUOTE_START = re.compile(r"^(>|On .+wrote:$|-{2,} ?Original Message|From: )", re.IGNORECASE)
+NOTICE_EVERY = 24 * 3600  # seconds: a seat's owner hears of refused replies to one email at most this often
 
 
-def find_row(addresses: list[str]) -> OutboundEmail | None:
-    for address in addresses:
-        match = ADDRESS.search(address)
-        if not match:
+@dataclass(frozen=True)
+class Reply:
+    """What we use of an inbound email, read once: reading is where a malformed message fails."""
+
+    sender: str  # the From address; empty unless there is exactly one
+    recipients: list[str]  # To, Cc and the envelope recipient
+    text: str
+    subject: str
+    spam: bool  # the provider's own verdict, where it gives one
+    spam_score: float | None
+
+
+def read_reply(message: AnymailInboundMessage) -> Reply:
+    sender = message.from_email
+    recipients = [address.addr_spec for address in message.to + message.cc]
+    if message.envelope_recipient is not None:
+        recipients.append(message.envelope_recipient)
+    text = message.stripped_text or message.text or ""
+    if not all(isinstance(value, str) for value in [*recipients, text]):
+        raise TypeError("a recipient or the text is not a string")
+    return Reply(
+        sender=sender.addr_spec if isinstance(sender, EmailAddress) else "",
+        recipients=recipients,
+        text=text,
+        subject=str(message.subject or ""),
+        spam=message.spam_detected is True,
+        spam_score=message.spam_score,
+    )
+
+
+def domain_of(address: str) -> str:
+    return address.rpartition("@")[2].lower()[:100]
+
+
+def find_row(recipients: list[str]) -> OutboundEmail | None:
+    """The turn email whose reply address is one of these, exactly as generated (the domain in any case).
+
+    A relay that lowercases local parts is common, so the generated address lowercased is accepted too (the
+    signature is lowercase hex already); any other change, an upper-cased signature say, is not ours."""
+    for address in recipients:
+        local, _, domain = address.rpartition("@")
+        match = ROW_ID.search(local)
+        if not match or domain.lower() != domain_of(settings.PBEM_REPLY_ADDRESS):
             continue
         row = OutboundEmail.objects.select_related("seat__player", "phase__game").filter(pk=match.group(1)).first()
-        if row is not None and constant_time_compare(reply_signature(row), match.group(2).lower()):
+        expected = (reply_address(row) or "").rpartition("@")[0] if row else ""
+        if expected and any(constant_time_compare(local, ours) for ours in {expected, expected.lower()}):
             return row
     return None
 
@@ -118,22 +168,51 @@ def take_reply(row: OutboundEmail, text: str) -> ReplyOutcome:
     )
 
 
-@receiver(inbound, dispatch_uid="pbem-inbound-orders")
-def handle_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **kwargs: Any) -> None:
-    message: AnymailInboundMessage = event.message
-    addresses = [str(a.addr_spec) for a in message.to + message.cc]
-    if message.envelope_recipient:
-        addresses.append(message.envelope_recipient)
-    row = find_row(addresses)
-    if row is None or row.seat.player is None:
-        # Unknown or forged address: nobody to answer, nothing to change.
-        log.info("inbound email from %s ignored: no valid reply address", esp_name)
-        return
-    outcome = take_reply(row, message.stripped_text or message.text or "")
-    log.info("inbound reply for game %s seat %s: stored=%s", row.game_id, row.seat.number, outcome.stored)
+def answer(row: OutboundEmail, subject: str, text: str) -> None:
+    """Mail the seat's player at their own address (never the reply's sender), in the game's thread."""
+    assert row.seat.player is not None
     EmailMessage(
-        subject=f"Re: {message.subject or row.phase.name}",
-        body=f"{outcome.message}\n\nThe game page: {game_link(row.seat, row.phase.game)}\n",
+        subject=subject,
+        body=f"{text}\n\nThe game page: {game_link(row.seat, row.phase.game)}\n",
         to=[row.seat.player.email],
         headers={"References": thread_id(row.game_id), "In-Reply-To": thread_id(row.game_id)},
     ).send()
+
+
+def tell_owner(row: OutboundEmail, why: str) -> None:
+    """A refused reply is not answered to its sender, who may be forged (that would be backscatter): the seat's
+    owner is told instead, at most once a day per email, and nothing the reply said is repeated."""
+    if cache.add(f"pbem:refused-reply:{row.pk}", True, NOTICE_EVERY):
+        assert row.seat.player is not None
+        answer(
+            row,
+            f"Re: {row.subject or row.phase.name}",
+            f"A reply to your turn email for {row.phase.name} was not used: {why}. Nothing was stored.\n"
+            f"To play this turn, reply from {row.seat.player.email} or use the game page.",
+        )
+
+
+@receiver(inbound, dispatch_uid="pbem-inbound-orders")
+def handle_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **kwargs: Any) -> None:
+    reply = read_reply(event.message)
+    row = find_row(reply.recipients)
+    if row is None or row.seat.player is None:
+        # Unknown, forged or foreign address: nobody to answer, nothing to change.
+        domains = sorted({domain_of(address) for address in reply.recipients})[:5]
+        log.info("inbound email via %s ignored: no reply address of ours (recipients at %s)", esp_name, domains)
+        return
+    where = f"game {row.game_id} seat {row.seat.number}"
+    if reply.spam:
+        log.warning("inbound reply for %s refused: %s flagged it as spam (score %s)", where, esp_name, reply.spam_score)
+        tell_owner(row, "our mail provider took it for spam")
+        return
+    if reply.sender.lower() != row.seat.player.email.lower():
+        # The operator learns the sender's domain (a player writing from another account?), not the address.
+        domain = domain_of(reply.sender)
+        log.warning("inbound reply for %s refused: the sender, at %r, is not the seat's player", where, domain)
+        origin = f"an address at {domain}" if reply.sender else "no single sender address"
+        tell_owner(row, f"it came from {origin}, not from the address this seat plays with")
+        return
+    outcome = take_reply(row, reply.text)
+    log.info("inbound reply for %s: stored=%s", where, outcome.stored)
+    answer(row, f"Re: {reply.subject or row.phase.name}", outcome.message)
