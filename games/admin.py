@@ -1,7 +1,8 @@
 """The organisers' admin. It never shows what the rules keep hidden: the engine state (hands, decks), the
 seed (future shuffles), prompts (they list a seat's hand), sealed orders before their phase resolves, and
-private log lines before the game ends. Every change goes through games.turns. Staff who are not
-superusers see and act on only the games they are responsible for (OrganisersGames)."""
+private log lines before the game ends, nor lets a list be filtered on them (ListedLookupsOnly). Every change
+goes through games.turns. Staff who are not superusers see and act on only the games they are responsible for
+(OrganisersGames)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.utils import get_fields_from_path
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import Field, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -35,7 +37,40 @@ def games_of(user: Any) -> QuerySet[Game]:
     return Game.objects.filter(responsible)
 
 
-class StaffScoped(admin.ModelAdmin):
+class ListedLookupsOnly(admin.ModelAdmin):
+    """Django's admin filters a list by any lookup on the model's own fields named in its query string
+    (`?data__icontains=...`, `?seed__gt=...`): tried value by value, that reads what the pages hide (a sealed
+    order, a hand, the seed, a link key). Here a list takes only the parameters of its own `list_filter` and
+    `date_hierarchy`, and the row id; anything else is refused with a 400 (DisallowedModelAdminLookup), for
+    superusers too. Search reaches only `search_fields`, and these name public fields only."""
+
+    ROW_ID = frozenset({"id", "id__exact", "id__in", "pk", "pk__exact", "pk__in"})
+
+    def lookup_allowed(self, lookup: str, value: str, request: Any = None) -> bool:
+        return lookup in self.listed_lookups(request)
+
+    def listed_lookups(self, request: HttpRequest) -> set[str]:
+        lookups = set(self.ROW_ID)
+        for item in self.get_list_filter(request):
+            if isinstance(item, type) and issubclass(item, admin.SimpleListFilter):
+                lookups.add(str(item.parameter_name))
+            else:
+                path = item[0] if isinstance(item, list | tuple) else item  # (path, filter class) or a path
+                lookups |= self.filter_parameters(path.name if isinstance(path, Field) else str(path))
+        if self.date_hierarchy:
+            lookups |= {f"{self.date_hierarchy}__{part}" for part in ("year", "month", "day")}
+        return lookups
+
+    def filter_parameters(self, path: str) -> set[str]:
+        """The parameters Django's list filters for the field at `path` put in the list's links: by related
+        row, by value or choice, by date range, empty or not."""
+        field: Any = get_fields_from_path(self.model, path)[-1]
+        if field.is_relation:
+            return {f"{path}__{field.target_field.name}__exact", f"{path}__isnull", f"{path}__isempty"}
+        return {path, f"{path}__exact", f"{path}__isnull", f"{path}__isempty", f"{path}__gte", f"{path}__lt"}
+
+
+class StaffScoped(ListedLookupsOnly):
     """On a server shared by several organisers, staff who are not superusers see only the rows `scope`
     keeps. Lists, change pages, pickers and bulk actions all start from get_queryset, so nothing else can
     reach another organiser's rows."""
