@@ -22,10 +22,13 @@ $(STAMP): requirements.txt
 	$(BIN)/python -m pip install -q -r requirements.txt
 	touch $(STAMP)
 
+# The demo is development: DEBUG=1 (debug pages, the /outbox/ page), http on this machine.
+DEMO_ENV = DEBUG=1 SITE_URL=$${SITE_URL:-http://$(HOST)}
+
 run: venv
-	$(BIN)/python manage.py migrate -v 0
-	SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py demo
-	SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py runserver $(HOST)
+	$(DEMO_ENV) $(BIN)/python manage.py migrate -v 0
+	$(DEMO_ENV) $(BIN)/python manage.py demo
+	$(DEMO_ENV) $(BIN)/python manage.py runserver $(HOST)
 
 test: lint types pytest
 

@@ -53,6 +53,17 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
         ZoneInfo(settings.TIME_ZONE)
     except (ZoneInfoNotFoundError, ValueError):
         problems.append(Error(f"TIME_ZONE {settings.TIME_ZONE!r} is not a known time zone.", id="pbem.E004"))
+    if settings.PBEM_REPLY_ADDRESS and not settings.ANYMAIL.get("WEBHOOK_SECRET"):
+        # Without it anymail only warns and accepts every POST: anyone could play a seat by forging replies.
+        problems.append(
+            Error(
+                "PBEM_REPLY_ADDRESS is set but ANYMAIL_WEBHOOK_SECRET is not: the inbound webhook would accept "
+                "replies from anyone.",
+                hint="Set ANYMAIL_WEBHOOK_SECRET to a random user:password and put it in the provider's inbound "
+                "URL, or unset PBEM_REPLY_ADDRESS.",
+                id="pbem.E005",
+            )
+        )
     if settings.PBEM_REMINDER_HOURS >= settings.PBEM_DEFAULT_DEADLINE_HOURS:
         problems.append(Warning("PBEM_REMINDER_HOURS is not shorter than the default deadline.", id="pbem.W004"))
     return problems

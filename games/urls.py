@@ -9,6 +9,4 @@ urlpatterns = [
     path("games/<int:game_id>/order/", views.submit_order, name="games-order"),
     path("me/", views.my_games, name="games-mine"),
     path("sign-out/", views.sign_out, name="games-sign-out"),
-    path("outbox/", views.outbox, name="games-outbox"),
-    path("outbox/<str:name>/<int:index>/", views.outbox_message, name="games-outbox-message"),
 ]

@@ -1,14 +1,17 @@
 """Settings, read from the environment with safe defaults for a laptop.
 
 With nothing set you get SQLite, tasks run inline after commit, and email written to files in
-var/outbox/ (listed at /outbox/ while DEBUG is on). Production sets DATABASE_URL, CELERY_BROKER_URL,
-SITE_URL, SECRET_KEY, DEBUG=0 and an anymail provider (EMAIL_PROVIDER plus its keys).
+var/outbox/ (listed at /outbox/ when DEBUG=1, as `make run` sets it). Production sets DATABASE_URL,
+CELERY_BROKER_URL, SITE_URL (https), SECRET_KEY and an anymail provider (EMAIL_PROVIDER plus its keys);
+DEBUG is off unless set, and with an https SITE_URL the HTTPS settings below default to production values.
+`manage.py check --deploy` reports what is missing.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlparse
 
 import dj_database_url
 from celery.schedules import crontab
@@ -25,12 +28,27 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DEBUG", True)
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+def env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+# Off unless set: a server started without configuration shows no debug pages and no /outbox/.
+DEBUG = env_bool("DEBUG", False)
 # The development key is only used when DEBUG is on; the system check pbem.E001 refuses it otherwise.
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me"  # noqa: S105
 SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
-ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h] or (["*"] if DEBUG else [])
+SITE_HOST = urlparse(SITE_URL).hostname or ""
+SITE_IS_HTTPS = SITE_URL.startswith("https://")
+# The site's own host unless told otherwise; in development also the loopback names runserver answers on.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or (
+    [SITE_HOST, "localhost", "127.0.0.1", "[::1]"] if DEBUG else [SITE_HOST] if SITE_HOST else []
+)
 CSRF_TRUSTED_ORIGINS = [SITE_URL] if SITE_URL.startswith("http") else []
 
 INSTALLED_APPS = [
@@ -100,8 +118,31 @@ STATIC_ROOT = VAR_DIR / "static"
 # Players sign in by opening a signed link; the session remembers which seats they hold.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 90
 SESSION_COOKIE_HTTPONLY = True
-SESSION_COOKIE_SECURE = SITE_URL.startswith("https://")
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# --- HTTPS (manage.py check --deploy) ----------------------------------------------------------------
+# A server whose SITE_URL is https and whose DEBUG is off gets production values; `make run` (DEBUG on,
+# http on 127.0.0.1) and the tests get none of them. Every one can be set through the environment.
+PRODUCTION_HTTPS = SITE_IS_HTTPS and not DEBUG
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION_HTTPS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if PRODUCTION_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PRODUCTION_HTTPS)
+# Asking to be preloaded into browsers is a commitment that takes months to undo: only when told.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", SITE_IS_HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", SITE_IS_HTTPS)
+
+
+def proxy_ssl_header(value: str) -> tuple[str, str] | None:
+    """`X-Forwarded-Proto` (meaning `X-Forwarded-Proto: https`) or `Name: value` -> Django's META form."""
+    name, _, expected = value.partition(":")
+    if not name.strip():
+        return None
+    return "HTTP_" + name.strip().upper().replace("-", "_"), expected.strip() or "https"
+
+
+# Only when the proxy in front sets this header on every request and drops it from clients' requests:
+# otherwise any client could claim to be on https.
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", ""))
 
 # --- Tasks -----------------------------------------------------------------------------------------
 # Unset broker: every task runs inline, in-process, right after the transaction that asked for it

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -10,3 +11,8 @@ urlpatterns = [
     path("leagues/", include("games.leagues.urls")),
     path("", include("games.urls")),
 ]
+
+if settings.DEBUG:
+    # The development outbox shows the file email backend's messages, turn links included: it exists only
+    # in development, so a production server answers /outbox/ with the resolver's plain 404.
+    urlpatterns.append(path("outbox/", include("games.outbox")))

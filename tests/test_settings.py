@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
 from games.checks import check_deployment
 from pbem.celery import app as celery_app
 
@@ -53,8 +62,6 @@ def test_beat_runs_the_deadline_sweep_task():
 
 
 def test_email_work_goes_to_its_own_queue_only_when_asked(monkeypatch):
-    import importlib
-
     import pbem.settings as project_settings
 
     monkeypatch.setenv("PBEM_EMAIL_QUEUE", "email")
@@ -62,3 +69,140 @@ def test_email_work_goes_to_its_own_queue_only_when_asked(monkeypatch):
     assert routed.CELERY_TASK_ROUTES == {"games.tasks.send_emails": {"queue": "email"}}
     monkeypatch.delenv("PBEM_EMAIL_QUEUE")
     assert importlib.reload(project_settings).CELERY_TASK_ROUTES == {}
+
+
+# --- Deployment settings: read at import, so these load pbem.settings afresh or run manage.py ------------
+
+DEPLOY_VARIABLES = [
+    "DEBUG",
+    "SITE_URL",
+    "ALLOWED_HOSTS",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "SECURE_PROXY_SSL_HEADER",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+]
+
+
+@pytest.fixture
+def load_settings(monkeypatch):
+    """load_settings(**environment) -> the pbem.settings module as a server started with it would read it."""
+    import pbem.settings as project_settings
+
+    def load(**environment: str):
+        for name in DEPLOY_VARIABLES:
+            monkeypatch.delenv(name, raising=False)
+        for name, value in environment.items():
+            monkeypatch.setenv(name, value)
+        return importlib.reload(project_settings)
+
+    yield load
+    monkeypatch.undo()
+    importlib.reload(project_settings)
+
+
+def test_debug_is_off_unless_set(load_settings):
+    assert load_settings().DEBUG is False
+    assert load_settings(DEBUG="1").DEBUG is True
+
+
+def test_an_https_site_without_debug_gets_production_https_settings(load_settings):
+    production = load_settings(SITE_URL="https://pbem.example.org")
+    assert production.SECURE_SSL_REDIRECT and production.SECURE_HSTS_SECONDS >= 365 * 24 * 3600
+    assert production.SECURE_HSTS_INCLUDE_SUBDOMAINS and not production.SECURE_HSTS_PRELOAD
+    assert production.SESSION_COOKIE_SECURE and production.CSRF_COOKIE_SECURE
+    assert production.ALLOWED_HOSTS == ["pbem.example.org"]
+    assert production.SECURE_PROXY_SSL_HEADER is None  # only when told the proxy sets it
+
+
+def test_make_run_gets_no_https_settings(load_settings):
+    demo = load_settings(DEBUG="1", SITE_URL="http://127.0.0.1:8000")
+    assert not demo.SECURE_SSL_REDIRECT and demo.SECURE_HSTS_SECONDS == 0
+    assert not demo.SESSION_COOKIE_SECURE and not demo.CSRF_COOKIE_SECURE
+    assert "127.0.0.1" in demo.ALLOWED_HOSTS and "*" not in demo.ALLOWED_HOSTS
+
+
+def test_each_https_setting_can_be_given_through_the_environment(load_settings):
+    chosen = load_settings(
+        SITE_URL="https://pbem.example.org",
+        ALLOWED_HOSTS="pbem.example.org,www.pbem.example.org",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_HSTS_SECONDS="3600",
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="0",
+        SECURE_HSTS_PRELOAD="1",
+        SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+    )
+    assert chosen.ALLOWED_HOSTS == ["pbem.example.org", "www.pbem.example.org"]
+    assert not chosen.SECURE_SSL_REDIRECT and chosen.SECURE_HSTS_SECONDS == 3600
+    assert not chosen.SECURE_HSTS_INCLUDE_SUBDOMAINS and chosen.SECURE_HSTS_PRELOAD
+    assert chosen.SECURE_PROXY_SSL_HEADER == ("HTTP_X_FORWARDED_PROTO", "https")
+    assert not chosen.SESSION_COOKIE_SECURE and not chosen.CSRF_COOKIE_SECURE
+    assert load_settings(SECURE_PROXY_SSL_HEADER="X-Forwarded-Ssl: on").SECURE_PROXY_SSL_HEADER == (
+        "HTTP_X_FORWARDED_SSL",
+        "on",
+    )
+
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+
+
+def production_environment(tmp_path, **extra: str) -> dict[str, str]:
+    """A production server's environment: only what the README's table asks an operator to set."""
+    keep = {"PATH", "HOME", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV"}
+    return {
+        **{name: value for name, value in os.environ.items() if name in keep},
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "SITE_URL": "https://pbem.example.org",
+        "EMAIL_PROVIDER": "mailgun",
+        "ANYMAIL_MAILGUN_API_KEY": "key-0123",
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",  # the checks do not connect
+        "PBEM_VAR_DIR": str(tmp_path),
+        **extra,
+    }
+
+
+def manage(tmp_path, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=PROJECT_DIR,
+        env=production_environment(tmp_path, **extra),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_production_environment_passes_check_deploy_without_a_warning(tmp_path):
+    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", SECURE_HSTS_PRELOAD="1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout, result.stdout + result.stderr
+
+
+def test_check_deploy_names_what_a_production_environment_leaves_out(tmp_path):
+    # The same environment with HSTS turned off is reported: the check above is not vacuous.
+    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", SECURE_HSTS_SECONDS="0")
+    assert result.returncode != 0 and "security.W004" in result.stderr + result.stdout
+
+
+def test_taking_replies_without_a_webhook_secret_is_an_error(settings):
+    settings.PBEM_REPLY_ADDRESS = "turns@in.example.org"
+    settings.ANYMAIL = {"MAILGUN_API_KEY": "key-0123"}
+    assert "pbem.E005" in ids(settings)
+    settings.ANYMAIL = {"MAILGUN_API_KEY": "key-0123", "WEBHOOK_SECRET": "hook:secret"}
+    assert "pbem.E005" not in ids(settings)
+    settings.PBEM_REPLY_ADDRESS = ""
+    settings.ANYMAIL = {}
+    assert "pbem.E005" not in ids(settings)
+
+
+def test_the_webhook_secret_check_reads_the_anymail_environment(tmp_path):
+    result = manage(tmp_path, "check", PBEM_REPLY_ADDRESS="turns@in.example.org")
+    assert result.returncode != 0 and "pbem.E005" in result.stderr
+    result = manage(tmp_path, "check", PBEM_REPLY_ADDRESS="turns@in.example.org", ANYMAIL_WEBHOOK_SECRET="a:b")
+    assert result.returncode == 0, result.stderr

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 from datetime import timedelta
 
 import pytest
 from django.core import signing
-from django.urls import reverse
+from django.urls import NoReverseMatch, Resolver404, clear_url_caches, resolve, reverse
 from django.utils import timezone
 
 from games import turns
@@ -171,19 +172,48 @@ def test_the_link_reader_names_the_seat_and_phase(make_game):
     assert target.seat == seat and target.phase.number == 1
 
 
-def test_the_outbox_page_lists_emails_only_in_development(client, make_game, settings, tmp_path):
+@pytest.fixture
+def urls_loaded_with(settings):
+    """urls_loaded_with(debug=...): the URLs as a server started with that DEBUG registers them."""
+    import pbem.urls
+
+    def load(debug: bool) -> None:
+        settings.DEBUG = debug
+        importlib.reload(pbem.urls)
+        clear_url_caches()
+
+    yield load
+    settings.DEBUG = False
+    importlib.reload(pbem.urls)
+    clear_url_caches()
+
+
+def test_the_outbox_page_lists_emails_in_development(client, make_game, settings, tmp_path, urls_loaded_with):
     settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     settings.EMAIL_FILE_PATH = str(tmp_path)
     settings.EMAIL_OUTBOX_DIR = tmp_path
-    settings.DEBUG = True
+    urls_loaded_with(debug=True)
     make_game(humans=3)
     response = client.get(reverse("games-outbox"))
     assert response.status_code == 200 and len(response.context["mails"]) == 3
     first = response.context["mails"][0]
     detail = client.get(reverse("games-outbox-message", args=[first["file"], first["index"]]))
     assert detail.status_code == 200 and b"Submit" in detail.content
-    settings.DEBUG = False
-    assert client.get(reverse("games-outbox")).status_code == 404
+
+
+def test_without_debug_the_outbox_does_not_exist(client, make_game, settings, tmp_path, urls_loaded_with):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    settings.EMAIL_OUTBOX_DIR = tmp_path
+    make_game(humans=3)
+    name = next(tmp_path.glob("*.log")).name
+    urls_loaded_with(debug=False)
+    for url in ["/outbox/", f"/outbox/{name}/0/"]:
+        with pytest.raises(Resolver404):
+            resolve(url)
+        assert client.get(url).status_code == 404
+    with pytest.raises(NoReverseMatch):
+        reverse("games-outbox")
 
 
 def test_player_settings_change_the_time_zone_used_on_pages(client, make_game):

@@ -41,9 +41,12 @@ class Command(BaseCommand):
         lines += [
             "  Each link opens your seat and signs you in; My games (/me/) lists every table.",
             f"  Admin: {settings.SITE_URL}/admin/  (user admin, password admin)",
-            f"  Emails: {settings.SITE_URL}/outbox/  (files in {settings.EMAIL_OUTBOX_DIR})",
-            "",
         ]
+        if settings.DEBUG:  # the outbox page exists only in development
+            lines.append(f"  Emails: {settings.SITE_URL}/outbox/  (files in {settings.EMAIL_OUTBOX_DIR})")
+        else:
+            lines.append(f"  Emails: files in {settings.EMAIL_OUTBOX_DIR} (the /outbox/ page needs DEBUG=1)")
+        lines.append("")
         self.stdout.write("\n".join(lines))
 
     def demo_seat(self, engine: Engine, players: int) -> Seat:
