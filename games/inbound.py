@@ -12,22 +12,33 @@ owner is told once, at their own address. The README ("How a turn works") gives 
 
 A reply holds lines like "role: seller" above the quoted email. They become an order through the same
 service call as the web form; the player gets a short receipt (stored, or why not) at their own address.
+
+anymail parses a payload partly in its views and partly lazily, when a header or body is first read. Both
+are pure and deterministic, so a payload that fails to parse will fail again: it is answered 400 (a 500
+makes the provider retry for days), with a log line that names the provider and the error type only.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from anymail import urls as anymail_urls
 from anymail.inbound import AnymailInboundMessage
 from anymail.signals import AnymailInboundEvent, inbound
 from anymail.utils import EmailAddress
+from anymail.webhooks.base import AnymailCoreWebhookView
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.core.mail import EmailMessage
 from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.urls import URLPattern, re_path
 from django.utils.crypto import constant_time_compare
 
 from games import turns
@@ -168,6 +179,56 @@ def take_reply(row: OutboundEmail, text: str) -> ReplyOutcome:
     )
 
 
+class UnreadablePayload(BadRequest):
+    """A payload anymail or we cannot read. A BadRequest, so Django answers 400 wherever it is raised."""
+
+
+@contextmanager
+def unreadable_is_bad_request(esp_name: str) -> Iterator[None]:
+    """Whatever reading a payload raises (KeyError, TypeError, ValueError, LookupError... from anymail's parsers
+    and Python's email package) means it cannot be read, now or on a retry. Django's own 400s, among them
+    anymail's refusal of a wrong webhook secret, pass through unchanged. The error's message is not logged:
+    it may quote the payload."""
+    try:
+        yield
+    except (SuspiciousOperation, BadRequest):
+        raise
+    except Exception as error:  # noqa: BLE001  (parsing is pure: any error is the payload's)
+        log.warning("unreadable %s inbound payload (%s): answered 400", esp_name, type(error).__name__)
+        raise UnreadablePayload(f"unreadable {esp_name} inbound payload") from None
+
+
+class ReadableInbound(AnymailCoreWebhookView):
+    """Put before an anymail inbound view: a payload that its checks, its parsing or our reading of the message
+    cannot read is answered 400, with one log line; the rest of the request is anymail's."""
+
+    def run_validators(self, request: HttpRequest) -> None:
+        with unreadable_is_bad_request(self.esp_name):
+            super().run_validators(request)
+
+    def parse_events(self, request: HttpRequest) -> list[AnymailInboundEvent]:
+        with unreadable_is_bad_request(self.esp_name):
+            return super().parse_events(request)
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return super().post(request, *args, **kwargs)
+        except UnreadablePayload:
+            return HttpResponseBadRequest("unreadable payload")
+
+
+def inbound_urlpatterns() -> list[URLPattern]:
+    """anymail's inbound routes (/anymail/<esp>/inbound/), each served by its own view under ReadableInbound.
+    pbem/urls.py puts these before anymail's URLs, whose tracking routes stay as anymail has them."""
+    patterns = []
+    for route in anymail_urls.urlpatterns:
+        if route.name.endswith("_inbound_webhook"):
+            view = route.callback.view_class
+            readable: Any = type(view.__name__, (ReadableInbound, view), {})
+            patterns.append(re_path(route.pattern.regex.pattern, readable.as_view(), name=route.name))
+    return patterns
+
+
 def answer(row: OutboundEmail, subject: str, text: str) -> None:
     """Mail the seat's player at their own address (never the reply's sender), in the game's thread."""
     assert row.seat.player is not None
@@ -194,7 +255,8 @@ def tell_owner(row: OutboundEmail, why: str) -> None:
 
 @receiver(inbound, dispatch_uid="pbem-inbound-orders")
 def handle_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **kwargs: Any) -> None:
-    reply = read_reply(event.message)
+    with unreadable_is_bad_request(esp_name):
+        reply = read_reply(event.message)
     row = find_row(reply.recipients)
     if row is None or row.seat.player is None:
         # Unknown, forged or foreign address: nobody to answer, nothing to change.

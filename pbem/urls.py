@@ -2,12 +2,16 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from games.inbound import inbound_urlpatterns
+
 admin.site.site_header = "pbem organisers"
 admin.site.site_title = "pbem"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("anymail/", include("anymail.urls")),  # provider webhooks: inbound replies (games/inbound.py)
+    # Provider webhooks: inbound replies through games/inbound.py's wrappers, first; tracking as anymail routes it.
+    path("anymail/", include(inbound_urlpatterns())),
+    path("anymail/", include("anymail.urls")),
     path("leagues/", include("games.leagues.urls")),
     path("", include("games.urls")),
 ]

@@ -10,11 +10,18 @@ import logging
 import re
 
 import pytest
+from anymail.webhooks.mailgun import MailgunTrackingWebhookView
+from anymail.webhooks.postmark import PostmarkInboundWebhookView, PostmarkTrackingWebhookView
 from django.core import mail
 from django.core.cache import cache
+from django.test import Client
+from django.urls import resolve
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games import turns
-from games.models import Order, OutboundEmail
+from games.inbound import ReadableInbound
+from games.models import Game, Order, OutboundEmail
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -299,3 +306,159 @@ def test_other_providers_deliver_a_reply_but_not_one_from_another_sender(client,
     assert not Order.objects.exists()
     assert post_form(client, url, fields(address, "role: buyer")).status_code == 200
     assert Order.objects.get(phase=open_phase(game), seat__number=0).data == {"role": "buyer"}
+
+
+# --- Malformed payloads with a valid secret: 400 if unreadable, 200 if read and refused, never 500 -------------------
+
+BROKEN_MIME = "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"zz\"\nFrom: =?x-bogus?q?=FF?= <\n\n--zz\nContent-Type: text/plain; charset=x-no-such-charset\nContent-Transfer-Encoding: base64\n\n@@@not base64\n"  # noqa: E501
+HUGE = "x" * 200_000
+
+
+def postmark_shapes(to: str) -> list[tuple[str, object]]:
+    """(name, body): the body is posted as JSON if it is not already bytes."""
+
+    def changed(**fields: object) -> dict:
+        payload = postmark_payload(to, "role: pirate")
+        payload.update(fields)
+        return payload
+
+    return [
+        ("broken JSON", b'{"From": "player1@example.com", "To": '),
+        ("a JSON list", b"[]"),
+        ("a JSON string", b'"hello"'),
+        ("JSON null", b"null"),
+        ("an empty body", b""),
+        ("bytes that are not UTF-8", b"\xff\xfe{\x00}"),
+        ("a number as the original recipient", changed(OriginalRecipient=12345)),
+        ("a list as the original recipient", changed(OriginalRecipient=[to])),
+        ("a number as the only recipient", changed(OriginalRecipient=12345, ToFull=[], To="")),
+        ("ToFull as a string", changed(ToFull=to)),
+        ("ToFull as a list of strings", changed(ToFull=[to])),
+        ("ToFull with a number as the address", changed(ToFull=[{"Email": 7, "Name": ""}])),
+        ("FromFull as a string", changed(FromFull="player1@example.com")),
+        ("FromFull with two at signs", changed(FromFull={"Email": "player1@example.com@evil.example", "Name": ""})),
+        ("Headers as a dict", changed(Headers={"X-Spam-Status": "No"})),
+        ("a header without a name", changed(Headers=[{"Value": "No"}])),
+        ("a header with a number as its value", changed(Headers=[{"Name": "X-Spam-Score", "Value": 5}])),
+        ("a header that injects another", changed(Headers=[{"Name": "Subject", "Value": "a\r\nBcc: x@y.example"}])),
+        ("an attachment without content", changed(Attachments=[{"Name": "a.txt", "ContentType": "text/plain"}])),
+        ("an attachment that is not base64", changed(Attachments=[{"ContentType": "text/plain", "Content": "@@"}])),
+        ("TextBody as a dict", changed(TextBody={"role": "seller"})),
+        ("StrippedTextReply as a number", changed(StrippedTextReply=42)),
+        ("Subject as a list", changed(Subject=["Re:", "turn"])),
+        ("a 200 KB subject", changed(Subject=HUGE)),
+        ("broken RawEmail MIME", changed(RawEmail=BROKEN_MIME)),
+        ("RawEmail as a number", changed(RawEmail=3)),
+        ("a tracking record type", changed(RecordType="Delivery")),
+        ("a huge row id in the address", changed(OriginalRecipient=f"turns+{'9' * 40}-{'a' * 16}@in.pbem.example")),
+    ]
+
+
+def mailgun_shapes(to: str) -> list[tuple[str, dict]]:
+    def changed(**fields):
+        return mailgun_fields(to, "role: pirate", **fields)
+
+    return [
+        ("no message headers", changed(**{"message-headers": None})),
+        ("broken JSON message headers", changed(**{"message-headers": "[[\"From\", "})),
+        ("message headers as a JSON dict", changed(**{"message-headers": '{"From": "x"}'})),
+        ("message headers that are not pairs", changed(**{"message-headers": '[["From"], 3, null]'})),
+        ("a timestamp that is not a number", changed(timestamp="yesterday")),
+        ("an attachment count that is not a number", changed(**{"attachment-count": "many"})),
+        ("broken JSON content-id map", changed(**{"attachment-count": "1", "content-id-map": "{"})),
+        ("a tracking event", changed(event="delivered")),
+        ("broken body-mime", changed(**{"body-mime": BROKEN_MIME})),
+        ("a 200 KB header", changed(**{"message-headers": json.dumps([["From", "player1@example.com"], ["X", HUGE]])})),
+        ("a recipient that is not an address", changed(recipient="@@@")),
+        ("a From header with two at signs", changed(**{"message-headers": '[["From", "a@b@c"], ["To", "x"]]'})),
+    ]
+
+
+def sendgrid_shapes(to: str) -> list[tuple[str, dict]]:
+    def changed(**fields):
+        return sendgrid_fields(to, "role: pirate", **fields)
+
+    return [
+        ("neither headers nor raw email", changed(headers=None)),
+        ("broken raw email", changed(headers=None, email=BROKEN_MIME)),
+        ("an envelope without a recipient", changed(envelope='{"from": "player1@example.com"}')),
+        ("an envelope that is a list", changed(envelope="[1, 2]")),
+        ("an envelope recipient that is a number", changed(envelope='{"to": [5], "from": "x"}')),
+        ("a number as the only recipient", changed(envelope='{"to": [5], "from": "x"}', headers="From: x@y.example\n")),
+        ("charsets that are a list", changed(charsets="[]")),
+        ("an unknown charset", changed(charsets='{"text": "x-no-such-charset"}')),
+        ("attachment info that is a list", changed(**{"attachment-info": "[1]"})),
+        ("headers without colons and a 200 KB line", changed(headers=f"garbage\n{HUGE}\n")),
+        ("a To header with two at signs", changed(headers="From: player1@example.com\nTo: a@b@c\n")),
+    ]
+
+
+def test_inbound_routes_are_served_by_readable_wrappers_and_tracking_routes_by_anymail():
+    inbound = resolve("/anymail/postmark/inbound/").func.view_class
+    assert issubclass(inbound, ReadableInbound) and issubclass(inbound, PostmarkInboundWebhookView)
+    for url in ("/anymail/mailgun/inbound/", "/anymail/mailgun/inbound_mime/", "/anymail/sendgrid/inbound/"):
+        assert issubclass(resolve(url).func.view_class, ReadableInbound)
+    assert resolve("/anymail/postmark/tracking/").func.view_class is PostmarkTrackingWebhookView
+    assert resolve("/anymail/mailgun/tracking/").func.view_class is MailgunTrackingWebhookView
+
+
+@pytest.mark.usefixtures("mailgun_on")
+def test_a_mailgun_reply_with_a_wrong_signature_keeps_anymails_refusal(client, make_game):
+    make_game(humans=3)
+    fields = mailgun_fields(reply_to_of("player1@example.com"), "role: buyer", signature="0" * 64)
+    assert post_form(client, "/anymail/mailgun/inbound/", fields).status_code == 400
+    assert not Order.objects.exists()
+
+
+def malformed_posts(client, address: str) -> list[tuple[str, int]]:
+    answers = []
+    for name, body in postmark_shapes(address):
+        raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+        response = client.post(WEBHOOK, raw, content_type="application/json", HTTP_AUTHORIZATION=AUTH)
+        answers.append((f"Postmark: {name}", response.status_code))
+    for url, shapes in [("/anymail/mailgun/inbound/", mailgun_shapes), ("/anymail/sendgrid/inbound/", sendgrid_shapes)]:
+        for name, fields in shapes(address):
+            answers.append((f"{url.split('/')[2]}: {name}", post_form(client, url, fields).status_code))
+    broken = b"--zz\r\nContent-Disposition: form-data; name=\"token\"\r\n\r\nabc"
+    for url in ("/anymail/mailgun/inbound/", "/anymail/sendgrid/inbound/"):
+        response = client.post(url, broken, content_type="multipart/form-data; boundary=zz", HTTP_AUTHORIZATION=AUTH)
+        answers.append((f"{url.split('/')[2]}: a multipart body cut short", response.status_code))
+    return answers
+
+
+@pytest.mark.usefixtures("mailgun_on")
+def test_malformed_payloads_are_answered_400_or_200_and_store_nothing(make_game, caplog):
+    make_game(humans=3)
+    address = reply_to_of("player1@example.com")
+    client = Client(raise_request_exception=False)
+    answers = malformed_posts(client, address)
+    assert len(answers) >= 40
+    assert [(name, code) for name, code in answers if code not in (200, 400)] == []
+    assert not Order.objects.exists()
+    # The secret was right every time: anymail refused as unauthenticated only the Mailgun body cut short
+    # before its signature fields.
+    unauthenticated = [r for r in caplog.records if r.name == "django.security.AnymailWebhookValidationFailure"]
+    assert [r.getMessage().splitlines()[0] for r in unauthenticated] == [
+        "Mailgun webhook called without required security fields"
+    ]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+POSTMARK_FIELDS = list(postmark_payload("turns@in.pbem.example", "").keys()) + ["RawEmail", "RecordType"]
+
+
+@given(changes=st.dictionaries(st.sampled_from(POSTMARK_FIELDS), json_values, min_size=1, max_size=4))
+@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_postmark_fields_of_any_json_type_are_answered_400_or_200(make_game, changes):
+    if not Game.objects.exists():
+        make_game(humans=3)
+    address = reply_to_of("player1@example.com")
+    payload = {**postmark_payload(address, "role: pirate"), **changes}
+    client = Client(raise_request_exception=False)
+    response = client.post(WEBHOOK, payload, content_type="application/json", HTTP_AUTHORIZATION=AUTH)
+    assert response.status_code in (200, 400), changes
+    assert not Order.objects.exists()
