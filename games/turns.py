@@ -40,6 +40,9 @@ PHASE_LOCK_RELATED: list[str] = ["game"]
 # Sent by the sweep with `phase_id` and `now` for a phase past its deadline, before it is resolved with
 # default orders. A receiver returning True has dealt with the phase (e.g. extended its deadline).
 deadline_passed = Signal()
+# Sent with `game` and `now` inside the transaction that ends a game, once its result and last emails are
+# stored: a receiver tidies up what the end makes moot (a league withdraws its open seat offers).
+game_finished = Signal()
 
 
 class OrderRejected(Exception):
@@ -271,6 +274,7 @@ def _open_next_phase(
         assert previous is not None, "a game cannot be over before its first phase"
         emails = [_email(game, previous, seat, OutboundEmail.Kind.GAME_OVER) for seat in humans]
         _queue_emails(previous, emails)
+        game_finished.send(sender=Game, game=game, now=now)
         return
     game.phase_number += 1
     game.save(update_fields=["state", "phase_number", "event_count"])

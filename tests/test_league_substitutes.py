@@ -14,11 +14,20 @@ from django.urls import reverse
 from games import turns
 from games.leagues import services, substitutes
 from games.leagues.models import League, Membership, Seating, Substitution, Table
-from games.leagues.results import reliability
+from games.leagues.results import league_ratings, reliability, season_standings
 from games.links import seat_url
-from games.models import Game, Order, OutboundEmail, Seat
+from games.models import Game, Order, OutboundEmail, Phase, Seat
 from games.turns import engine_of
-from tests.league_helpers import first_game, make_league, open_phase_of, owed_turns_of, play_phase, started_round
+from tests.league_helpers import (
+    autopilot,
+    first_game,
+    make_league,
+    open_phase_of,
+    owed_turns_of,
+    play_phase,
+    started_round,
+    submit_for,
+)
 from tests.test_concurrency import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -204,3 +213,91 @@ def test_misses_before_and_after_a_claim_count_for_whoever_held_the_seat_then():
     assert counts[holder.pk] == (2, 2) and counts[newcomer.pk] == (2, 1)
     others = [s.player_id for s in Seat.objects.filter(game=game).exclude(number=3)]
     assert all(counts[p][1] == 0 and counts[p][0] >= 1 for p in others)
+
+
+def test_a_claim_after_the_game_has_ended_is_refused_and_changes_nothing(client):
+    league, game, offer, path = dropped_seat()
+    standby = offer.standby
+    assert standby is not None
+    autopilot(game)  # the table plays on to the end while the seat is on offer
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    offer.refresh_from_db()
+    assert offer.status == Substitution.Status.WITHDRAWN  # withdrawn as the game ended
+    page = client.get(path)
+    assert page.status_code == 200 and "The game ended before" in page.content.decode()
+    assert "<form" not in page.content.decode()
+    refused = client.post(path)
+    assert refused.status_code == 409 and "This game is over" in refused.content.decode()
+    # An offer left open from before (a game that ended without withdrawing it) is refused all the same.
+    Substitution.objects.filter(pk=offer.pk).update(status=Substitution.Status.OFFERED)
+    with pytest.raises(services.LeagueError, match="game is over"):
+        substitutes.claim(token_of(path))
+
+    assert Membership.objects.get(pk=standby.pk).status == Membership.Status.STANDBY
+    seat = Seat.objects.get(game=game, number=3)
+    assert seat.player is None
+    assert not Seating.objects.filter(player=standby.player).exists()
+    rows = {row.player_id: row for row in season_standings(services.current_season(league))}
+    assert standby.player_id not in rows and standby.player_id not in league_ratings(league)
+    # The players who finished the game are credited as before.
+    assert {rows[s.player_id].games for s in Seating.objects.filter(table__game=game, until_phase__isnull=True)} == {1}
+
+
+def test_the_end_of_a_game_withdraws_only_its_own_offers():
+    league = make_league(players=8, standby=2)
+    round_ = started_round(league)
+    first, second = (t.game for t in round_.tables.order_by("number"))
+    assert first is not None and second is not None
+    for game in (first, second):
+        holder = Seat.objects.get(game=game, number=0).player
+        services.drop_member(Membership.objects.get(league=league, player=holder))
+    autopilot(first)
+    statuses = dict(Substitution.objects.values_list("table__game", "status"))
+    assert statuses == {first.pk: Substitution.Status.WITHDRAWN, second.pk: Substitution.Status.OFFERED}
+    offer = Substitution.objects.get(table__game=second)
+    assert substitutes.claim(token_of(substitutes.claim_url(offer))).game_id == second.pk
+
+
+def play_to_the_last_phase(game: Game, held_back: int) -> Phase:
+    """Play with the default order for `held_back` (missing) and random ones for the others until the open
+    phase is the last: resolving it with `held_back` on its default order ends the game. It stays open."""
+    engine = engine_of(game)
+    for _ in range(1000):
+        phase = open_phase_of(game)
+        missing = held_back if held_back in phase.owed_seats else phase.owed_seats[-1]
+        submit_for(game, phase, [n for n in phase.owed_seats if n != missing])
+        sealed = dict(Order.objects.filter(phase=phase).values_list("seat__number", "data"))
+        orders = {n: sealed.get(n) or engine.default_order(game.state, n) for n in phase.owed_seats}
+        after, _ = engine.resolve(game.state, orders, turns.phase_rng(game, phase.number))
+        if not engine.prompts(after):
+            return phase
+        assert turns.resolve_phase(phase.pk, use_defaults=True)
+    raise AssertionError("the game did not end")
+
+
+def test_a_claim_racing_the_games_last_resolution_on_postgresql_ends_in_one_state(postgres):
+    """The claim locks the game's row as the resolution does: either the standby holds the seat when the
+    game ends (and the result is theirs), or the game ended first and the claim is refused."""
+    for _ in range(2):
+        Substitution.objects.all().delete()
+        League.objects.all().delete()
+        Game.objects.all().delete()
+        _, game, offer, path = dropped_seat(substitute_after=0)
+        last = play_to_the_last_phase(game, held_back=3)
+        claimed, resolved = run_together(
+            lambda path=path: substitutes.claim(token_of(path)),
+            lambda last=last: turns.resolve_phase(last.pk, use_defaults=True),
+        )
+        game.refresh_from_db()
+        assert resolved is True and game.status == Game.Status.FINISHED, (claimed, resolved)
+        status = Substitution.objects.get().status
+        holders = Seating.objects.filter(table__game=game, seat_number=3, until_phase__isnull=True)
+        if isinstance(claimed, Seat):
+            assert status == Substitution.Status.CLAIMED and holders.get().player == offer.standby.player
+            # They held the seat as the game ended: its end was emailed to them, as to every holder.
+            ended = OutboundEmail.objects.filter(game=game, kind=OutboundEmail.Kind.GAME_OVER)
+            assert offer.standby.player.email in ended.values_list("to", flat=True)
+        else:
+            assert isinstance(claimed, services.LeagueError) and "game is over" in str(claimed), claimed
+            assert status == Substitution.Status.WITHDRAWN and not holders.exists()

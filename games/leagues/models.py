@@ -179,6 +179,7 @@ class Substitution(models.Model):
         OFFERED = "offered"
         CLAIMED = "claimed"
         BOT = "bot"  # nobody claimed in time, or nobody was on standby
+        WITHDRAWN = "withdrawn"  # the game ended before anyone claimed the seat
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="substitutions")
     seat_number = models.PositiveSmallIntegerField()

@@ -1,10 +1,11 @@
-"""The league's rules for deadlines and missed turns, attached to the core at two points (games.turns):
+"""The league's rules for deadlines and missed turns, attached to the core at three points (games.turns):
 
 - `phase_opened`: a league game's phase closes at the league's daily time, if it has one; and a seat
   whose holder has now missed `substitute_after` owed orders in a row is handed to a substitute;
 - `deadline_passed`: the first miss of a game extends its deadline once, for everyone, by the league's
   grace time (whole days in the league's calendar, so a 20:00 deadline stays at 20:00 across a daylight-
-  saving change); later misses fall through to the core, which resolves with default orders.
+  saving change); later misses fall through to the core, which resolves with default orders;
+- `game_finished`: seats still offered to standby players are withdrawn, nobody can claim a game that is over.
 
 Games outside leagues have no Table row, so both receivers return at once for them.
 """
@@ -122,3 +123,12 @@ def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
         table.grace_used = True
         table.save(update_fields=["grace_used"])
     return True
+
+
+@receiver(turns.game_finished, sender=Game)
+def on_game_finished(game: Game, now: datetime, **kwargs: Any) -> None:
+    table = table_of(game)
+    if table is not None:
+        from games.leagues.substitutes import withdraw_offers
+
+        withdraw_offers(table)

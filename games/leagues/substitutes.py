@@ -3,7 +3,8 @@ player on the league's standby list, with a claim link and a briefing of the pos
 seat's hand is shown only to whoever holds it). Claiming gives the seat to them (the core's replace_player,
 which sends them the current turn's email if the seat owes an order); of
 two claims racing, the row lock lets exactly one through. Unclaimed in time, or with nobody on standby,
-a bot plays the seat."""
+a bot plays the seat. When the game ends, seats still on offer are withdrawn: a claim on a game that is over
+is refused, so nobody is credited with a result, a miss or a rating change they never played."""
 
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ from games import turns
 from games.dispatch import after_commit
 from games.engines import get_engine
 from games.leagues import emails
-from games.leagues.models import Membership, Seating, Substitution
+from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.services import LeagueError
-from games.models import OutboundEmail, Phase, Seat, new_link_key
+from games.models import Game, OutboundEmail, Phase, Seat, new_link_key
 
 CLAIM_SALT = "pbem.league-claim"
+GAME_OVER = "This game is over, so its seat is no longer offered. You are still on the standby list."
 
 
 def drop_seat(seating: Seating, now: datetime, current: Phase | None = None) -> Substitution:
@@ -92,19 +94,27 @@ def read_claim(token: str) -> Substitution:
 
 def claim(token: str, now: datetime | None = None) -> Seat:
     """Give the offered seat to the standby player the link was sent to. Raises LeagueError, having
-    changed nothing, if the offer was claimed already, has expired or went to a bot."""
+    changed nothing, if the offer was claimed already, has expired, went to a bot or its game is over."""
     now = now or timezone.now()
     offer = read_claim(token)
     with transaction.atomic():
+        # The game's row first, locked as a resolution locks it: a claim and the game's last resolution
+        # run one after the other (in the order a resolution takes its locks), so no claim lands on a
+        # game that has just ended.
+        locked_game = Game.objects.select_for_update(no_key=True).only("status", "phase_number")
+        game = locked_game.get(pk=offer.table.game_id or 0)
+        if game.status == Game.Status.FINISHED:
+            raise LeagueError(GAME_OVER)
         # The lock makes a second claim wait for the first and then see it claimed.
-        locked = Substitution.objects.select_for_update(of=("self",)).select_related("table__game", "standby__player")
+        locked = Substitution.objects.select_for_update(of=("self",)).select_related("table", "standby__player")
         offer = locked.get(pk=offer.pk)
         if offer.status == Substitution.Status.CLAIMED:
             raise LeagueError("This seat has already been claimed.")
+        if offer.status == Substitution.Status.WITHDRAWN:
+            raise LeagueError(GAME_OVER)
         if offer.status != Substitution.Status.OFFERED or now > offer.expires_at:
             raise LeagueError("This offer has expired: the seat is played by a bot now.")
-        game = offer.table.game
-        assert game is not None and offer.standby is not None
+        assert offer.standby is not None
         seat = Seat.objects.get(game=game, number=offer.seat_number)
         try:
             seat = turns.replace_player(seat, offer.standby.player.email)
@@ -120,6 +130,13 @@ def claim(token: str, now: datetime | None = None) -> Seat:
             from_phase=game.phase_number,
         )
     return seat
+
+
+def withdraw_offers(table: Table) -> int:
+    """The table's game is over: its seats still on offer are not to be had (the standby players stay on
+    the standby list, first in line for the next seat)."""
+    offered = Substitution.objects.filter(table=table, status=Substitution.Status.OFFERED)
+    return offered.update(status=Substitution.Status.WITHDRAWN)
 
 
 def expire_offers(now: datetime | None = None) -> int:
