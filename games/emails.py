@@ -25,8 +25,8 @@ from django.utils.crypto import salted_hmac
 
 from games.engines import get_engine
 from games.engines.base import Engine
-from games.links import seat_url
-from games.models import Event, Game, OutboundEmail, Phase, Seat, unique_row
+from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
+from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
@@ -230,3 +230,24 @@ def send_stragglers() -> int:
         )
     )
     return sum(send_pending(game_id) for game_id in games)
+
+
+def send_sign_in_link(player_id: int) -> bool:
+    """Email a player the sign-in link /me/ offers (games/sessions.py decided it is due). Sent at once,
+    not through the outbox: it is worth something only for its 30 minutes, and nothing retries it."""
+    player = unique_row(Player.objects.filter(pk=player_id, sign_in_sent_at__isnull=False))
+    if player is None:  # used already (or never asked for): nothing to send
+        return False
+    context = {"player": player, "link": sign_in_url(player), "minutes": SIGN_IN_MINUTES}
+    subject = " ".join(render_to_string("emails/sign-in-subject.txt", context).split())
+    message = EmailMultiAlternatives(
+        subject=subject, body=render_to_string("emails/sign-in-body.txt", context), to=[player.email]
+    )
+    message.attach_alternative(render_to_string("emails/sign-in-body.html", context), "text/html")
+    message.tags = ["sign-in"]  # type: ignore[attr-defined]
+    try:
+        message.send()
+    except Exception as error:  # noqa: BLE001  (the player can ask again; the log says why it failed)
+        log.warning("sign-in email to player %s failed: %s", player.pk, type(error).__name__)
+        return False
+    return True

@@ -127,3 +127,7 @@ class PlayerSettingsForm(forms.ModelForm):
         model = Player
         fields = ["name", "time_zone", "notify"]
         labels = {"notify": "Email me"}
+
+
+class SignInForm(forms.Form):
+    email = forms.EmailField(label="Your address", help_text="We email a sign-in link to it if it is a player's.")

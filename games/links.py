@@ -1,23 +1,26 @@
-"""Signed links: per seat and per phase, valid until the phase's deadline (plus a grace period).
+"""Signed links: per seat and per phase, valid until the phase's deadline (plus a grace period); and the
+short-lived sign-in link that /me/ emails to a player's own address.
 
-The payload carries the seat's link key, so replacing a seat's player (which changes the key) makes every
-link sent before stop working. Expiry is checked against the phase's *current* deadline, so an organiser
-extending a deadline extends the links too.
+A seat link's payload carries the seat's link key, so replacing a seat's player (which changes the key)
+makes every link sent before stop working. Expiry is checked against the phase's *current* deadline, so an
+organiser extending a deadline extends the links too. A seat link opens that seat only (games/sessions.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Phase, Seat, unique_row
+from games.models import Game, Phase, Player, Seat, unique_row
 
 SALT = "pbem.seat-link"
+SIGN_IN_SALT = "pbem.sign-in"
+SIGN_IN_MINUTES = 30  # long enough to open the email, short enough that a forwarded one is soon dead
 
 
 class LinkError(Exception):
@@ -28,6 +31,7 @@ class LinkError(Exception):
 class LinkTarget:
     seat: Seat
     phase: Phase
+    expires_at: datetime  # what a session opened by this link may last (games/sessions.py)
 
 
 def make_token(seat: Seat, phase: Phase) -> str:
@@ -37,6 +41,16 @@ def make_token(seat: Seat, phase: Phase) -> str:
 
 def seat_url(seat: Seat, phase: Phase) -> str:
     return settings.SITE_URL + reverse("games-link", args=[make_token(seat, phase)])
+
+
+def link_expiry(phase: Phase, game: Game, now: datetime) -> datetime:
+    """When the links of `phase` stop working: its deadline plus the grace, whether the phase is open or
+    resolved. A paused game's open phase is not running down its deadline (resuming gives the paused time
+    back), so its links keep working through the pause: for them the grace counts from now."""
+    grace = timedelta(hours=settings.PBEM_LINK_GRACE_HOURS)
+    if phase.status == Phase.Status.OPEN and game.status == Game.Status.PAUSED:
+        return max(phase.deadline, now) + grace
+    return phase.deadline + grace
 
 
 def read_token(token: str) -> LinkTarget:
@@ -49,7 +63,39 @@ def read_token(token: str) -> LinkTarget:
     phase = unique_row(Phase.objects.filter(game_id=game_id, number=phase_number))
     if seat is None or phase is None or seat.link_key != key:
         raise LinkError("This link no longer works: the seat has changed hands or the game is gone.")
-    grace = timedelta(hours=settings.PBEM_LINK_GRACE_HOURS)
-    if phase.status == Phase.Status.RESOLVED and timezone.now() > phase.deadline + grace:
-        raise LinkError("This link has expired. Your latest turn email has a fresh one.")
-    return LinkTarget(seat=seat, phase=phase)
+    now = timezone.now()
+    expires_at = link_expiry(phase, seat.game, now)
+    if now > expires_at:
+        raise LinkError(
+            f"This link has expired: links work until {settings.PBEM_LINK_GRACE_HOURS} hours after their turn's "
+            "deadline. Your latest turn email has a fresh one, or My games can email you a sign-in link."
+        )
+    return LinkTarget(seat=seat, phase=phase, expires_at=expires_at)
+
+
+# --- Sign-in links: all of a player's games, from an email to their own address ------------------------
+
+
+@dataclass(frozen=True)
+class SignIn:
+    player_id: int
+    sent_at: datetime  # the player's sign_in_sent_at when the link was made: using it clears that field
+    epoch: int
+
+
+def sign_in_url(player: Player) -> str:
+    assert player.sign_in_sent_at is not None, "the throttle stamps the player before a link is made"
+    payload = {"p": player.pk, "t": player.sign_in_sent_at.isoformat(), "v": player.session_epoch}
+    return settings.SITE_URL + reverse("games-sign-in", args=[signing.dumps(payload, salt=SIGN_IN_SALT)])
+
+
+def read_sign_in_token(token: str) -> SignIn:
+    try:
+        payload = signing.loads(token, salt=SIGN_IN_SALT, max_age=timedelta(minutes=SIGN_IN_MINUTES))
+        return SignIn(player_id=int(payload["p"]), sent_at=datetime.fromisoformat(payload["t"]), epoch=payload["v"])
+    except signing.SignatureExpired:
+        raise LinkError(
+            f"This sign-in link has expired (they work for {SIGN_IN_MINUTES} minutes). Ask My games for a new one."
+        ) from None
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise LinkError("This sign-in link is not valid. Please use the latest one from your email.") from None

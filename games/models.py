@@ -38,6 +38,13 @@ class Player(models.Model):
         max_length=8, choices=[("all", "every phase"), ("owed", "only when I owe an order")], default="all"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # Every session of this player (account sessions and seat grants, games/sessions.py) carries the value
+    # it had when it was opened; "sign out everywhere" increments it, which ends them all.
+    session_epoch = models.PositiveIntegerField(default=0)
+    # The latest sign-in link's stamp (games/links.py): using the link clears it, so it signs in once, and
+    # a newer link replaces it. The quota time throttles those emails per address (games/sessions.py).
+    sign_in_sent_at = models.DateTimeField(null=True, blank=True)
+    sign_in_quota_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.name or self.email

@@ -23,6 +23,11 @@ def send_emails_task(game_id: int) -> int:
     return emails.send_pending(game_id)
 
 
+@shared_task(name="games.tasks.send_sign_in_link")
+def send_sign_in_link_task(player_id: int) -> bool:
+    return emails.send_sign_in_link(player_id)
+
+
 @shared_task(name="games.tasks.sweep_deadlines")
 def sweep_deadlines() -> dict[str, int]:
     result = turns.sweep_deadlines()

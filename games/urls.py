@@ -8,5 +8,7 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_page, name="games-game"),
     path("games/<int:game_id>/order/", views.submit_order, name="games-order"),
     path("me/", views.my_games, name="games-mine"),
+    path("me/sign-in/<str:token>/", views.sign_in, name="games-sign-in"),
     path("sign-out/", views.sign_out, name="games-sign-out"),
+    path("sign-out/everywhere/", views.sign_out_everywhere, name="games-sign-out-everywhere"),
 ]

@@ -11,29 +11,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import turns
+from games import sessions, turns
 from games.engines import all_engines, get_engine
-from games.forms import OrderForm, PlayerSettingsForm
-from games.links import LinkError, read_token
+from games.forms import OrderForm, PlayerSettingsForm, SignInForm
+from games.links import SIGN_IN_MINUTES, LinkError, read_token
 from games.middleware import SESSION_TIME_ZONE
-from games.models import Game, Order, Phase, Player, Seat, unique_row
-
-SESSION_PLAYERS = "pbem_players"
-
-
-def signed_in_players(request: HttpRequest) -> list[int]:
-    return list(request.session.get(SESSION_PLAYERS, []))
-
-
-def seat_of(request: HttpRequest, game_id: int) -> Seat | None:
-    """The seat of the signed-in player at this table; with several people signed in on one browser,
-    the one whose link was opened last wins."""
-    players = signed_in_players(request)
-    if not players:
-        return None
-    found = Seat.objects.filter(game_id=game_id, player_id__in=players).select_related("game", "player").order_by()
-    seats = {s.player_id: s for s in found}
-    return next((seats[p] for p in players if p in seats), None)
+from games.models import Game, Order, Phase, Seat, unique_row
+from games.sessions import seat_of
 
 
 @require_GET
@@ -44,21 +28,16 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def follow_link(request: HttpRequest, token: str) -> HttpResponse:
-    """A signed link from an email: sign the player in, then show their game."""
+    """A signed link from an email: this browser may act for that seat (not the player's other games),
+    then show the game. It changes nothing in the game."""
     try:
         target = read_token(token)
     except LinkError as error:
         return render(request, "games/link_error.html", {"message": str(error)}, status=403)
     seat = target.seat
-    if seat.player_id is None:
+    if seat.player is None:
         return render(request, "games/link_error.html", {"message": "This seat is played by a bot."}, status=403)
-    players = signed_in_players(request)
-    if seat.player_id not in players:
-        request.session.cycle_key()  # a new identity in this browser: a new session key
-    if players[:1] != [seat.player_id]:
-        request.session[SESSION_PLAYERS] = [seat.player_id, *(p for p in players if p != seat.player_id)]
-    if seat.player is not None:
-        request.session[SESSION_TIME_ZONE] = seat.player.time_zone
+    sessions.grant_seat(request, seat, until=target.expires_at)
     if target.phase.number != seat.game.phase_number and seat.game.status != Game.Status.FINISHED:
         messages.info(request, f"That email was about an earlier turn ({target.phase.name}). Here is the game now.")
     return redirect("games-game", game_id=seat.game_id)
@@ -168,10 +147,7 @@ class MyGame:
     owes: bool
 
 
-@require_http_methods(["GET", "POST"])
-def my_games(request: HttpRequest) -> HttpResponse:
-    players = list(Player.objects.filter(pk__in=signed_in_players(request)))
-    seats = list(Seat.objects.filter(player__in=players).select_related("game", "player").order_by("-game__pk"))
+def _rows(seats: list[Seat]) -> list[MyGame]:
     phases = {
         (p.game_id, p.number): p
         for p in Phase.objects.filter(game__in=[s.game for s in seats], status=Phase.Status.OPEN)
@@ -183,18 +159,95 @@ def my_games(request: HttpRequest) -> HttpResponse:
         rows.append(MyGame(seat=seat, phase=phase, owes=owes))
     # Owed orders first, then games in play, newest first.
     rows.sort(key=lambda r: (not r.owes, r.seat.game.status == Game.Status.FINISHED, -r.seat.game_id))
-    settings_form = None
-    if players:
-        player = players[0]
-        settings_form = PlayerSettingsForm(request.POST or None, instance=player)
-        if request.method == "POST" and settings_form.is_valid():
-            request.session[SESSION_TIME_ZONE] = settings_form.save().time_zone
-            messages.success(request, "Settings saved.")
-            return redirect("games-mine")
-    return render(request, "games/mine.html", {"rows": rows, "players": players, "settings_form": settings_form})
+    return rows
+
+
+def _refused(request: HttpRequest, message: str) -> HttpResponse:
+    context = {"title": "Sign in first", "message": message}
+    return render(request, "games/link_error.html", context, status=403)
+
+
+@require_http_methods(["GET", "POST"])
+def my_games(request: HttpRequest) -> HttpResponse:
+    """Signed in (an account): all the player's tables and their settings. With only seat links opened:
+    those seats' tables, and a form that emails a sign-in link to the player's own address."""
+    player = sessions.account_player(request)
+    if player is None:
+        return _my_seats(request)
+    seats = list(Seat.objects.filter(player=player).select_related("game", "player").order_by("-game__pk"))
+    settings_form = PlayerSettingsForm(request.POST or None, instance=player)
+    if request.method == "POST" and settings_form.is_valid():
+        request.session[SESSION_TIME_ZONE] = settings_form.save().time_zone
+        messages.success(request, "Settings saved.")
+        return redirect("games-mine")
+    context = {
+        "rows": _rows(seats),
+        "player": player,
+        "signed_in": True,
+        "settings_form": settings_form,
+        "sign_in_form": None,
+    }
+    return render(request, "games/mine.html", context, status=400 if settings_form.errors else 200)
+
+
+def _my_seats(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and "email" not in request.POST:
+        # Whoever holds a forwarded turn email may play that seat, not change the owner's name, time zone
+        # or emails.
+        return _refused(
+            request, "Only a signed-in player can change settings (a turn link opens one seat). Nothing was changed."
+        )
+    form = SignInForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        sessions.email_sign_in_link(form.cleaned_data["email"])
+        # The same answer for every address: the page does not tell who plays here.
+        messages.success(
+            request,
+            f"If that address belongs to a player, a sign-in link is on its way to it (it works once, for "
+            f"{SIGN_IN_MINUTES} minutes). Only a few are sent a day: check your spam folder before asking again.",
+        )
+        return redirect("games-mine")
+    seats = sessions.granted_seats(request)
+    context = {
+        "rows": _rows(seats),
+        "player": None,
+        "signed_in": bool(seats),
+        "settings_form": None,
+        "sign_in_form": form,
+        "sign_in_minutes": SIGN_IN_MINUTES,
+    }
+    return render(request, "games/mine.html", context, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def sign_in(request: HttpRequest, token: str) -> HttpResponse:
+    """The sign-in link from the email: GET shows a button (mail scanners follow links), POST signs in."""
+    try:
+        player = sessions.sign_in_link_player(token)
+        if request.method == "POST":
+            sessions.redeem_sign_in_link(request, token)
+    except LinkError as error:
+        return render(request, "games/link_error.html", {"message": str(error)}, status=403)
+    if request.method == "GET":
+        return render(request, "games/sign_in.html", {"player": player})
+    messages.success(request, "You are signed in: here are all your games.")
+    return redirect("games-mine")
 
 
 @require_POST
 def sign_out(request: HttpRequest) -> HttpResponse:
     request.session.flush()
     return redirect("games-home")
+
+
+@require_POST
+def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
+    player = sessions.account_player(request)
+    if player is None:
+        return _refused(request, "Only a signed-in player can do that: sign in with the link My games emails you.")
+    sessions.sign_out_everywhere(request, player)
+    messages.success(
+        request, "You are signed out in every browser, including those that opened one of your turn links."
+    )
+    return redirect("games-mine")
+

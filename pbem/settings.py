@@ -115,8 +115,11 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 
-# Players sign in by opening a signed link; the session remembers which seats they hold.
-SESSION_COOKIE_AGE = 60 * 60 * 24 * 90
+# Players have no password: a seat link opens that seat, and the link /me/ emails opens all their games
+# (games/sessions.py). A session lasts 14 days by default (seconds here): a couple of weeks of 48-hour
+# turns without asking for a new sign-in email, and a lost or shared browser stops working soon after.
+# Seat links' grants end sooner, with the link itself.
+SESSION_COOKIE_AGE = int(os.environ.get("SESSION_COOKIE_AGE", str(60 * 60 * 24 * 14)))
 SESSION_COOKIE_HTTPONLY = True
 
 # --- HTTPS (manage.py check --deploy) ----------------------------------------------------------------

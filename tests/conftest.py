@@ -4,6 +4,7 @@ PostgreSQL or Redis skip without them, unless PBEM_REQUIRE_SERVICES=1 makes that
 from __future__ import annotations
 
 import os
+import re
 import socket
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -11,7 +12,9 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from django.core import mail
 from django.db import connection
+from django.urls import reverse
 
 from games import turns
 from games.models import Game, Phase, Player
@@ -76,3 +79,19 @@ def open_phase(game: Game) -> Phase:
     phase = turns.current_phase(game)
     assert phase is not None, "the game has no open phase"
     return phase
+
+
+def emailed_sign_in_link(client: Any, address: str = "player1@example.com") -> str:
+    """Ask My games to email a sign-in link to `address`; the link's path."""
+    before = len(mail.outbox)
+    client.post(reverse("games-mine"), {"email": address})
+    assert len(mail.outbox) == before + 1, "no sign-in email"
+    found = re.search(r"https://pbem\.example(/me/sign-in/\S+/)", str(mail.outbox[-1].body))
+    assert found is not None, mail.outbox[-1].body
+    return found.group(1)
+
+
+def sign_in_by_email(client: Any, address: str = "player1@example.com") -> Any:
+    """Sign `client` in to the account of `address` the way a player does: by the emailed link."""
+    assert client.post(emailed_sign_in_link(client, address)).status_code == 302
+    return client

@@ -13,10 +13,9 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from games.leagues import services, vacations
+from games.leagues import emails, services, vacations
 from games.leagues.models import League, Membership, Table, Vacation
 from games.models import Game, Phase
-from games.views import SESSION_PLAYERS
 from tests.league_helpers import make_league, open_phase_of, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -156,10 +155,8 @@ def test_a_member_declares_a_vacation_from_their_settings_page(client):
     assert game is not None
     me = member(league)
     deadline = deadline_of(game)
-    session = client.session
-    session[SESSION_PLAYERS] = [me.player_id]
-    session.save()
     url = reverse("leagues-member", args=[league.slug])
+    assert client.get(emails.settings_url(me).removeprefix("https://pbem.example"))["Location"] == url
     response = client.post(url, {"vacation": "1", "days": "2"})
     assert response.status_code == 302
     assert deadline_of(game) == deadline + timedelta(days=2)

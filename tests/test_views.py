@@ -13,7 +13,8 @@ from django.utils import timezone
 from games import turns
 from games.links import SALT, make_token, read_token
 from games.models import Order, Phase
-from tests.conftest import open_phase
+from games.sessions import SESSION_ACCOUNT, SESSION_SEATS
+from tests.conftest import open_phase, sign_in_by_email
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,7 +54,7 @@ def test_a_forged_link_is_refused_and_signs_nobody_in(client, make_game):
     response = client.get(reverse("games-link", args=[forged]))
     assert response.status_code == 403
     assert b"not valid" in response.content
-    assert "pbem_players" not in client.session
+    assert SESSION_SEATS not in client.session and SESSION_ACCOUNT not in client.session
 
 
 def test_a_tampered_link_is_refused(client, make_game):
@@ -218,7 +219,7 @@ def test_without_debug_the_outbox_does_not_exist(client, make_game, settings, tm
 
 def test_player_settings_change_the_time_zone_used_on_pages(client, make_game):
     game = make_game(humans=3)
-    signed_in(client, game, 0)
+    sign_in_by_email(client)  # settings need the account, not a turn link (test_sessions.py)
     response = client.post(reverse("games-mine"), {"name": "Ann", "time_zone": "Asia/Tokyo", "notify": "owed"})
     assert response.status_code == 302
     page = client.get(reverse("games-game", args=[game.pk]))

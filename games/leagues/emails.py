@@ -30,7 +30,8 @@ SETTINGS_LINK_DAYS = 90  # a few rounds' worth: every round's emails bring a fre
 
 
 def settings_url(membership: Membership) -> str:
-    """A member's settings page (email choices, vacations, calendar), signed so the link signs them in."""
+    """A member's settings page (email choices, vacations, calendar), signed: the link opens that page, not
+    the member's games (games/sessions.py)."""
     token = signing.dumps(membership.pk, salt=SETTINGS_SALT)
     return settings.SITE_URL + reverse("leagues-member", args=[membership.league.slug]) + f"?k={token}"
 

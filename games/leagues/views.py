@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import turns
+from games import sessions, turns
 from games.engines import get_engine
 from games.leagues import emails, ical, services, substitutes, vacations
 from games.leagues.deadlines import zone
@@ -20,7 +20,6 @@ from games.leagues.forms import MemberSettingsForm, SignupForm, VacationForm
 from games.leagues.models import League, Membership, Round, Table
 from games.links import seat_url
 from games.models import Player
-from games.views import SESSION_PLAYERS, signed_in_players
 
 
 def _error(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
@@ -138,14 +137,11 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
         membership = services.confirm_signup(token)
     except services.LeagueError as error:
         return _error(request, str(error))
-    _sign_in(request, membership.player_id)
+    # The confirmation proves the address, but opens only this membership's settings page, like the
+    # settings link in league emails: the player's games open by their own links.
+    sessions.grant_membership(request, membership)
     messages.success(request, f"Welcome to {membership.league.name}: your address is confirmed.")
     return redirect("leagues-member", slug=membership.league.slug)
-
-
-def _sign_in(request: HttpRequest, player_id: int) -> None:
-    players = [p for p in signed_in_players(request) if p != player_id]
-    request.session[SESSION_PLAYERS] = [player_id, *players]
 
 
 @require_http_methods(["GET", "POST"])
@@ -171,20 +167,25 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
 def member(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League, slug=slug)
     if "k" in request.GET:
-        # The signed link from a league email signs its member in (like a seat link), then drops the token.
+        # The signed link from a league email opens this membership's settings page (not the member's
+        # games), then drops the token from the address bar.
         member_id = emails.read_settings_token(request.GET["k"])
-        linked = Membership.objects.filter(pk=member_id, league=league).first() if member_id else None
+        linked = (
+            Membership.objects.filter(pk=member_id, league=league).select_related("player").first()
+            if member_id
+            else None
+        )
         if linked is None:
             return _error(request, "This link is not valid. Please use the latest link from your email.", status=403)
-        _sign_in(request, linked.player_id)
+        sessions.grant_membership(request, linked)
         return redirect("leagues-member", slug=slug)
-    membership = (
-        Membership.objects.filter(league=league, player_id__in=signed_in_players(request))
-        .select_related("player", "league")
-        .first()
-    )
+    membership = sessions.membership_of(request, league.memberships.select_related("league"))
     if membership is None:
-        return _error(request, "Open a link from one of your league emails to sign in first.", status=403)
+        return _error(
+            request,
+            "Open the settings link in one of your league emails, or sign in at My games, to see this page.",
+            status=403,
+        )
     settings_form = MemberSettingsForm(request.POST if "save" in request.POST else None, instance=membership)
     vacation_form = VacationForm(request.POST if "vacation" in request.POST else None)
     if request.method == "POST":

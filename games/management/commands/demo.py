@@ -39,7 +39,8 @@ class Command(BaseCommand):
             link = seat_url(seat, phase) if phase else f"{settings.SITE_URL}/me/"
             lines.append(f"  {engine.title} (game #{seat.game.pk}): {link}")
         lines += [
-            "  Each link opens your seat and signs you in; My games (/me/) lists every table.",
+            "  Each link opens your seat at that table; My games (/me/) lists the tables you opened, and emails",
+            "  you@demo.localhost a sign-in link for all of them (read it in the outbox below).",
             f"  Admin: {settings.SITE_URL}/admin/  (user admin, password admin)",
         ]
         if settings.DEBUG:  # the outbox page exists only in development
