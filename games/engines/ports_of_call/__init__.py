@@ -15,7 +15,7 @@ from games.engines import register
 from games.engines.base import Choice, Engine, Event, OptionSpec, Order, OrderError, Prompt, Standing, State
 from games.engines.ports_of_call.board import name
 from games.engines.ports_of_call.data import START_CASH
-from games.engines.ports_of_call.flow import after_turn, choose_home, new_state, standings_rows
+from games.engines.ports_of_call.flow import after_turn, choose_home, home_choices, new_state, standings_rows
 from games.engines.ports_of_call.orders import (
     not_asked_reason,
     prompt_for,
@@ -153,7 +153,7 @@ class PortsOfCallEngine(Engine):
     def default_order(self, state: State, seat: int) -> Order:
         if state["step"] == "home":
             # A missed home choice: the first free city and the first dealt card (documented in RULES.md).
-            return validate_home(state, seat, {"home": _first_home(state), "keep": str(state["dealt"][seat][0])})
+            return validate_home(state, seat, {"home": home_choices(state)[0], "keep": str(state["dealt"][seat][0])})
         return {"actions": ""}
 
     def random_order(self, state: State, seat: int, rng: random.Random) -> Order:
@@ -205,12 +205,6 @@ class PortsOfCallEngine(Engine):
 
     def seat_name(self, state: State, seat: int) -> str:
         return name(seat)
-
-
-def _first_home(state: State) -> str:
-    from games.engines.ports_of_call.flow import home_choices
-
-    return home_choices(state)[0]
 
 
 register(PortsOfCallEngine())

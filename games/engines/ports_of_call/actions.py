@@ -1,20 +1,16 @@
-"""One seat's turn: a list of actions, applied step by step against action points (AP) and cash.
-
-`run_turn` applies the steps to the state it is given and returns their canonical text; any illegal
-step raises OrderError naming the step, so callers validate on a throwaway copy and nothing is applied.
-Trading steps (buy, sell, orders, build, produce) live in trade.py.
+"""What a turn tracks (`Turn`: action points, moved and boosted ships) and its non-trading steps: moving,
+boosting, buying ships and shares, an extra action point. Trading steps (buy, sell, orders, build,
+produce) live in trade.py; turn.py applies a whole order.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.engines.base import Event, OrderError, State
 from games.engines.ports_of_call.board import (
     city_of,
-    claim_achievements,
     money,
     move_stock,
     name,
@@ -37,9 +33,6 @@ from games.engines.ports_of_call.data import (
     canal_space,
     route_between,
 )
-
-MAX_STEPS = 40
-SHIP_ID = re.compile(r"[SL][1-3]")
 
 
 @dataclass
@@ -245,47 +238,4 @@ def step_extra(state: State, turn: Turn, words: list[str], events: list[Event]) 
     return "extra"
 
 
-# --- the whole order ---------------------------------------------------------------------------------
-
-
-def split_steps(text: str) -> list[str]:
-    return [part.strip() for part in re.split(r"[;\n]", text) if part.strip()]
-
-
-def apply_step(state: State, turn: Turn, step: str, events: list[Event]) -> str:
-    """Apply one step of a turn; returns it in canonical form or raises OrderError saying why not."""
-    from games.engines.ports_of_call.trade import TRADE_STEPS  # trade imports this module's helpers
-
-    handlers = {"move": step_move, "boost": step_boost, "ship": step_ship, "shares": step_shares}
-    handlers |= {"extra": step_extra, **TRADE_STEPS}
-    words = step.split()
-    verb = words[0].lower()
-    args = [word.upper() if SHIP_ID.fullmatch(word.upper()) else word.lower() for word in words[1:]]
-    # Aliases players will type: "buy shares", "sell shares", "buy ship large", "extra ap".
-    if verb in {"buy", "sell"} and args[:1] == ["shares"]:
-        verb, args = "shares", [verb]
-    elif verb == "buy" and args[:1] == ["ship"]:
-        verb, args = "ship", args[1:]
-    elif verb == "extra":
-        args = [arg for arg in args if arg not in {"ap", "action", "point"}]
-    handler = handlers.get(verb)
-    if handler is None:
-        raise OrderError(f"unknown action {verb!r}; actions are {', '.join(sorted(handlers))}")
-    done = handler(state, turn, args, events)
-    claim_achievements(state, events, first=turn.seat)
-    return done
-
-
-def run_turn(state: State, seat: int, text: str, events: list[Event]) -> list[str]:
-    """Apply every step of `text` for `seat` to `state`; returns the steps in canonical form."""
-    turn = start_turn(state, seat)
-    steps = split_steps(text)
-    if len(steps) > MAX_STEPS:
-        raise OrderError(f"An order may hold at most {MAX_STEPS} steps; yours has {len(steps)}.")
-    done = []
-    for number, step in enumerate(steps, start=1):
-        try:
-            done.append(apply_step(state, turn, step, events))
-        except OrderError as error:
-            raise OrderError(f"Step {number} ({step[:60]}): {str(error).rstrip('.')}.") from None
-    return done
+ACTION_STEPS = {"move": step_move, "boost": step_boost, "ship": step_ship, "shares": step_shares, "extra": step_extra}

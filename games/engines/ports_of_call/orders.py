@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, State
-from games.engines.ports_of_call.actions import Turn, apply_step, run_turn, ship_place, start_turn
+from games.engines.ports_of_call.actions import Turn, ship_place, start_turn
 from games.engines.ports_of_call.board import good_name, money, order_label, price, ships_of
 from games.engines.ports_of_call.data import (
     GOODS,
@@ -21,6 +21,7 @@ from games.engines.ports_of_call.data import (
     sales_bonus,
 )
 from games.engines.ports_of_call.flow import home_choices
+from games.engines.ports_of_call.turn import apply_step, run_turn
 
 ACTIONS_HELP = (
     "One action per line or separated by ';', applied in order: "
