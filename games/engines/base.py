@@ -107,7 +107,12 @@ class Standing:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A game option an organiser may set at creation."""
+    """A game option an organiser may set at creation; kit.read_options checks a value against it.
+
+    kind "integer": a whole number between `min` and `max`. kind "choice": one value of `choices`. kind
+    "seat-list": one of `choices` by name, or blank, for each seat; `item` names what an entry is (a country).
+    `error` is what an organiser reads when a value is refused (blank: a sentence built from the spec).
+    """
 
     name: str
     label: str
@@ -116,6 +121,8 @@ class OptionSpec:
     choices: tuple[Choice, ...] = ()
     min: int = 0
     max: int = 0
+    error: str = ""
+    item: str = ""
 
 
 class Engine(ABC):

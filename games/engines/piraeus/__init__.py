@@ -1,28 +1,18 @@
 """Port of Piraeus: eight trading days of sealed buy/sell tokens, sales, deals and sealed bids.
 
 The rules note (RULES.md beside this file) lists every play-by-email change and house default.
-Modules: cards (components), flow (the day's automatic steps), orders (prompts and validation),
-scoring (best split into sets), view (what a seat sees).
+Modules: cards (components), flow (the day's automatic steps), orders (the four decisions: prompts,
+checks, stand-ins), scoring (best split into sets), view (what a seat sees).
 """
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import (
-    Choice,
-    Engine,
-    Event,
-    OptionSpec,
-    Order,
-    OrderError,
-    Prompt,
-    Standing,
-    State,
-)
+from games.engines.base import Choice, OptionSpec, Standing, State
+from games.engines.kit import StepEngine, copy_state
 from games.engines.piraeus.cards import (
     COUNTRIES,
     GOODS,
@@ -33,57 +23,10 @@ from games.engines.piraeus.cards import (
     greek_deck,
     sort_cards,
 )
-from games.engines.piraeus.flow import (
-    resolve_bids,
-    resolve_deal,
-    resolve_plan,
-    resolve_sale,
-    start_day,
-)
-from games.engines.piraeus.orders import (
-    VALIDATORS,
-    default_order,
-    not_asked_reason,
-    prompt_for,
-    random_order,
-)
+from games.engines.piraeus.flow import start_day
+from games.engines.piraeus.orders import STEPS, not_asked_reason
 from games.engines.piraeus.scoring import final_score
 from games.engines.piraeus.view import build_view
-
-RESOLVERS = {"plan": resolve_plan, "sale": resolve_sale, "deal": resolve_deal, "bid": resolve_bids}
-
-
-# Bad options raise ValueError, even for a wrong type: the admin and `creategame` show a ValueError from
-# setup to the organiser, and nothing else.
-def _countries_option(players: int, options: dict[str, Any], rng: random.Random) -> list[str]:
-    """Countries by seat from the option, blanks (or no option at all) dealt at random."""
-    unknown = sorted(set(options) - {"countries"})
-    if unknown:
-        raise ValueError(f"Port of Piraeus has no option called {', '.join(map(repr, unknown))}.")
-    chosen = options.get("countries") or [None] * players
-    if not isinstance(chosen, (list, tuple)):
-        raise ValueError("The countries option must be a list with one country per seat.")
-    if len(chosen) != players:
-        raise ValueError(f"The countries option names {len(chosen)} countries for {players} seats.")
-    by_name = {country.lower(): country for country in COUNTRIES}
-    countries: list[str | None] = []
-    for name in chosen:
-        if name in (None, ""):
-            countries.append(None)
-            continue
-        if not isinstance(name, str):
-            raise ValueError(f"Countries are given by name; {name!r} is not a name.")
-        if name.strip().lower() == GREEKS.lower():
-            raise ValueError("The Greeks cannot be chosen: they are the locals who own the market.")
-        if name.strip().lower() not in by_name:
-            raise ValueError(f"Unknown country {name!r}; choose from {', '.join(COUNTRIES)}.")
-        countries.append(by_name[name.strip().lower()])
-    named = [country for country in countries if country]
-    if len(named) != len(set(named)):
-        raise ValueError("Each country can be chosen by one seat only.")
-    free = [country for country in COUNTRIES if country not in named]
-    dealt = rng.sample(free, countries.count(None))
-    return [country if country else dealt.pop() for country in countries]
 
 
 def _standings(state: State) -> list[Standing]:
@@ -102,7 +45,7 @@ def _standings(state: State) -> list[Standing]:
     return standings
 
 
-class PiraeusEngine(Engine):
+class PiraeusEngine(StepEngine):
     slug = "piraeus"
     title = "Port of Piraeus"
     min_players = 3
@@ -114,17 +57,32 @@ class PiraeusEngine(Engine):
             kind="seat-list",
             default=None,
             choices=tuple(Choice(country, country) for country in COUNTRIES),
+            item="country",
         ),
     )
+    steps = STEPS
+    final_entry = "{rank}. {name} {score} ({detail})"
+    final_name_key = "country"
+    standings = staticmethod(_standings)
+    board = staticmethod(build_view)
+    not_asked_reason = staticmethod(not_asked_reason)
 
-    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError("The number of players must be a whole number.")
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"Port of Piraeus needs 3 to 6 players, not {players}.")
-        if not isinstance(options, dict):
-            raise ValueError("Options must be a mapping of option names to values.")
-        countries = _countries_option(players, options, rng)
+    def option_refusal(self, spec: OptionSpec, name: str) -> str:
+        if name.strip().lower() == GREEKS.lower():
+            return "The Greeks cannot be chosen: they are the locals who own the market."
+        return ""
+
+    def check_options(self, players: int, chosen: dict[str, Any]) -> None:
+        named = [country for country in chosen["countries"] if country]
+        if len(named) != len(set(named)):
+            raise ValueError("Each country can be chosen by one seat only.")
+
+    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        # Countries left blank (or no option at all) are dealt at random.
+        named = [country for country in options["countries"] if country]
+        free = [country for country in COUNTRIES if country not in named]
+        dealt = rng.sample(free, options["countries"].count(None))
+        countries = [country if country else dealt.pop() for country in options["countries"]]
         deck = greek_deck()
         rng.shuffle(deck)
         state: State = {
@@ -147,66 +105,8 @@ class PiraeusEngine(Engine):
         start_day(state, [])
         return state
 
-    def prompts(self, state: State) -> dict[int, Prompt]:
-        return {seat: prompt_for(state, seat) for seat in state["asked"]}
-
-    def validate(self, state: State, seat: int, order: Order) -> Order:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["countries"]):
-            raise OrderError("There is no such seat in this game.")
-        if seat not in state["asked"]:
-            raise OrderError(not_asked_reason(state, seat))
-        if not isinstance(order, dict):
-            raise OrderError("An order must be a form with named fields.")
-        return VALIDATORS[state["step"]](state, seat, order)
-
-    def resolve(self, state: State, orders: dict[int, Order], rng: random.Random) -> tuple[State, list[Event]]:
-        new_state: State = json.loads(json.dumps(state))
-        if new_state["finished"]:
-            return new_state, []
-        by_seat = {int(seat): order for seat, order in orders.items()}
-        owed: dict[int, Order] = {}
-        for seat in new_state["asked"]:
-            try:
-                owed[seat] = self.validate(new_state, seat, by_seat[seat])
-            except (KeyError, OrderError):
-                # A missing or stale order counts as a missed deadline.
-                owed[seat] = default_order(new_state, seat)
-        events: list[Event] = []
-        RESOLVERS[new_state["step"]](new_state, owed, events)
-        if new_state["finished"]:
-            events.append(Event(self._ranking_text(new_state), data={"kind": "final"}))
-        return new_state, events
-
-    def _ranking_text(self, state: State) -> str:
-        lines = [
-            f"{standing.rank}. {state['countries'][standing.seat]} {standing.score} ({standing.detail})"
-            for standing in _standings(state)
-        ]
-        return "Final ranking: " + "; ".join(lines) + "."
-
-    def default_order(self, state: State, seat: int) -> Order:
-        return default_order(state, seat)
-
-    def random_order(self, state: State, seat: int, rng: random.Random) -> Order:
-        return random_order(state, seat, rng)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        final = None
-        if state["finished"]:
-            final = [
-                {
-                    "seat": standing.seat,
-                    "country": state["countries"][standing.seat],
-                    "score": standing.score,
-                    "rank": standing.rank,
-                    "detail": standing.detail,
-                }
-                for standing in _standings(state)
-            ]
-        return build_view(state, seat, self.phase_name(state), final)
-
-    def outcome(self, state: State) -> list[Standing] | None:
-        return _standings(state) if state["finished"] else None
+    def seat_count(self, state: State) -> int:
+        return len(state["countries"])
 
     def phase_name(self, state: State) -> str:
         day = f"Day {state['day']}"
@@ -218,7 +118,7 @@ class PiraeusEngine(Engine):
         }.get(state["step"], "Game over")
 
     def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
-        hidden: State = json.loads(json.dumps(state))
+        hidden = copy_state(state)
         for other, country in enumerate(hidden["countries"]):
             if other != seat:
                 hidden["hands"][other] = sort_cards(rng.sample(country_deck(country), len(hidden["hands"][other])))

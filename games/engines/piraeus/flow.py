@@ -3,10 +3,13 @@
 Every function changes the (already copied) state in place and appends to `events`. A function that
 ends a step goes on through the automatic steps after it (price changes, end of day, next morning)
 until some seat owes a decision or the game is over, so the engine always hands back a waiting state.
+The resolve_* functions are the steps' handlers (kit.Handler); the day draws nothing at random after
+setup, so they leave `rng` alone.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -114,7 +117,7 @@ def start_day(state: State, events: list[Event]) -> None:
     events.append(Event(text, data={"kind": "day", "day": state["day"], "greek_row": drawn}))
 
 
-def resolve_plan(state: State, orders: dict[int, Order], events: list[Event]) -> None:
+def resolve_plan(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
     state["roles"] = [orders[seat]["role"] for seat in range(len(state["countries"]))]
     sellers = seats_with_role(state, "seller")
     buyers = seats_with_role(state, "buyer")
@@ -129,10 +132,10 @@ def resolve_plan(state: State, orders: dict[int, Order], events: list[Event]) ->
     before = state["prices"]
     state["prices"] = first_price_change(before, state["greek_row"], len(sellers), len(buyers))
     events.append(_price_event(before, state["prices"], "First"))
-    advance_to_sale(state, events)
+    advance_to_sale(state, rng, events)
 
 
-def advance_to_sale(state: State, events: list[Event]) -> None:
+def advance_to_sale(state: State, rng: random.Random, events: list[Event]) -> None:
     sellers = seats_with_role(state, "seller")
     if not sellers:
         # With no sellers the second price change moves nothing (no cards, +0 per seller): skip it.
@@ -141,10 +144,10 @@ def advance_to_sale(state: State, events: list[Event]) -> None:
     state["step"] = "sale"
     state["asked"] = [seat for seat in sellers if state["hands"][seat]]
     if not state["asked"]:
-        resolve_sale(state, {}, events)
+        resolve_sale(state, {}, rng, events)
 
 
-def resolve_sale(state: State, orders: dict[int, Order], events: list[Event]) -> None:
+def resolve_sale(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
     names = state["countries"]
     sellers = seats_with_role(state, "seller")
     offered: list[str] = []
@@ -204,7 +207,7 @@ def buy(state: State, seat: int, row: str, card: str, paid: int, events: list[Ev
     )
 
 
-def resolve_deal(state: State, orders: dict[int, Order], events: list[Event]) -> None:
+def resolve_deal(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
     names = state["countries"]
     slots = dict(market_slots(state))
     picks: dict[str, list[int]] = {}
@@ -244,7 +247,7 @@ def resolve_deal(state: State, orders: dict[int, Order], events: list[Event]) ->
         start_deal_round(state, state["round"] + 1, events)
 
 
-def resolve_bids(state: State, orders: dict[int, Order], events: list[Event]) -> None:
+def resolve_bids(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
     names = state["countries"]
     for contest in state["contests"]:
         card = contest["card"]

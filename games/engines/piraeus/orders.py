@@ -1,15 +1,16 @@
-"""What each seat is asked (prompts), how its answer is checked (validate), and stand-in answers for a
-missed deadline (default) or a bot (random)."""
+"""The four decisions of a day (plan, sale, deal, bid): what each seat is asked (prompts), how its answer
+is checked (validate), stand-in answers for a missed deadline (default) or a bot (random), and the table
+of steps the engine is built from."""
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 from collections import Counter
 from typing import Any
 
 from games.engines.base import Choice, Field, Order, OrderError, Prompt, State
+from games.engines.kit import Step
 from games.engines.piraeus.cards import (
     DAYS,
     DEAL_ROUNDS,
@@ -20,7 +21,14 @@ from games.engines.piraeus.cards import (
     good_of,
     join_names,
 )
-from games.engines.piraeus.flow import market_slots, price_of
+from games.engines.piraeus.flow import (
+    market_slots,
+    price_of,
+    resolve_bids,
+    resolve_deal,
+    resolve_plan,
+    resolve_sale,
+)
 
 WITHDRAW = 0  # a bid of 0 withdraws from the contest
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
@@ -29,17 +37,6 @@ ROLE_WORDS = {"buyer": "buyer", "buy": "buyer", "seller": "seller", "sell": "sel
 
 
 # --- prompts ---------------------------------------------------------------------------------------
-
-
-def prompt_for(state: State, seat: int) -> Prompt:
-    step = state["step"]
-    if step == "plan":
-        return _plan_prompt(state, seat)
-    if step == "sale":
-        return _sale_prompt(state, seat)
-    if step == "deal":
-        return _deal_prompt(state, seat)
-    return _bid_prompt(state, seat)
 
 
 def _plan_prompt(state: State, seat: int) -> Prompt:
@@ -261,42 +258,40 @@ def validate_bid(state: State, seat: int, order: Order) -> Order:
     return {"bid": bid}
 
 
-VALIDATORS = {"plan": validate_plan, "sale": validate_sale, "deal": validate_deal, "bid": validate_bid}
-
-
 # --- stand-ins -------------------------------------------------------------------------------------
 
 
-DEFAULT_ORDERS: dict[str, Order] = {
-    "plan": {"role": "buyer"},
-    "sale": {"cards": []},
-    "deal": {"card": "none"},
-    "bid": {"bid": WITHDRAW},
-}
+def random_plan(state: State, seat: int, rng: random.Random) -> Order:
+    selling = bool(state["hands"][seat]) and rng.random() < 0.45
+    return {"role": "seller" if selling else "buyer"}
 
 
-def default_order(state: State, seat: int) -> Order:
-    # A copy, so a caller that edits the order cannot change the next game's default.
-    return copy.deepcopy(DEFAULT_ORDERS[state["step"]])
+def random_sale(state: State, seat: int, rng: random.Random) -> Order:
+    hand = state["hands"][seat]
+    count = min(len(hand), rng.choice((0, 1, 1, 2, 2)))
+    return {"cards": sorted((good_of(card) for card in rng.sample(hand, count)), key=GOODS.index)}
 
 
-def random_order(state: State, seat: int, rng: random.Random) -> Order:
-    step = state["step"]
-    if step == "plan":
-        selling = bool(state["hands"][seat]) and rng.random() < 0.45
-        return {"role": "seller" if selling else "buyer"}
-    if step == "sale":
-        hand = state["hands"][seat]
-        count = min(len(hand), rng.choice((0, 1, 1, 2, 2)))
-        return {"cards": sorted((good_of(card) for card in rng.sample(hand, count)), key=GOODS.index)}
-    if step == "deal":
-        cash = state["cash"][seat]
-        affordable = [slot for slot, card in market_slots(state) if price_of(state, card) <= cash]
-        if affordable and rng.random() < 0.75:
-            return {"card": rng.choice(affordable)}
-        return {"card": "none"}
+def random_deal(state: State, seat: int, rng: random.Random) -> Order:
+    cash = state["cash"][seat]
+    affordable = [slot for slot, card in market_slots(state) if price_of(state, card) <= cash]
+    if affordable and rng.random() < 0.75:
+        return {"card": rng.choice(affordable)}
+    return {"card": "none"}
+
+
+def random_bid(state: State, seat: int, rng: random.Random) -> Order:
     price = price_of(state, contest_of(state, seat)["card"])
     cash = state["cash"][seat]
     if rng.random() < 0.2:
         return {"bid": WITHDRAW}
     return {"bid": rng.randint(price, min(cash, price + rng.randint(0, 3)))}
+
+
+# The defaults of a missed deadline: buy, sell nothing, keep the token, withdraw.
+STEPS = {
+    "plan": Step(_plan_prompt, validate_plan, lambda state, seat: {"role": "buyer"}, random_plan, resolve_plan),
+    "sale": Step(_sale_prompt, validate_sale, lambda state, seat: {"cards": []}, random_sale, resolve_sale),
+    "deal": Step(_deal_prompt, validate_deal, lambda state, seat: {"card": "none"}, random_deal, resolve_deal),
+    "bid": Step(_bid_prompt, validate_bid, lambda state, seat: {"bid": WITHDRAW}, random_bid, resolve_bids),
+}

@@ -1,0 +1,108 @@
+"""The skeleton every engine shares (games/engines/kit.py): player counts, options read from their
+OptionSpec, the guards of `validate`, and what `resolve` does with a missing or stale order."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.engines import all_engines
+from games.engines.base import Engine, OptionSpec, OrderError
+from games.engines.kit import StepEngine
+
+ENGINES = [engine for engine in all_engines() if isinstance(engine, StepEngine)]
+
+
+def specs(*kinds: str) -> list[Any]:
+    """(engine, spec) for every option of the given kinds (all kinds if none), named slug:option."""
+    return [
+        pytest.param(engine, spec, id=f"{engine.slug}:{spec.name}")
+        for engine in ENGINES
+        for spec in engine.options
+        if not kinds or spec.kind in kinds
+    ]
+
+
+def setup(engine: Engine, options: Any, players: int | None = None) -> Any:
+    return engine.setup(engine.min_players if players is None else players, options, random.Random(7))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_a_player_count_outside_the_games_range_names_the_range(engine: Engine) -> None:
+    expected = f"{engine.title} needs {engine.min_players} to {engine.max_players} players"
+    for players in (engine.min_players - 1, engine.max_players + 1):
+        with pytest.raises(ValueError, match=expected):
+            setup(engine, {}, players)
+    not_whole: list[Any] = [True, "3", 3.0]
+    for wrong in not_whole:
+        with pytest.raises(ValueError, match="The number of players must be a whole number"):
+            setup(engine, {}, wrong)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_unknown_options_are_named_and_options_must_be_a_mapping(engine: Engine) -> None:
+    with pytest.raises(ValueError, match=f"^{engine.title} has no option called 'alpha', 'zeta'.$"):
+        setup(engine, {"zeta": 1, "alpha": 2})
+    with pytest.raises(ValueError, match="Options must be a mapping of option names to values"):
+        setup(engine, ["alpha"])
+
+
+@pytest.mark.parametrize(("engine", "spec"), specs())
+def test_an_option_left_blank_takes_its_default(engine: Engine, spec: OptionSpec) -> None:
+    """Null, "" and [] all mean "not given" (a form's empty field, a JSON null or an empty list)."""
+    blanks: list[Any] = [None, "", []]
+    for blank in blanks:
+        assert setup(engine, {spec.name: blank}) == setup(engine, {}), blank
+
+
+@pytest.mark.parametrize(("engine", "spec"), specs())
+def test_an_option_of_the_wrong_shape_is_refused_with_a_message_not_a_crash(engine: Engine, spec: OptionSpec) -> None:
+    for value in (["x"], {"a": 1}, 4.0, 3.5, "zzz", -1):
+        with pytest.raises(ValueError) as refused:
+            setup(engine, {spec.name: value})
+        assert spec.name in str(refused.value) or spec.error == str(refused.value) or spec.item in str(refused.value)
+
+
+@pytest.mark.parametrize(("engine", "spec"), specs("integer"))
+def test_an_integer_option_takes_its_bounds_also_typed_as_text_and_nothing_beyond(
+    engine: Engine, spec: OptionSpec
+) -> None:
+    for value in (spec.min, spec.max, str(spec.min), str(spec.max)):
+        setup(engine, {spec.name: value})
+    for value in (spec.min - 1, spec.max + 1, str(spec.max + 1), True, " 2", "²"):
+        with pytest.raises(ValueError):
+            setup(engine, {spec.name: value})
+
+
+@pytest.mark.parametrize(("engine", "spec"), specs("choice"))
+def test_a_choice_option_takes_each_declared_value_and_nothing_else(engine: Engine, spec: OptionSpec) -> None:
+    states = [setup(engine, {spec.name: choice.value}) for choice in spec.choices]
+    assert all(states), "each choice starts a game"
+    with pytest.raises(ValueError, match="must be one of|is 'yes' or 'no'"):
+        setup(engine, {spec.name: "no such choice"})
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_validate_refuses_a_seat_that_does_not_exist_and_an_order_that_is_not_a_form(engine: Engine) -> None:
+    state = setup(engine, {})
+    players = engine.min_players
+    for seat in (-1, players, True, "0"):
+        with pytest.raises(OrderError, match=r"^There is no such (seat|ship) in this game.$"):
+            engine.validate(state, seat, {})  # type: ignore[arg-type]
+    asked = next(iter(engine.prompts(state)))
+    not_forms: list[Any] = [None, [], "order"]
+    for order in not_forms:
+        with pytest.raises(OrderError, match="^An order must be a form with named fields.$"):
+            engine.validate(state, asked, order)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_a_missing_or_stale_order_is_resolved_as_the_seats_default(engine: Engine) -> None:
+    state = setup(engine, {})
+    defaults = {seat: engine.default_order(state, seat) for seat in engine.prompts(state)}
+    stale: dict[int, Any] = {seat: {"nonsense": "x" * 10} for seat in defaults}
+    expected = engine.resolve(state, defaults, random.Random(3))
+    assert engine.resolve(state, {}, random.Random(3)) == expected
+    assert engine.resolve(state, stale, random.Random(3)) == expected
