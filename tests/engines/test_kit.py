@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.engines import all_engines
+from games.engines import all_engines, get_engine
 from games.engines.base import Engine, OptionSpec, OrderError
 from games.engines.kit import StepEngine
 
@@ -82,6 +82,12 @@ def test_a_choice_option_takes_each_declared_value_and_nothing_else(engine: Engi
     assert all(states), "each choice starts a game"
     with pytest.raises(ValueError, match="must be one of|is 'yes' or 'no'"):
         setup(engine, {spec.name: "no such choice"})
+
+
+def test_json_true_and_false_stand_for_yes_and_no() -> None:
+    manila = get_engine("manila")
+    assert setup(manila, {"displacing_pirates": True}) == setup(manila, {"displacing_pirates": "yes"})
+    assert setup(manila, {"displacing_pirates": False}) == setup(manila, {"displacing_pirates": "no"})
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)

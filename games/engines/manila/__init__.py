@@ -9,12 +9,12 @@ payout (profit distribution), steps (the decisions and `advance`), view (what a 
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import Choice, Engine, Event, OptionSpec, Order, OrderError, Prompt, Standing, State
+from games.engines.base import Choice, OptionSpec, Standing, State
+from games.engines.kit import StepEngine, copy_state
 from games.engines.manila.data import (
     COLOURS,
     REDEEM,
@@ -24,7 +24,7 @@ from games.engines.manila.data import (
     WARES,
 )
 from games.engines.manila.flow import start_voyage
-from games.engines.manila.steps import STEPS, advance, resolve_step, step_of
+from games.engines.manila.steps import STEPS, advance, resolve_step
 from games.engines.manila.view import build_view
 
 STAGE_NAMES = {
@@ -59,19 +59,7 @@ def standings(state: State) -> list[Standing]:
     return result
 
 
-def _read_options(options: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(options, dict):
-        raise ValueError("Options must be a mapping of option names to values.")
-    unknown = sorted(set(options) - {"displacing_pirates"})
-    if unknown:
-        raise ValueError(f"Manila has no option called {', '.join(map(repr, unknown))}.")
-    variant = options.get("displacing_pirates", "no")
-    if variant not in ("yes", "no", True, False, None):
-        raise ValueError("The displacing pirates option is 'yes' or 'no'.")
-    return {"displacing_pirates": variant in ("yes", True)}
-
-
-class ManilaEngine(Engine):
+class ManilaEngine(StepEngine):
     slug = "manila"
     title = "Manila"
     min_players = 3
@@ -83,15 +71,17 @@ class ManilaEngine(Engine):
             kind="choice",
             default="no",
             choices=(Choice("no", "No (the basic rule)"), Choice("yes", "Yes (the variant)")),
+            error="The displacing pirates option is 'yes' or 'no'.",
         ),
     )
+    steps = STEPS
+    final_text = "The game ends. Fortunes: {}."
+    final_entry = "{rank}. {name} {score} ({detail})"
+    standings = staticmethod(standings)
+    board = staticmethod(build_view)
+    apply = staticmethod(resolve_step)  # the decision, then the voyage's stages up to the next one
 
-    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError("The number of players must be a whole number.")
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"Manila needs 3 to 5 players, not {players}.")
-        chosen = _read_options(options)
+    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         pile = [ware for ware in WARES for _ in range(SHARES_PER_WARE)]
         rng.shuffle(pile)
         shares = [sorted(pile[SHARES_DEALT * seat : SHARES_DEALT * (seat + 1)]) for seat in range(players)]
@@ -99,7 +89,7 @@ class ManilaEngine(Engine):
         state: State = {
             "players": players,
             "names": list(COLOURS[:players]),
-            "options": chosen,
+            "options": {"displacing_pirates": options["displacing_pirates"] == "yes"},
             "cash": [START_CASH] * players,
             "shares": shares,
             "loans": [0] * players,
@@ -118,62 +108,10 @@ class ManilaEngine(Engine):
         advance(state, [], rng)
         return state
 
-    def prompts(self, state: State) -> dict[int, Prompt]:
+    def not_asked_reason(self, state: State, seat: int) -> str:
         if state["finished"]:
-            return {}
-        step = STEPS[state["step"]]
-        return {seat: step.prompt(state, seat) for seat in state["asked"]}
-
-    def validate(self, state: State, seat: int, order: Order) -> Order:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["players"]:
-            raise OrderError("There is no such seat in this game.")
-        if state["finished"]:
-            raise OrderError("The game is over: nobody is asked anything.")
-        if seat not in state["asked"]:
-            raise OrderError(f"Nothing is asked of you now ({self.phase_name(state)}); wait for your turn.")
-        if not isinstance(order, dict):
-            raise OrderError("An order must be a form with named fields.")
-        return step_of(state).validate(state, seat, order)
-
-    def resolve(self, state: State, orders: dict[int, Order], rng: random.Random) -> tuple[State, list[Event]]:
-        new_state: State = json.loads(json.dumps(state))
-        if new_state["finished"]:
-            return new_state, []
-        by_seat = {int(seat): order for seat, order in orders.items()}
-        owed: dict[int, Order] = {}
-        for seat in new_state["asked"]:
-            try:
-                owed[seat] = self.validate(new_state, seat, by_seat[seat])
-            except (KeyError, OrderError):
-                # A missing or stale order counts as a missed deadline.
-                owed[seat] = self.validate(new_state, seat, self.default_order(new_state, seat))
-        events: list[Event] = []
-        resolve_step(new_state, owed, events, rng)
-        if new_state["finished"]:
-            events.append(Event(self._ranking_text(new_state), data={"kind": "final"}))
-        return new_state, events
-
-    def _ranking_text(self, state: State) -> str:
-        rows = [f"{s.rank}. {state['names'][s.seat]} {s.score} ({s.detail})" for s in standings(state)]
-        return "The game ends. Fortunes: " + "; ".join(rows) + "."
-
-    def default_order(self, state: State, seat: int) -> Order:
-        return step_of(state).default(state, seat)
-
-    def random_order(self, state: State, seat: int, rng: random.Random) -> Order:
-        return step_of(state).random(state, seat, rng)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        final = None
-        if state["finished"]:
-            final = [
-                {"seat": s.seat, "name": state["names"][s.seat], "score": s.score, "rank": s.rank, "detail": s.detail}
-                for s in standings(state)
-            ]
-        return build_view(state, seat, self.phase_name(state), final)
-
-    def outcome(self, state: State) -> list[Standing] | None:
-        return standings(state) if state["finished"] else None
+            return "The game is over: nobody is asked anything."
+        return f"Nothing is asked of you now ({self.phase_name(state)}); wait for your turn."
 
     def phase_name(self, state: State) -> str:
         if state["finished"]:
@@ -183,7 +121,7 @@ class ManilaEngine(Engine):
 
     def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Other seats' shares are face down: deal their wares out again among them, same counts."""
-        hidden: State = json.loads(json.dumps(state))
+        hidden = copy_state(state)
         others = [other for other in range(hidden["players"]) if other != seat]
         pile = [ware for other in others for ware in hidden["shares"][other]]
         rng.shuffle(pile)

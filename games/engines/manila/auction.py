@@ -35,7 +35,7 @@ DEFAULT_LOAD = (("jade", 3), ("silk", 3), ("nutmeg", 3))
 def enter_bid(state: State, events: Events) -> list[int]:
     asked = [seat for seat in clockwise_from(state, state["opener"]) if can_raise(state, seat) >= 1]
     if not asked:
-        resolve_bid(state, {}, events)
+        settle_bids(state, {}, events)
     return asked
 
 
@@ -57,7 +57,12 @@ def validate_bid(state: State, seat: int, order: Order) -> Order:
     return {"bid": bid, "take_loans": take, "repay_loans": repay}
 
 
-def resolve_bid(state: State, orders: dict[int, Order], events: Events) -> None:
+def resolve_bid(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
+    settle_bids(state, orders, events)
+
+
+def settle_bids(state: State, orders: dict[int, Order], events: Events) -> None:
+    """The highest bid takes the office; nobody bidding (or nobody able to bid) keeps the harbor master."""
     for seat, order in orders.items():
         apply_loans(state, seat, order, events)
     order_of_play = clockwise_from(state, state["opener"])
@@ -149,7 +154,7 @@ def validate_duties(state: State, seat: int, order: Order) -> Order:
     return with_loans(state, seat, order, rest)
 
 
-def resolve_duties(state: State, orders: dict[int, Order], events: Events) -> None:
+def resolve_duties(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
     seat = state["harbor_master"]
     order = orders[seat]
     apply_loans(state, seat, order, events)

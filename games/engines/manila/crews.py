@@ -74,7 +74,7 @@ def validate_pilot(state: State, seat: int, order: Order) -> Order:
     return with_loans(state, seat, order, {"move": move})
 
 
-def resolve_pilot(state: State, orders: dict[int, Order], events: Events) -> None:
+def resolve_pilot(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
     ((seat, order),) = orders.items()
     apply_loans(state, seat, order, events)
     pilot = state["step_stage"].split(":")[1]
@@ -146,7 +146,7 @@ def validate_board(state: State, seat: int, order: Order) -> Order:
     return with_loans(state, seat, order, {"board": board})
 
 
-def resolve_board(state: State, orders: dict[int, Order], events: Events) -> None:
+def resolve_board(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
     ((seat, order),) = orders.items()
     apply_loans(state, seat, order, events)
     name, slot = state["names"][seat], _boarding_slot(state)
@@ -211,7 +211,7 @@ def validate_plunder(state: State, seat: int, order: Order) -> Order:
     return with_loans(state, seat, order, fates)
 
 
-def resolve_plunder(state: State, orders: dict[int, Order], events: Events) -> None:
+def resolve_plunder(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
     ((seat, order),) = orders.items()
     apply_loans(state, seat, order, events)
     for punt in _plundered(state):

@@ -40,7 +40,6 @@ START_CASH = 30
 LAST_SPACE = 13  # the pirate space; a punt moving past it reaches Manila
 MAX_START = 5
 START_SUM = 9
-MOVEMENT_ROUNDS = 3
 
 # HOUSE CHOICE (the rulebook says only "five colours"): the accomplices' colours name the seats.
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Black")

@@ -174,7 +174,7 @@ def _take(state: State, seat: int, wish: str, price: int, events: Events) -> str
     return space
 
 
-def resolve_place(state: State, orders: dict[int, Order], events: Events) -> None:
+def resolve_place(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
     for seat, order in orders.items():
         apply_loans(state, seat, order, events)
     for seat in clockwise_from(state, state["harbor_master"]):

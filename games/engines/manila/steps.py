@@ -7,7 +7,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.engines.base import Order, OrderError, Prompt, State
+from games.engines.base import Order, State
+from games.engines.kit import Step
 from games.engines.manila import auction, crews, placing
 from games.engines.manila.flow import enter_plunder, finish_voyage, roll_and_move, voyage_stages
 from games.engines.manila.money import Events
@@ -16,71 +17,63 @@ NO_LOANS = {"take_loans": 0, "repay_loans": 0}
 
 
 @dataclass(frozen=True)
-class Step:
+class Stage(Step):
+    """A decision of the voyage and how it opens: `enter` returns the seats it asks (none: it is settled
+    at once and the voyage goes on)."""
+
     enter: Callable[[State, Events], list[int]]
-    prompt: Callable[[State, int], Prompt]
-    validate: Callable[[State, int, Order], Order]
-    resolve: Callable[[State, dict[int, Order], Events], None]
-    default: Callable[[State, int], Order]
-    random: Callable[[State, int, random.Random], Order]
 
 
 STEPS = {
-    "bid": Step(
-        auction.enter_bid,
+    "bid": Stage(
         auction.bid_prompt,
         auction.validate_bid,
-        auction.resolve_bid,
         lambda state, seat: {"bid": 0, **NO_LOANS},
         auction.random_bid,
+        auction.resolve_bid,
+        auction.enter_bid,
     ),
-    "duties": Step(
-        lambda state, events: [state["harbor_master"]],
+    "duties": Stage(
         auction.duties_prompt,
         auction.validate_duties,
-        auction.resolve_duties,
         lambda state, seat: auction.default_duties(),
         auction.random_duties,
+        auction.resolve_duties,
+        lambda state, events: [state["harbor_master"]],
     ),
-    "place": Step(
-        placing.enter_place,
+    "place": Stage(
         placing.place_prompt,
         placing.validate_place,
-        placing.resolve_place,
         lambda state, seat: {"wants": [placing.STOP], **NO_LOANS},
         placing.random_place,
+        placing.resolve_place,
+        placing.enter_place,
     ),
-    "pilot": Step(
-        crews.enter_pilot,
+    "pilot": Stage(
         crews.pilot_prompt,
         crews.validate_pilot,
-        crews.resolve_pilot,
         lambda state, seat: {"move": crews.NOTHING, **NO_LOANS},
         crews.random_crew_order,
+        crews.resolve_pilot,
+        crews.enter_pilot,
     ),
-    "board": Step(
-        crews.enter_board,
+    "board": Stage(
         crews.board_prompt,
         crews.validate_board,
-        crews.resolve_board,
         lambda state, seat: {"board": crews.NOTHING, **NO_LOANS},
         crews.random_crew_order,
+        crews.resolve_board,
+        crews.enter_board,
     ),
-    "plunder": Step(
-        enter_plunder,
+    "plunder": Stage(
         crews.plunder_prompt,
         crews.validate_plunder,
-        crews.resolve_plunder,
         lambda state, seat: crews.default_plunder(state),
         crews.random_crew_order,
+        crews.resolve_plunder,
+        enter_plunder,
     ),
 }
-
-
-def step_of(state: State) -> Step:
-    if state["step"] not in STEPS:
-        raise OrderError("The game is over: nobody is asked anything.")
-    return STEPS[state["step"]]
 
 
 def advance(state: State, events: Events, rng: random.Random) -> None:
@@ -103,8 +96,9 @@ def advance(state: State, events: Events, rng: random.Random) -> None:
     state["step"], state["step_stage"], state["asked"] = "over", "over", []
 
 
-def resolve_step(state: State, orders: dict[int, Order], events: Events, rng: random.Random) -> None:
-    step_of(state).resolve(state, orders, events)
+def resolve_step(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
+    """The decision's handler, then the voyage's stages up to the next decision."""
+    STEPS[state["step"]].resolve(state, orders, rng, events)
     state["asked"] = []
     state["stage"] += 1
     advance(state, events, rng)
