@@ -4,19 +4,18 @@ for sealed offers, and buy the buildings themselves.
 The rules note (RULES.md beside this file) lists every play-by-email change and house default.
 Modules: board (squares and spaces), components (cards, tiles, numbers), parsing (the text orders),
 rules (shared checks), actions (what the pieces do), flow (the turn's automatic steps), orders
-(validation), prompts (what a seat is asked), bots (default and random orders), view (what a seat sees).
+(validation), prompts (what a seat is asked), bots (default and random orders), steps (the decisions
+as the engine kit reads them), view (what a seat sees).
 """
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import Engine, Event, OptionSpec, Order, OrderError, Prompt, Standing, State
+from games.engines.base import OptionSpec, Standing, State
 from games.engines.genoa.actions import colour
-from games.engines.genoa.bots import default_order, random_order
 from games.engines.genoa.components import (
     COLOURS,
     COMMODITIES,
@@ -29,12 +28,11 @@ from games.engines.genoa.components import (
     pile_cards,
     sort_cards,
 )
-from games.engines.genoa.flow import begin_turn, resolve_acquire, resolve_offers, resolve_route, resolve_start
-from games.engines.genoa.orders import VALIDATORS, not_asked_reason
-from games.engines.genoa.prompts import prompt_for
+from games.engines.genoa.flow import begin_turn
+from games.engines.genoa.orders import not_asked_reason
+from games.engines.genoa.steps import STEPS
 from games.engines.genoa.view import build_view
-
-RESOLVERS = {"start": resolve_start, "offers": resolve_offers, "route": resolve_route, "acquire": resolve_acquire}
+from games.engines.kit import StepEngine, copy_state
 
 
 def _goods_count(state: State, seat: int) -> int:
@@ -56,17 +54,7 @@ def _standings(state: State) -> list[Standing]:
     return standings
 
 
-def _rounds_option(players: int, options: dict[str, Any]) -> int:
-    unknown = sorted(set(options) - {"rounds"})
-    if unknown:
-        raise ValueError(f"Genoa has no option called {', '.join(map(repr, unknown))}.")
-    rounds = options.get("rounds") or ROUNDS_BY_PLAYERS[players]
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 12:
-        raise ValueError("The rounds option must be a whole number from 1 to 12.")
-    return rounds
-
-
-class GenoaEngine(Engine):
+class GenoaEngine(StepEngine):
     slug = "genoa"
     title = "Genoa"
     min_players = 2
@@ -81,15 +69,14 @@ class GenoaEngine(Engine):
             max=12,
         ),
     )
+    steps = STEPS
+    final_name_key = "colour"
+    standings = staticmethod(_standings)
+    board = staticmethod(build_view)
+    not_asked_reason = staticmethod(not_asked_reason)
 
-    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError("The number of players must be a whole number.")
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"Genoa needs 2 to 5 players, not {players}.")
-        if not isinstance(options, dict):
-            raise ValueError("Options must be a mapping of option names to values.")
-        rounds = _rounds_option(players, options)
+    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        rounds = options["rounds"] or ROUNDS_BY_PLAYERS[players]
         decks = {}
         for kind in PILES:
             cards = pile_cards(kind)
@@ -123,58 +110,6 @@ class GenoaEngine(Engine):
         begin_turn(state, rng, [])
         return state
 
-    def prompts(self, state: State) -> dict[int, Prompt]:
-        return {seat: prompt_for(state, seat) for seat in state["asked"]}
-
-    def validate(self, state: State, seat: int, order: Order) -> Order:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["players"]:
-            raise OrderError("There is no such seat in this game.")
-        if seat not in state["asked"]:
-            raise OrderError(not_asked_reason(state, seat))
-        if not isinstance(order, dict):
-            raise OrderError("An order must be a form with named fields.")
-        return VALIDATORS[state["step"]](state, seat, order)
-
-    def resolve(self, state: State, orders: dict[int, Order], rng: random.Random) -> tuple[State, list[Event]]:
-        new_state: State = json.loads(json.dumps(state))
-        if new_state["finished"]:
-            return new_state, []
-        by_seat = {int(seat): order for seat, order in orders.items()}
-        owed: dict[int, Order] = {}
-        for seat in new_state["asked"]:
-            try:
-                owed[seat] = self.validate(new_state, seat, by_seat[seat])
-            except (KeyError, OrderError):
-                # A missing or stale order counts as a missed deadline.
-                owed[seat] = self.validate(new_state, seat, default_order(new_state, seat))
-        events: list[Event] = []
-        RESOLVERS[new_state["step"]](new_state, owed, rng, events)
-        if new_state["finished"]:
-            events.append(Event(self._ranking_text(new_state), data={"kind": "final"}))
-        return new_state, events
-
-    def _ranking_text(self, state: State) -> str:
-        lines = [f"{s.rank}. {colour(s.seat)} {s.detail}" for s in _standings(state)]
-        return "Final ranking: " + "; ".join(lines) + "."
-
-    def default_order(self, state: State, seat: int) -> Order:
-        return default_order(state, seat)
-
-    def random_order(self, state: State, seat: int, rng: random.Random) -> Order:
-        return random_order(state, seat, rng)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        final = None
-        if state["finished"]:
-            final = [
-                {"seat": s.seat, "colour": colour(s.seat), "score": s.score, "rank": s.rank, "detail": s.detail}
-                for s in _standings(state)
-            ]
-        return build_view(state, seat, self.phase_name(state), final)
-
-    def outcome(self, state: State) -> list[Standing] | None:
-        return _standings(state) if state["finished"] else None
-
     def phase_name(self, state: State) -> str:
         if state["finished"]:
             return "Game over"
@@ -188,7 +123,7 @@ class GenoaEngine(Engine):
         }[state["step"]]
 
     def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
-        hidden: State = json.loads(json.dumps(state))
+        hidden = copy_state(state)
         others = [other for other in range(hidden["players"]) if other != seat]
         for kind in PILES:
             # Card backs show the pile, so only the faces of other hands and of the deck are re-dealt.

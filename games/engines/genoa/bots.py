@@ -12,17 +12,6 @@ from games.engines.genoa.parsing import empty_offer, offer_text, route_text
 from games.engines.genoa.rules import affordable, can_take_offer, delivery_problem
 
 
-def default_order(state: State, seat: int) -> Order:
-    step = state["step"]
-    if step == "start":
-        return {"start": "roll"}
-    if step == "offers":
-        return {"offers": "", "tiles": ""}
-    if step == "acquire":
-        return {"street": "pass", "buildings": []}
-    return {"route": default_route(state), "tiles": ""}
-
-
 def default_route(state: State) -> str:
     """The tower stops on its start and the merchant takes no action; if that start is a building somebody
     offered for, the rules make him give it to an offerer: the most ducats, ties clockwise from him."""
@@ -45,14 +34,15 @@ def _deliverable(state: State, seat: int, building: str) -> list[str]:
     return []
 
 
-def random_order(state: State, seat: int, rng: random.Random) -> Order:
-    step = state["step"]
-    if step == "start":
-        return {"start": rng.choice(["roll", rng.choice([s for s in SPACES if s != MARKET])])}
-    if step == "offers":
-        return {"offers": _random_offers(state, seat, rng), "tiles": _random_tiles(state, seat, rng)}
-    if step == "acquire":
-        return _random_acquire(state, seat, rng)
+def random_start(state: State, seat: int, rng: random.Random) -> Order:
+    return {"start": rng.choice(["roll", rng.choice([s for s in SPACES if s != MARKET])])}
+
+
+def random_offers(state: State, seat: int, rng: random.Random) -> Order:
+    return {"offers": _random_offers(state, seat, rng), "tiles": _random_tiles(state, seat, rng)}
+
+
+def random_route(state: State, seat: int, rng: random.Random) -> Order:
     return {"route": _random_route(state, rng), "tiles": ""}
 
 
@@ -124,7 +114,7 @@ def _random_route(state: State, rng: random.Random) -> str:
     return route_text(route)
 
 
-def _random_acquire(state: State, seat: int, rng: random.Random) -> Order:
+def random_acquire(state: State, seat: int, rng: random.Random) -> Order:
     streets = [space for space in state["turn"]["discs"] if "-" in space]
     if rng.random() < 0.15:
         return {"street": "pass", "buildings": []}

@@ -269,11 +269,3 @@ def validate_acquire(state: State, seat: int, order: Order) -> Order:
             f"you have {state['markers'][seat]}."
         )
     return {"street": street, "buildings": chosen}
-
-
-VALIDATORS = {
-    "start": validate_start,
-    "offers": validate_offers,
-    "route": validate_route,
-    "acquire": validate_acquire,
-}

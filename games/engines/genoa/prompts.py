@@ -43,11 +43,7 @@ def holdings_text(state: State, seat: int) -> str:
     )
 
 
-def prompt_for(state: State, seat: int) -> Prompt:
-    return {"start": _start, "offers": _offers, "route": _route, "acquire": _acquire}[state["step"]](state, seat)
-
-
-def _start(state: State, seat: int) -> Prompt:
+def start_prompt(state: State, seat: int) -> Prompt:
     choices = [Choice("roll", "Roll the dice")]
     choices += [Choice(space, space_name(space)) for space in SPACES if space != MARKET]
     text = (
@@ -57,7 +53,7 @@ def _start(state: State, seat: int) -> Prompt:
     return Prompt("start", text, (Field("start", "choice", "Starting space", tuple(choices)),))
 
 
-def _offers(state: State, seat: int) -> Prompt:
+def offers_prompt(state: State, seat: int) -> Prompt:
     turn = state["turn"]
     start = turn["start"]
     near = sorted(space_name(space) for space in reachable(start, MOVES) if is_building(space))
@@ -76,7 +72,7 @@ def _offers(state: State, seat: int) -> Prompt:
     return Prompt("offers", text, fields)
 
 
-def _route(state: State, seat: int) -> Prompt:
+def route_prompt(state: State, seat: int) -> Prompt:
     turn = state["turn"]
     start = turn["start"]
     offers = "; ".join(f"{colour(o['seat'])} — {offer_text(o)}" for o in turn["offers"]) or "none"
@@ -93,7 +89,7 @@ def _route(state: State, seat: int) -> Prompt:
     return Prompt("route", text, fields)
 
 
-def _acquire(state: State, seat: int) -> Prompt:
+def acquire_prompt(state: State, seat: int) -> Prompt:
     streets = [space for space in state["turn"]["discs"] if "-" in space]
     choices = [Choice(street, space_name(street)) for street in streets] + [Choice("pass", "Pass")]
     targets: list[Choice] = []

@@ -1,0 +1,40 @@
+"""The four decisions of a merchant's turn, as the engine kit reads them: the merchant's starting space,
+the others' sealed offers, the merchant's route, and one seat's acquisitions."""
+
+from __future__ import annotations
+
+from games.engines.genoa import bots, flow, orders, prompts
+from games.engines.kit import Step
+
+# The defaults of a missed deadline (RULES.md): roll the dice, offer nothing, the tower stays on its start
+# (rule B may give that building to an offerer), acquire nothing.
+STEPS = {
+    "start": Step(
+        prompts.start_prompt,
+        orders.validate_start,
+        lambda state, seat: {"start": "roll"},
+        bots.random_start,
+        flow.resolve_start,
+    ),
+    "offers": Step(
+        prompts.offers_prompt,
+        orders.validate_offers,
+        lambda state, seat: {"offers": "", "tiles": ""},
+        bots.random_offers,
+        flow.resolve_offers,
+    ),
+    "route": Step(
+        prompts.route_prompt,
+        orders.validate_route,
+        lambda state, seat: {"route": bots.default_route(state), "tiles": ""},
+        bots.random_route,
+        flow.resolve_route,
+    ),
+    "acquire": Step(
+        prompts.acquire_prompt,
+        orders.validate_acquire,
+        lambda state, seat: {"street": "pass", "buildings": []},
+        bots.random_acquire,
+        flow.resolve_acquire,
+    ),
+}
