@@ -11,15 +11,7 @@ from games.engines.phoenician.play import CENTRE_NAMES, accept_problem, centre_a
 from games.engines.phoenician.steps import HELP
 
 
-def prompt_for(state: State, seat: int) -> Prompt:
-    if state["step"] == "start":
-        return _start_prompt(state, seat)
-    if state["step"] == "answer":
-        return _answer_prompt(state, seat)
-    return _turn_prompt(state, seat)
-
-
-def _start_prompt(state: State, seat: int) -> Prompt:
+def start_prompt(state: State, seat: int) -> Prompt:
     choices = tuple(
         Choice(name, f"{name} at {square_name(square)} (sells {CENTRES[name][0]}, most desires {CENTRES[name][1]})")
         for name, square in zip(CENTRE_NAMES, state["centres"], strict=True)
@@ -33,7 +25,7 @@ def _start_prompt(state: State, seat: int) -> Prompt:
     return Prompt(kind="start", text=text, fields=(Field("centre", "choice", "Start at", choices),))
 
 
-def _answer_prompt(state: State, seat: int) -> Prompt:
+def answer_prompt(state: State, seat: int) -> Prompt:
     offer = state["offer"]
     text = (
         f"{COLOURS[offer['from']]} offers you {describe(offer['give'])} in exchange for "
@@ -47,7 +39,7 @@ def _answer_prompt(state: State, seat: int) -> Prompt:
     return Prompt(kind="answer", text=text, fields=(Field("answer", "choice", "Your answer", choices),))
 
 
-def _turn_prompt(state: State, seat: int) -> Prompt:
+def turn_prompt(state: State, seat: int) -> Prompt:
     square = state["ships"][seat]
     centre = centre_at(state, square)
     where = f"in {centre} ({square_name(square)})" if centre else f"at sea on {square_name(square)}"
