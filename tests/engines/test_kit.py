@@ -10,9 +10,8 @@ import pytest
 
 from games.engines import all_engines, get_engine
 from games.engines.base import Engine, OptionSpec, OrderError
-from games.engines.kit import StepEngine
 
-ENGINES = [engine for engine in all_engines() if isinstance(engine, StepEngine)]
+ENGINES = all_engines()
 
 
 def specs(*kinds: str) -> list[Any]:
@@ -88,6 +87,13 @@ def test_json_true_and_false_stand_for_yes_and_no() -> None:
     manila = get_engine("manila")
     assert setup(manila, {"displacing_pirates": True}) == setup(manila, {"displacing_pirates": "yes"})
     assert setup(manila, {"displacing_pirates": False}) == setup(manila, {"displacing_pirates": "no"})
+
+
+def test_a_whole_number_picks_the_choice_of_its_digits() -> None:
+    ports = get_engine("ports-of-call")
+    assert setup(ports, {"years": 5}) == setup(ports, {"years": "5"})
+    with pytest.raises(ValueError, match="^Option years must be one of 3, 4, 5.$"):
+        setup(ports, {"years": 6})
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)

@@ -11,7 +11,6 @@ from games.engines.ports_of_call.board import (
     active_seats,
     charge,
     claim_achievements,
-    eliminate,
     factories_of,
     maintenance,
     money,
@@ -332,6 +331,3 @@ def standings_rows(state: State) -> list[dict[str, Any]]:
             else f"share value {stock}, {ships} ships, {factories} factories, {cards} achievements, {money(cash)}"
         )
     return rows
-
-
-__all__ = ["eliminate", "new_state", "home_choices", "choose_home", "after_turn", "end_quarter", "standings_rows"]

@@ -1,16 +1,17 @@
-"""What a seat is asked (prompts), how its answer is checked (validate), and stand-in answers for a missed
-deadline (default: no actions) or a bot (random)."""
+"""The two decisions (a home city, a turn): what a seat is asked (prompts), how its answer is checked
+(validate), stand-in answers for a missed deadline (default: no actions) or a bot (random), how it is
+applied, and the table of steps the engine is built from."""
 
 from __future__ import annotations
 
 import copy
-import json
 import random
 from typing import Any
 
 from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, State
+from games.engines.kit import Step, copy_state, only
 from games.engines.ports_of_call.actions import Turn, ship_place, start_turn
-from games.engines.ports_of_call.board import good_name, money, order_label, price, ships_of
+from games.engines.ports_of_call.board import good_name, money, name, order_label, price, ships_of
 from games.engines.ports_of_call.data import (
     GOODS,
     MAX_ACTIVE_ORDERS,
@@ -20,7 +21,7 @@ from games.engines.ports_of_call.data import (
     SHIP_LIMIT,
     sales_bonus,
 )
-from games.engines.ports_of_call.flow import home_choices
+from games.engines.ports_of_call.flow import after_turn, choose_home, home_choices
 from games.engines.ports_of_call.turn import apply_step, run_turn
 
 ACTIONS_HELP = (
@@ -40,13 +41,7 @@ ACTIONS_HELP = (
 # --- prompts -----------------------------------------------------------------------------------------
 
 
-def prompt_for(state: State, seat: int) -> Prompt:
-    if state["step"] == "home":
-        return _home_prompt(state, seat)
-    return _turn_prompt(state, seat)
-
-
-def _home_prompt(state: State, seat: int) -> Prompt:
+def home_prompt(state: State, seat: int) -> Prompt:
     dealt = "; ".join(order_label(card) for card in state["dealt"][seat])
     text = (
         f"Choose your home city and the one order card you keep. Your three cards (secret until every home "
@@ -73,7 +68,7 @@ def _ship_line(ship: dict[str, Any]) -> str:
     return f"{ship['id']} ({ship['size']}, {cargo}) {ship_place(ship)}"
 
 
-def _turn_prompt(state: State, seat: int) -> Prompt:
+def turn_prompt(state: State, seat: int) -> Prompt:
     ap = len(state["ships"][seat]) + 1
     ships = "; ".join(_ship_line(ship) for ship in state["ships"][seat])
     orders = "; ".join(order_label(order["card"]) for order in state["orders"][seat]) or "none"
@@ -127,9 +122,14 @@ def validate_home(state: State, seat: int, order: Order) -> Order:
 
 def validate_turn(state: State, seat: int, order: Order) -> Order:
     text = _text(order, "actions")
-    scratch: State = json.loads(json.dumps(state))
+    scratch = copy_state(state)
     steps = run_turn(scratch, seat, text, [])
     return {"actions": "; ".join(steps)}
+
+
+def default_home(state: State, seat: int) -> Order:
+    """A missed home choice: the first free city and the first dealt card (documented in RULES.md)."""
+    return validate_home(state, seat, {"home": home_choices(state)[0], "keep": str(state["dealt"][seat][0])})
 
 
 # --- bots ----------------------------------------------------------------------------------------------
@@ -179,12 +179,12 @@ def _producers(good: str) -> list[str]:
 
 
 def random_turn(state: State, seat: int, rng: random.Random) -> Order:
-    scratch: State = json.loads(json.dumps(state))
+    scratch = copy_state(state)
     turn = start_turn(scratch, seat)
     done: list[str] = []
     for _ in range(3):
         for step in _candidates(scratch, seat, turn, rng)[:6]:
-            trial_state, trial_turn = json.loads(json.dumps(scratch)), copy.deepcopy(turn)
+            trial_state, trial_turn = copy_state(scratch), copy.deepcopy(turn)
             try:
                 done.append(apply_step(trial_state, trial_turn, step, []))
             except OrderError:
@@ -193,7 +193,23 @@ def random_turn(state: State, seat: int, rng: random.Random) -> Order:
     return {"actions": "; ".join(done)}
 
 
-def run_events(state: State, seat: int, order: Order) -> list[Event]:
-    events: list[Event] = []
+# --- applying them ------------------------------------------------------------------------------------
+
+
+def resolve_home(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
+    seat, order = only(orders)
+    choose_home(state, seat, order["home"], int(order["keep"]), events)
+
+
+def resolve_turn(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
+    seat, order = only(orders)
     run_turn(state, seat, order.get("actions", ""), events)
-    return events
+    if not order["actions"]:
+        events.append(Event(f"{name(seat)} takes no actions this quarter."))
+    after_turn(state, events)
+
+
+STEPS = {
+    "home": Step(home_prompt, validate_home, default_home, random_home, resolve_home),
+    "turn": Step(turn_prompt, validate_turn, lambda state, seat: {"actions": ""}, random_turn, resolve_turn),
+}
