@@ -4,18 +4,22 @@ player; a seat missed N times in a row goes to a substitute."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 from games import turns
-from games.leagues.models import Seating, Substitution, Table
+from games.leagues import services
+from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.results import reliability, season_standings
 from games.models import Game, Order, Phase
 from tests.league_helpers import (
+    autopilot,
     first_game,
     make_league,
     open_phase_of,
@@ -185,3 +189,56 @@ def test_the_policy_finds_a_games_league_table_without_a_query_of_its_own(in_lea
             assert turns.resolve_phase(phase.pk, use_defaults=True)
     lookups = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "leagues_table"')]
     assert lookups == []
+
+
+def test_a_member_substituted_for_missing_turns_is_drawn_no_more_until_they_say_they_are_back(client, admin_client):
+    league = make_league(players=4, standby=1, grace=GRACE, substitute_after=2)
+    first = first_game(started_round(league, seed=1))
+    holder = first.seats.get(number=3).player
+    assert holder is not None
+    mail.outbox.clear()
+    owed_turns_of(first, 3, [True, True])
+    member = Membership.objects.get(league=league, player=holder)
+    assert member.status == Membership.Status.INACTIVE
+    [notice] = [m for m in mail.outbox if m.to == [holder.email] and m.tags == ["member-inactive"]]
+    assert first.title in notice.subject and "substitute" in notice.subject
+    body = str(notice.body)
+    assert "missed 2 turns in a row" in body and "I'm back, draw me again" in body
+    found = re.search(r"https://pbem\.example(/leagues/spring/me/\?k=\S+)", body)
+    assert found is not None
+
+    autopilot(first)
+    assert services.finish_rounds() == 1
+    second = started_round(league, seed=2)
+    assert [holder.pk not in t.players for t in second.tables.all()] == [True]  # a table of the other three
+    page = client.get(reverse("leagues-league", args=[league.slug])).content.decode()
+    assert 'title="not drawn for new rounds">inactive</span>' in page
+    listed = admin_client.get(reverse("admin:leagues_membership_changelist"), {"status__exact": "inactive"})
+    assert listed.status_code == 200 and [m.pk for m in listed.context["cl"].result_list] == [member.pk]
+    rows = {row.player_id: row for row in season_standings(second.season)}
+    assert rows[holder.pk].games == 0 and rows[holder.pk].missed == 2  # still in the standings, misses shown
+
+    assert client.get(found.group(1)).status_code == 302  # the link from the email signs them in
+    settings_page = client.get(reverse("leagues-member", args=[league.slug])).content.decode()
+    assert "You are not being drawn for new rounds" in settings_page
+    back = client.post(reverse("leagues-member", args=[league.slug]), {"back": "1"}, follow=True)
+    assert "Welcome back" in back.content.decode() and "I&#x27;m back" not in back.content.decode()
+    assert Membership.objects.get(pk=member.pk).status == Membership.Status.ACTIVE
+    autopilot(first_game(second))
+    assert services.finish_rounds() == 1
+    third = started_round(league, seed=3)
+    assert holder.pk in [p for t in third.tables.all() for p in t.players]
+
+
+def test_an_inactive_member_can_also_come_back_by_signing_up_again():
+    league = make_league(players=4, grace=GRACE, substitute_after=1)
+    game = first_game(started_round(league))
+    member = Membership.objects.select_related("player").get(league=league, player=game.seats.get(number=3).player)
+    owed_turns_of(game, 3, [True])
+    member.refresh_from_db()
+    assert member.status == Membership.Status.INACTIVE
+    mail.outbox.clear()
+    services.request_signup(league, member.player.email, "", "UTC")
+    link = re.search(r"https://pbem\.example/leagues/confirm/(\S+)/", str(mail.outbox[0].body))
+    assert link is not None
+    assert services.confirm_signup(link.group(1)).status == Membership.Status.ACTIVE

@@ -129,11 +129,13 @@ class Table(models.Model):
 
 
 class Membership(models.Model):
-    """A player's place in a league: playing, on the standby list (substitutes), or dropped."""
+    """A player's place in a league: playing, on the standby list (substitutes), inactive (not drawn until
+    they say they are back), or dropped."""
 
     class Status(models.TextChoices):
         ACTIVE = "active"
         STANDBY = "standby"
+        INACTIVE = "inactive"  # lost a seat for missing turns in a row: not drawn for new rounds
         DROPPED = "dropped"
 
     class Notify(models.TextChoices):

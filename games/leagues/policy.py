@@ -1,7 +1,8 @@
 """The league's rules for deadlines and missed turns, attached to the core at three points (games.turns):
 
 - `phase_opened`: a league game's phase closes at the league's daily time, if it has one; and a seat
-  whose holder has now missed `substitute_after` owed orders in a row is handed to a substitute;
+  whose holder has now missed `substitute_after` owed orders in a row is handed to a substitute (the
+  holder becomes inactive: not drawn again until they say they are back);
 - `deadline_passed`: the first miss of a game extends its deadline once, for everyone, by the league's
   grace time (whole days in the league's calendar, so a 20:00 deadline stays at 20:00 across a daylight-
   saving change); later misses fall through to the core, which resolves with default orders;
@@ -54,9 +55,9 @@ def on_phase_opened(game: Game, phase: Phase, previous: Phase | None, now: datet
     withhold_news(league, game, previous, phase)
     if previous.used_defaults and league.substitute_after:
         for seating in absent_seats(table, previous, league.substitute_after):
-            from games.leagues.substitutes import drop_seat
+            from games.leagues.substitutes import drop_absentee
 
-            drop_seat(seating, now, current=phase)
+            drop_absentee(seating, now, phase, league.substitute_after)
 
 
 def withhold_news(league: League, game: Game, previous: Phase, phase: Phase) -> None:

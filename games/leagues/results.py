@@ -85,7 +85,10 @@ def season_standings(season: Season) -> list[Standing]:
     tables = list(
         Table.objects.filter(round__season=season, game__isnull=False).select_related("game").defer("game__state")
     )
-    members = Membership.objects.filter(league=league, status=Membership.Status.ACTIVE)
+    # Inactive members too: a player who lost their seat before finishing a game still shows their misses.
+    members = Membership.objects.filter(
+        league=league, status__in=[Membership.Status.ACTIVE, Membership.Status.INACTIVE]
+    )
     rows = rank_standings(
         finishes(tables),
         league.points,

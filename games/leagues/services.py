@@ -50,7 +50,9 @@ def request_signup(league: League, email: str, name: str, time_zone: str, *, sta
     if not standby and not league.signups_open:
         raise LeagueError("Sign-ups for this league are closed. You can still join the standby list.")
     email = email.strip().lower()
-    if Membership.objects.filter(league=league, player__email=email).exclude(status=Membership.Status.DROPPED).exists():
+    # Dropped and inactive members may sign up again: confirming makes them active (or standby) again.
+    comeback = [Membership.Status.DROPPED, Membership.Status.INACTIVE]
+    if Membership.objects.filter(league=league, player__email=email).exclude(status__in=comeback).exists():
         raise LeagueError("That address is already signed up for this league.")
     token = signing.dumps({"l": league.pk, "e": email, "n": name, "z": time_zone, "s": standby}, salt=SIGNUP_SALT)
     link = settings.SITE_URL + reverse("leagues-confirm", args=[token])
@@ -77,7 +79,7 @@ def confirm_signup(token: str) -> Membership:
         membership, created = Membership.objects.get_or_create(
             league=league, player=player, defaults={"status": status}
         )
-        if not created and membership.status == Membership.Status.DROPPED:
+        if not created and membership.status in (Membership.Status.DROPPED, Membership.Status.INACTIVE):
             membership.status = status
             membership.save(update_fields=["status"])
     return membership
@@ -241,6 +243,12 @@ def resume_round(round_: Round) -> int:
     for game in games:
         turns.resume_game(game)
     return len(games)
+
+
+def come_back(membership: Membership) -> bool:
+    """An inactive member is back: drawn again from the next round on. False if they were not inactive."""
+    inactive = Membership.objects.filter(pk=membership.pk, status=Membership.Status.INACTIVE)
+    return bool(inactive.update(status=Membership.Status.ACTIVE))
 
 
 def drop_member(membership: Membership, now: datetime | None = None) -> int:

@@ -76,6 +76,24 @@ def drop_seat(seating: Seating, now: datetime, current: Phase | None = None) -> 
     return offer
 
 
+def drop_absentee(seating: Seating, now: datetime, current: Phase, misses: int) -> Substitution:
+    """The holder missed `misses` owed orders in a row: the seat goes to a substitute, and the holder is
+    drawn for no new round until they say they are back (their settings page), so an absentee does not
+    leave every new table playing on default orders. They are told both."""
+    offer = drop_seat(seating, now, current=current)
+    league = seating.table.round.season.league
+    member = (
+        Membership.objects.filter(league=league, player__seatings=seating)
+        .exclude(status__in=[Membership.Status.DROPPED, Membership.Status.INACTIVE])
+        .select_related("player")
+        .first()
+    )
+    if member is not None:
+        Membership.objects.filter(pk=member.pk).update(status=Membership.Status.INACTIVE)
+        emails.queue(league, "member-inactive", {"game": seating.table.game, "misses": misses}, player=member.player)
+    return offer
+
+
 def claim_url(offer: Substitution) -> str:
     token = signing.dumps({"x": offer.pk, "m": offer.standby_id}, salt=CLAIM_SALT)
     return settings.SITE_URL + reverse("leagues-claim", args=[token])

@@ -47,6 +47,9 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         ],
         "away": [m.player for m in members.select_related("player") if vacations.away_on(m, today)],
         "standby": league.memberships.filter(status=Membership.Status.STANDBY).count(),
+        "inactive": set(
+            league.memberships.filter(status=Membership.Status.INACTIVE).values_list("player_id", flat=True)
+        ),
     }
     return render(request, "leagues/league.html", context)
 
@@ -189,6 +192,10 @@ def member(request: HttpRequest, slug: str) -> HttpResponse:
     settings_form = MemberSettingsForm(request.POST if "save" in request.POST else None, instance=membership)
     vacation_form = VacationForm(request.POST if "vacation" in request.POST else None)
     if request.method == "POST":
+        if "back" in request.POST:
+            if services.come_back(membership):
+                messages.success(request, "Welcome back: you will be drawn from the next round on.")
+            return redirect("leagues-member", slug=slug)
         if settings_form.is_bound and settings_form.is_valid():
             settings_form.save()
             messages.success(request, "Settings saved.")
