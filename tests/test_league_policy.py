@@ -242,3 +242,23 @@ def test_an_inactive_member_can_also_come_back_by_signing_up_again():
     link = re.search(r"https://pbem\.example/leagues/confirm/(\S+)/", str(mail.outbox[0].body))
     assert link is not None
     assert services.confirm_signup(link.group(1)).status == Membership.Status.ACTIVE
+
+
+def test_the_grace_tells_every_player_of_the_game_the_moved_deadline():
+    game = one_table()
+    Membership.objects.filter(player__email="p1@example.com").update(notify=Membership.Notify.OWED)
+    phase = open_phase_of(game)
+    late = game.seats.get(player__email="p1@example.com").number
+    submit_for(game, phase, [n for n in phase.owed_seats if n != late])
+    mail.outbox.clear()
+    turns.sweep_deadlines(now=phase.deadline + timedelta(seconds=1))
+    phase.refresh_from_db()
+    told = {m.to[0]: str(m.body) for m in mail.outbox if m.tags == ["deadline-moved"]}
+    assert sorted(told) == [f"p{i}@example.com" for i in range(1, 5)]  # p1 owes, so "only when owed" is told
+    when = phase.deadline.strftime("%A %-d %B %Y, %H:%M") + " (UTC)"
+    assert all(when in body and "grace" in body for body in told.values())
+    assert "still owed" in told["p1@example.com"] and "https://pbem.example/l/" in told["p1@example.com"]
+    assert not any("still owed" in body for email, body in told.items() if email != "p1@example.com")
+    mail.outbox.clear()
+    turns.sweep_deadlines(now=phase.deadline + timedelta(seconds=1))  # the second miss: no grace, no news
+    assert not [m for m in mail.outbox if m.tags == ["deadline-moved"]]

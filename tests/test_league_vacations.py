@@ -16,7 +16,7 @@ from django.utils import timezone
 from games.leagues import emails, services, vacations
 from games.leagues.models import League, Membership, Table, Vacation
 from games.models import Game, Phase
-from tests.league_helpers import make_league, open_phase_of, started_round
+from tests.league_helpers import make_league, open_phase_of, started_round, submit_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PARIS = ZoneInfo("Europe/Paris")  # summer time from Sunday 2026-03-29
@@ -125,7 +125,7 @@ def test_the_confirmation_email_shows_the_new_deadline_in_the_players_own_time_z
     )
     mail.outbox.clear()
     vacations.declare(me, 3, now=datetime(2026, 3, 27, 9, 0, tzinfo=UTC))
-    [message] = mail.outbox
+    [message] = [m for m in mail.outbox if m.to == ["p1@example.com"]]  # the others are told too (below)
     assert message.to == ["p1@example.com"] and "Vacation of 3 days confirmed" in message.subject
     # Monday 30 March 20:00 in Paris (UTC+2) is 14:00 in New York (UTC-4).
     assert "Monday 30 March 2026, 14:00" in str(message.body)
@@ -163,3 +163,45 @@ def test_a_member_declares_a_vacation_from_their_settings_page(client):
     refused = client.post(url, {"vacation": "1", "days": "4"})
     assert refused.status_code == 400 and "3 vacation day(s) left" in refused.content.decode()
     assert deadline_of(game) == deadline + timedelta(days=2)
+
+
+def test_a_vacation_tells_the_other_players_of_each_game_the_new_deadline_in_their_own_time_zone():
+    league = make_league(players=4, time_zone="Europe/Paris")
+    game = started_round(league).tables.get().game
+    assert game is not None
+    new_york = member(league, "p2@example.com").player
+    new_york.time_zone = "America/New_York"
+    new_york.save()
+    Membership.objects.filter(player__email="p4@example.com").update(notify=Membership.Notify.OWED)
+    Phase.objects.filter(game=game, status=Phase.Status.OPEN).update(
+        deadline=datetime(2026, 3, 27, 20, 0, tzinfo=PARIS)
+    )
+    phase = open_phase_of(game)
+    for email in ("p3@example.com", "p4@example.com"):  # their orders are in
+        submit_for(game, phase, [game.seats.get(player__email=email).number])
+    mail.outbox.clear()
+    vacations.declare(member(league), 3, now=datetime(2026, 3, 27, 9, 0, tzinfo=UTC))
+
+    told = {m.to[0]: m for m in mail.outbox if m.tags == ["deadline-moved"]}
+    # p1 is the one away (their confirmation says it all); p4 owes nothing and asked for emails only then.
+    assert sorted(told) == ["p2@example.com", "p3@example.com"]
+    assert [m.tags for m in mail.outbox if m.to == ["p1@example.com"]] == [["vacation-confirmed"]]
+    # Monday 30 March 20:00 in Paris is 14:00 in New York and 18:00 UTC.
+    ny, utc = str(told["p2@example.com"].body), str(told["p3@example.com"].body)
+    assert "P1 is on vacation" in ny and game.title in ny
+    assert "Monday 30 March 2026, 14:00 (America/New_York)" in ny and "14:00 EDT" in told["p2@example.com"].subject
+    assert "Monday 30 March 2026, 18:00 (UTC)" in utc
+    assert "still owed" in ny and "https://pbem.example/l/" in ny  # p2 owes an order: its link again
+    assert "still owed" not in utc and "/l/" not in utc
+    html = told["p2@example.com"].alternatives[0][0]
+    assert "Monday 30 March 2026, 14:00" in html and "https://pbem.example/l/" in html
+
+
+def test_a_vacation_that_moves_no_deadline_tells_nobody_else():
+    league = make_league(players=4, vacation_cap_days=2)
+    game = started_round(league).tables.get().game
+    assert game is not None
+    vacations.declare(member(league, "p2@example.com"), 2)  # the cap is used up
+    mail.outbox.clear()
+    _, extended = vacations.declare(member(league), 3)
+    assert extended == [] and [m.to for m in mail.outbox] == [["p1@example.com"]]

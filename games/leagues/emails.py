@@ -17,10 +17,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from games import turns
 from games.dispatch import after_commit
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership
-from games.models import Player
+from games.links import seat_url
+from games.models import Game, Phase, Player, Seat
 
 log = logging.getLogger(__name__)
 # Time-critical news never waits for the digest: a confirmation link, a seat to claim.
@@ -62,6 +64,23 @@ def queue(league: League, kind: str, context: dict[str, Any], *, player: Player 
         from games.leagues.tasks import send_league_emails_task
 
         after_commit(send_league_emails_task)
+
+
+def deadline_moved(league: League, game: Game, phase: Phase, *, away: Player | None = None) -> None:
+    """Tell the players of `game` that its open phase's deadline moved: `away` is on vacation (and knows),
+    or, without `away`, the league's grace after a missed deadline. Members who chose "only when I owe an
+    order" hear of it only if they still owe one (a seat that owes gets its link again)."""
+    owing = set(phase.owed_seats) - turns.submitted_seats(phase)
+    only_owed = set(
+        Membership.objects.filter(league=league, notify=Membership.Notify.OWED).values_list("player_id", flat=True)
+    )
+    seats = Seat.objects.filter(game=game, player__isnull=False).select_related("player").order_by("number")
+    for seat in seats.exclude(player=away) if away else seats:
+        owes = seat.number in owing and not seat.is_bot
+        if seat.player_id in only_owed and not owes:
+            continue
+        context = {"game": game, "phase": phase, "away": away, "link": seat_url(seat, phase) if owes else ""}
+        queue(league, "deadline-moved", context, player=seat.player)
 
 
 def send_pending() -> int:

@@ -5,10 +5,11 @@
   holder becomes inactive: not drawn again until they say they are back);
 - `deadline_passed`: the first miss of a game extends its deadline once, for everyone, by the league's
   grace time (whole days in the league's calendar, so a 20:00 deadline stays at 20:00 across a daylight-
-  saving change); later misses fall through to the core, which resolves with default orders;
+  saving change), and every player is told the new deadline; later misses fall through to the core,
+  which resolves with default orders;
 - `game_finished`: seats still offered to standby players are withdrawn, nobody can claim a game that is over.
 
-Games outside leagues have no Table row, so both receivers return at once for them.
+Games outside leagues have no Table row, so the receivers return at once for them.
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
         phase.save(update_fields=["deadline", "reminded"])
         table.grace_used = True
         table.save(update_fields=["grace_used"])
+        emails.deadline_moved(league, phase.game, phase)
     return True
 
 

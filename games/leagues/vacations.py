@@ -1,7 +1,8 @@
 """Vacations: each member has `vacation_days` per season. Declaring one moves the current deadline of each
 of their running league games by the days away (calendar days in the league's time zone, so a 20:00
 deadline stays at 20:00 across a daylight-saving change), but no game is extended by vacations for more
-than the league's cap in total, so nobody can stall a game forever."""
+than the league's cap in total, so nobody can stall a game forever. The other players of each game whose
+deadline moved are told the new deadline."""
 
 from __future__ import annotations
 
@@ -69,6 +70,7 @@ def declare(membership: Membership, days: int, now: datetime | None = None) -> t
             table.vacation_added += timedelta(days=grant)
             table.save(update_fields=["vacation_added"])
             extended.append(Extension(table=table, days=grant, deadline=phase.deadline))
+            emails.deadline_moved(league, table.game, phase, away=membership.player)
         emails.queue(
             league, "vacation-confirmed", {"vacation": vacation, "extended": extended}, player=membership.player
         )
