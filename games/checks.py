@@ -27,7 +27,8 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
         problems.append(
             Warning(
                 "No EMAIL_PROVIDER: email is written to files, nobody receives it.",
-                hint="Set EMAIL_PROVIDER (e.g. mailgun) and its ANYMAIL_* keys.",
+                hint="Set EMAIL_PROVIDER: smtp with EMAIL_HOST (your relay), or an anymail provider such as "
+                "mailgun with its ANYMAIL_* keys.",
                 id="pbem.W002",
             )
         )
@@ -44,11 +45,14 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
     except ImportError:
         problems.append(
             Error(
-                f"EMAIL_PROVIDER {settings.EMAIL_PROVIDER!r} is not an anymail provider.",
-                hint="Use the name of a module in anymail.backends, e.g. mailgun, postmark, sendgrid, amazon_ses.",
+                f"EMAIL_PROVIDER {settings.EMAIL_PROVIDER!r} is neither smtp nor an anymail provider.",
+                hint="Use smtp, or the name of a module in anymail.backends, e.g. mailgun, postmark, sendgrid, "
+                "amazon_ses.",
                 id="pbem.E003",
             )
         )
+    if settings.EMAIL_PROVIDER == "smtp":
+        problems += smtp_problems()
     try:
         ZoneInfo(settings.TIME_ZONE)
     except (ZoneInfoNotFoundError, ValueError):
@@ -66,4 +70,30 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
         )
     if settings.PBEM_REMINDER_HOURS >= settings.PBEM_DEFAULT_DEADLINE_HOURS:
         problems.append(Warning("PBEM_REMINDER_HOURS is not shorter than the default deadline.", id="pbem.W004"))
+    return problems
+
+
+def smtp_problems() -> list[Any]:
+    """EMAIL_PROVIDER=smtp: without a host Django would try port 25 of this machine and fail at the first
+    email, long after the start; both TLS modes make Django's backend refuse every email."""
+    problems: list[Any] = []
+    if not settings.EMAIL_HOST:
+        problems.append(
+            Error(
+                "EMAIL_PROVIDER is smtp but EMAIL_HOST is not set: no email could be sent.",
+                hint="Set EMAIL_HOST to your relay (localhost for one on this machine), and as it needs "
+                "EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD and EMAIL_USE_TLS=1 (STARTTLS, port 587) or "
+                "EMAIL_USE_SSL=1 (port 465).",
+                id="pbem.E006",
+            )
+        )
+    if settings.EMAIL_USE_TLS and settings.EMAIL_USE_SSL:
+        problems.append(
+            Error(
+                "EMAIL_USE_TLS and EMAIL_USE_SSL are both set: Django's SMTP backend refuses to send.",
+                hint="Set one: EMAIL_USE_TLS=1 for STARTTLS (usually port 587), EMAIL_USE_SSL=1 for TLS from the "
+                "first byte (usually port 465).",
+                id="pbem.E007",
+            )
+        )
     return problems

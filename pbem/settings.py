@@ -2,7 +2,8 @@
 
 With nothing set you get SQLite, tasks run inline after commit, and email written to files in
 var/outbox/ (listed at /outbox/ when DEBUG=1, as `make run` sets it). Production sets DATABASE_URL,
-CELERY_BROKER_URL, SITE_URL (https), SECRET_KEY and an anymail provider (EMAIL_PROVIDER plus its keys);
+CELERY_BROKER_URL, SITE_URL (https), SECRET_KEY and a mail provider (EMAIL_PROVIDER: smtp plus EMAIL_HOST...,
+or an anymail provider plus its keys);
 DEBUG is off unless set, and with an https SITE_URL the HTTPS settings below default to production values.
 `manage.py check --deploy` reports what is missing.
 """
@@ -188,14 +189,27 @@ PBEM_REMINDER_HOURS = int(os.environ.get("PBEM_REMINDER_HOURS", "12"))
 PBEM_LINK_GRACE_HOURS = int(os.environ.get("PBEM_LINK_GRACE_HOURS", "24"))
 
 # --- Email -----------------------------------------------------------------------------------------
-# EMAIL_PROVIDER names an anymail backend ("mailgun", "postmark", "sendgrid", "amazon_ses", ...);
-# its keys come from ANYMAIL_* variables. Without it, mail goes to files in var/outbox/.
+# EMAIL_PROVIDER is "smtp" (Django's SMTP backend, for a relay of your own, set by the EMAIL_* variables
+# below) or names an anymail backend ("mailgun", "postmark", "sendgrid", "amazon_ses", ...) whose keys come
+# from ANYMAIL_* variables. Without it, mail goes to files in var/outbox/.
 EMAIL_PROVIDER = os.environ.get("EMAIL_PROVIDER", "").strip().lower()
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "pbem <turns@pbem.localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 EMAIL_OUTBOX_DIR = VAR_DIR / "outbox"
+# Django's own SMTP settings, read only by EMAIL_PROVIDER=smtp. The check pbem.E006 refuses smtp without a
+# host, pbem.E007 both TLS modes. The port follows the mode unless set (465 SSL, 587 STARTTLS, 25 neither);
+# the timeout (seconds) keeps a relay that stops answering from holding a worker forever.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_PORT = env_int("EMAIL_PORT", 465 if EMAIL_USE_SSL else 587 if EMAIL_USE_TLS else 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 if EMAIL_PROVIDER == "test":
     EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
+elif EMAIL_PROVIDER == "smtp":
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 elif EMAIL_PROVIDER:
     EMAIL_BACKEND = f"anymail.backends.{EMAIL_PROVIDER}.EmailBackend"
 else:

@@ -84,6 +84,14 @@ DEPLOY_VARIABLES = [
     "SECURE_PROXY_SSL_HEADER",
     "SESSION_COOKIE_SECURE",
     "CSRF_COOKIE_SECURE",
+    "EMAIL_PROVIDER",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "EMAIL_TIMEOUT",
 ]
 
 
@@ -206,3 +214,53 @@ def test_the_webhook_secret_check_reads_the_anymail_environment(tmp_path):
     assert result.returncode != 0 and "pbem.E005" in result.stderr
     result = manage(tmp_path, "check", PBEM_REPLY_ADDRESS="turns@in.example.org", ANYMAIL_WEBHOOK_SECRET="a:b")
     assert result.returncode == 0, result.stderr
+
+
+# --- EMAIL_PROVIDER=smtp: Django's SMTP backend, set from the environment (tests/test_smtp.py sends through it) --
+
+
+def test_smtp_is_chosen_and_set_through_the_environment(load_settings):
+    relay = load_settings(
+        EMAIL_PROVIDER="SMTP",
+        EMAIL_HOST="smtp.example.org",
+        EMAIL_PORT="2525",
+        EMAIL_HOST_USER="pbem",
+        EMAIL_HOST_PASSWORD="s3cret",
+        EMAIL_USE_TLS="1",
+        EMAIL_TIMEOUT="12",
+    )
+    assert relay.EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend"
+    assert (relay.EMAIL_HOST, relay.EMAIL_PORT, relay.EMAIL_HOST_USER, relay.EMAIL_HOST_PASSWORD) == (
+        "smtp.example.org",
+        2525,
+        "pbem",
+        "s3cret",
+    )
+    assert relay.EMAIL_USE_TLS and not relay.EMAIL_USE_SSL and relay.EMAIL_TIMEOUT == 12
+
+
+def test_the_smtp_port_follows_the_tls_mode_unless_set(load_settings):
+    assert load_settings(EMAIL_PROVIDER="smtp", EMAIL_HOST="relay").EMAIL_PORT == 25
+    assert load_settings(EMAIL_PROVIDER="smtp", EMAIL_HOST="relay", EMAIL_USE_TLS="1").EMAIL_PORT == 587
+    ssl = load_settings(EMAIL_PROVIDER="smtp", EMAIL_HOST="relay", EMAIL_USE_SSL="1")
+    assert ssl.EMAIL_PORT == 465 and ssl.EMAIL_TIMEOUT == 30  # never Django's default of waiting forever
+
+
+def test_smtp_without_a_host_or_with_both_tls_modes_is_an_error(settings):
+    settings.EMAIL_PROVIDER = "smtp"
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = ""
+    [problem] = [p for p in check_deployment() if p.id == "pbem.E006"]
+    assert "EMAIL_HOST" in problem.msg and "EMAIL_HOST" in problem.hint
+    settings.EMAIL_HOST = "smtp.example.org"
+    assert not {"pbem.E003", "pbem.E006", "pbem.E007"} & ids(settings)
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = True
+    assert "pbem.E007" in ids(settings)
+
+
+def test_an_smtp_production_environment_passes_check_deploy(tmp_path):
+    relay = {"EMAIL_PROVIDER": "smtp", "EMAIL_HOST": "smtp.example.org", "EMAIL_USE_TLS": "1"}
+    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", SECURE_HSTS_PRELOAD="1", **relay)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = manage(tmp_path, "check", **{**relay, "EMAIL_HOST": ""})
+    assert result.returncode != 0 and "pbem.E006" in result.stderr and "EMAIL_HOST" in result.stderr
