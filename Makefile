@@ -13,7 +13,7 @@ SERVICES = $(shell $(PYTHON) -c "import socket,sys; \
 	print(('DATABASE_URL=postgres://postgres@127.0.0.1:5432/pbem ' if up(5432) else '') + \
 	('CELERY_BROKER_URL=redis://127.0.0.1:6379/14' if up(6379) else ''))" 2>/dev/null)
 
-.PHONY: run test lint types pytest bench bench-leagues clean venv
+.PHONY: run test lint types pytest bench bench-leagues bench-scale clean venv
 
 venv: $(STAMP)
 $(STAMP): requirements.txt
@@ -46,9 +46,15 @@ pytest: venv
 bench: venv
 	$(BIN)/python bench/run.py
 
-# League figures: round draws for 1,000 players, standings of a 500-game season (bench/leagues.py).
+# League figures: round draws for 1,000 players, standings of a 500-game season, and of a 5,000-game league
+# beside 100,000 other games (bench/leagues.py; builds that database on first use).
 bench-leagues: venv
 	$(BIN)/python bench/leagues.py
+
+# The deadline and league sweeps on 10,000 and 100,000 open games (bench/scale.py; databases built with bulk
+# SQL on first use, a few minutes, reused after). Not in CI.
+bench-scale: venv
+	$(BIN)/python bench/scale.py
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache

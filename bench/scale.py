@@ -1,0 +1,229 @@
+"""The deadline sweep and the league sweep on databases of 10,000 and 100,000 open games (bench/scaledb.py).
+
+    .venv/bin/python bench/scale.py [--games 10000 100000] [--broker redis://127.0.0.1:6379/13] [--repeat 3]
+    (or `make bench-scale`)
+
+Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Redis. Builds (or reuses) pbem_scale_10k and
+pbem_scale_100k, and for each copies it to `pbem_scale_run` (dropped at the end), since a sweep changes
+rows. It uses and flushes the broker's database (default Redis db 13): the tasks the sweep enqueues are
+counted there, never run. Prints the figures and writes bench/results/scale.json; asserts no timing.
+
+For each size, in processes of their own (Django on the copy, production settings):
+- find due work: the queries that find the overdue phases and the phases due a reminder, as the sweep finds
+  them (`find_due_work`), run `--repeat` times, median;
+- EXPLAIN: both sweeps run once inside a transaction that is rolled back; each kind of statement is
+  EXPLAINed (ANALYZE, BUFFERS) just before it first runs; a sequential scan of games, phases, orders or seats
+  is flagged;
+- the sweeps: the two beat tasks (games.tasks.sweep_deadlines, leagues.tasks.sweep) called as the worker
+  would, committing and enqueueing to the broker: wall time, statements, tasks enqueued, and the process's
+  peak RSS (getrusage ru_maxrss) against its size before the sweep.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: make the project importable
+
+from bench import scaledb  # noqa: E402
+
+RUN_DB = "pbem_scale_run"
+WATCHED = {"games_game", "games_phase", "games_order", "games_seat"}  # never to be read whole by a sweep
+
+
+def parse_args() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("step", nargs="?", default="run", choices=["run", "probe", "sweep"])
+    ap.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--broker", default=os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/13")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of the find-due-work queries")
+    ap.add_argument("--rebuild", action="store_true", help="rebuild the databases even if they hold the shape")
+    return ap.parse_args()
+
+
+# --- In the measuring processes (Django set up on the copy) -----------------------------------------------
+
+
+def find_due_work() -> dict[str, Any]:
+    """Today's sweep's finding (games/turns.py sweep_deadlines), done the way it does it: the overdue phases'
+    ids; then every open phase not yet reminded, read with its game, each checked in Python for whether its
+    reminder is due. When the sweep is rebuilt, make this call the rebuilt sweep's own finders instead."""
+    from django.utils import timezone
+
+    from games import turns
+    from games.models import Game, Phase
+
+    now = timezone.now()
+    open_phases = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE)
+
+    def overdue() -> int:
+        return len(list(open_phases.filter(deadline__lte=now).values_list("pk", flat=True)))
+
+    def reminders_due() -> int:
+        candidates = open_phases.filter(reminded=False, deadline__gt=now).select_related("game")
+        return sum(now >= turns._reminder_time(phase) for phase in candidates)
+
+    return {"overdue": overdue, "reminders due": reminders_due}
+
+
+def run_sweeps() -> dict[str, Any]:
+    """The two beat tasks, called in this process as a worker would run them."""
+    from games.leagues.tasks import sweep_leagues
+    from games.tasks import sweep_deadlines
+
+    return {"deadline sweep": sweep_deadlines, "league sweep": sweep_leagues}
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+
+
+def probe(repeat: int) -> dict[str, Any]:
+    import django
+
+    django.setup()
+    from django.db import transaction
+
+    from bench.sqlprobe import Statements
+
+    found: dict[str, Any] = {}
+    for label, finder in find_due_work().items():
+        times, rows = [], 0
+        for _ in range(repeat + 1):  # the first run warms the cache and is not counted
+            start = time.perf_counter()
+            rows = finder()
+            times.append((time.perf_counter() - start) * 1000)
+        median = round(statistics.median(times[1:]), 1)
+        found[label] = {"rows": rows, "median_ms": median, "min_ms": round(min(times[1:]), 1)}
+    statements: dict[str, Any] = {}
+    with transaction.atomic():
+        for label, task in run_sweeps().items():
+            with Statements(explain=True) as log:
+                task()
+            statements[label] = log.described(WATCHED)
+        transaction.set_rollback(True)
+    return {"find": found, "statements": statements}
+
+
+def sweep(broker: str) -> dict[str, Any]:
+    import django
+    import redis
+
+    django.setup()
+    from django.db import connection
+
+    from bench.sqlprobe import Statements
+
+    queue = redis.Redis.from_url(broker)
+    queue.flushdb()
+    connection.ensure_connection()
+    tasks = run_sweeps()
+    before = rss_mb()
+    result: dict[str, Any] = {"rss_before_mb": round(before, 1)}
+    for label, task in tasks.items():
+        with Statements() as log:
+            start = time.perf_counter()
+            returned = task()
+            seconds = time.perf_counter() - start
+        enqueued = sum(queue.llen(key) for key in queue.scan_iter() if queue.type(key) == b"list")
+        queue.flushdb()
+        result[label] = {"seconds": round(seconds, 3), "statements": log.count, "enqueued": enqueued}
+        result[label]["returned"] = returned
+    result["rss_peak_mb"] = round(rss_mb(), 1)
+    return result
+
+
+# --- The driver ---------------------------------------------------------------------------------------------
+
+
+def child(step: str, database: str, *extra: str, broker: str = "") -> dict[str, Any]:
+    env = scaledb.django_env(database)
+    if broker:
+        env["CELERY_BROKER_URL"] = broker
+    env.pop("PBEM_EMAIL_QUEUE", None)
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__)), step, *extra], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"bench/scale.py {step} failed:\n{out.stderr[-4000:]}")
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def measure(games: int, args: argparse.Namespace) -> dict[str, Any]:
+    db = scaledb.ensure(games, rebuild=args.rebuild)
+    start = time.perf_counter()
+    scaledb.clone(db, RUN_DB)
+    figures: dict[str, Any] = {
+        "games": games,
+        "database": db.name,
+        "build_s": db.build_s,
+        "counts": db.counts,
+        "clone_s": round(time.perf_counter() - start, 1),
+    }
+    try:
+        figures.update(child("probe", RUN_DB, "--repeat", str(args.repeat)))
+        figures["sweep"] = child("sweep", RUN_DB, "--broker", args.broker, broker=args.broker)
+    finally:
+        scaledb.drop(RUN_DB)
+    return figures
+
+
+def report(runs: list[dict[str, Any]], load: tuple[float, ...]) -> None:
+    from bench.sqlprobe import print_described
+
+    print(f"\nSweep figures (load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} when the run started)")
+    width = 16
+    print(f"{'':<44}" + "".join(f"{r['games']:>{width},}" for r in runs) + "  (open games)")
+
+    def row(label: str, values: list[Any]) -> None:
+        print(f"{label:<44}" + "".join(f"{v:>{width}}" for v in values))
+
+    row("database built (s; - reused)", [r["build_s"] if r["build_s"] is not None else "-" for r in runs])
+    for label in runs[0]["find"]:
+        row(f"find {label} (ms, median)", [r["find"][label]["median_ms"] for r in runs])
+        row("  found", [r["find"][label]["rows"] for r in runs])
+    for label in ("deadline sweep", "league sweep"):
+        row(f"{label}, whole (s)", [r["sweep"][label]["seconds"] for r in runs])
+        row("  statements", [r["sweep"][label]["statements"] for r in runs])
+        row("  tasks enqueued", [r["sweep"][label]["enqueued"] for r in runs])
+    row("sweep process peak RSS (MB)", [r["sweep"]["rss_peak_mb"] for r in runs])
+    row("  of which before the sweep (MB)", [r["sweep"]["rss_before_mb"] for r in runs])
+    for r in runs:
+        print(f"\nEXPLAIN (ANALYZE, BUFFERS) at {r['games']:,} open games, by total time in the sweep:")
+        for label, kinds in r["statements"].items():
+            print(f"  {label}:")
+            print_described(kinds, indent="    ")
+
+
+def main() -> None:
+    args = parse_args()
+    if args.step == "probe":
+        print(json.dumps(probe(args.repeat)))
+        return
+    if args.step == "sweep":
+        print(json.dumps(sweep(args.broker)))
+        return
+    load = os.getloadavg()
+    runs = [measure(games, args) for games in args.games]
+    report(runs, load)
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    summary = {"measured_at": datetime.now(UTC).isoformat(), "load": load, "runs": runs}
+    (out / "scale.json").write_text(json.dumps(summary, indent=2, default=str))
+
+
+if __name__ == "__main__":
+    main()
