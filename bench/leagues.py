@@ -1,11 +1,13 @@
 """League figures: drawing a round for many players, and recomputing a season's standings and ratings.
 
     .venv/bin/python bench/leagues.py [--players 1000] [--games 500] [--phases 30] [--repeat 5]
+                                      [--scale-games 100000 | --no-scale]
     (or `make bench-leagues`)
 
 Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust); drops and recreates the database
-`pbem_bench_leagues`. No broker, no worker: nothing here sends a task. Prints figures (the median of
-`--repeat` runs, and the fastest) and writes bench/results/leagues.json; asserts no timing.
+`pbem_bench_leagues`, and builds or reuses (bench/scaledb.py) `pbem_scale_100k`. No broker, no worker:
+nothing here sends a task. Prints figures (the median of `--repeat` runs, and the fastest) and writes
+bench/results/leagues.json; asserts no timing.
 
 - draw: `scheduling.draw_round` alone (pure Python) for a first round (a seeded shuffle), a later round
   that avoids the opponents of three earlier rounds, and a Swiss round (standings order plus repeats).
@@ -14,6 +16,11 @@ Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust); drops and recreates t
 - standings: `results.season_standings` for a season of `--games` finished games of 4-6 players, each with
   `--phases` resolved phases of orders (the reliability figure reads every owed order), including the
   openskill ratings over every game of the league; and the pure part alone (points, tie-breaks, ratings).
+- a large league among many other games: the league of bench/scaledb.py's database (2,000 members, 5,000
+  finished games of 30 phases, a started round of 500 games) beside `--scale-games` other open games. Its
+  season standings, reliability alone and ratings alone, and EXPLAIN (ANALYZE, BUFFERS) of every statement
+  they run: a sequential scan of games, phases, orders or seats would read the whole database's rows, not
+  the league's, and is flagged.
 """
 
 from __future__ import annotations
@@ -47,6 +54,9 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--games", type=int, default=500, help="finished games in the season")
     ap.add_argument("--phases", type=int, default=30, help="resolved phases per finished game")
     ap.add_argument("--repeat", type=int, default=5, help="runs of each measurement")
+    ap.add_argument("--scale-games", type=int, default=100_000, help="open games beside the large league")
+    ap.add_argument("--no-scale", action="store_true", help="skip the large league (its database takes minutes)")
+    ap.add_argument("step", nargs="?", default="run", choices=["run", "scale"], help=argparse.SUPPRESS)
     return ap.parse_args()
 
 
@@ -165,8 +175,79 @@ def build_season(players: int, games: int, phases: int) -> Any:
     return season
 
 
+WATCHED = {"games_game", "games_phase", "games_order", "games_seat"}  # read by league, never whole
+
+
+def scale_figures(repeat: int) -> dict[str, Any]:
+    """In a process of its own, with Django on the scale database: the large league's standings."""
+    import django
+
+    django.setup()
+    from bench.sqlprobe import Statements
+    from games.leagues import results
+    from games.leagues.models import Season, Table
+
+    season = Season.objects.select_related("league").get(league__slug="scale", number=1)
+    tables = list(Table.objects.filter(round__season=season, game__isnull=False).select_related("game"))
+    figures: dict[str, Any] = {
+        "members": season.league.memberships.filter(status="active").count(),
+        "finished_games": sum(t.game is not None and t.game.status == "finished" for t in tables),
+        "tables": len(tables),
+    }
+    results.season_standings(season)  # warm the cache: the figures are of a league in use
+    figures["standings_db"] = timed(repeat, lambda: results.season_standings(season))
+    figures["reliability_db"] = timed(repeat, lambda: results.reliability(tables))
+    figures["ratings_db"] = timed(repeat, lambda: results.league_ratings(season.league))
+    with Statements(explain=True) as log:
+        results.season_standings(season)
+    figures["statements"] = log.described(WATCHED)
+    return figures
+
+
+def scale_case(games: int, repeat: int) -> dict[str, Any]:
+    import subprocess
+
+    from bench import scaledb
+
+    db = scaledb.ensure(games)
+    env = scaledb.django_env(db.name)
+    cmd = [sys.executable, str(Path(__file__)), "scale", "--repeat", str(repeat)]
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"the large league's figures failed:\n{out.stderr[-4000:]}")
+    figures: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    figures.update(database=db.name, other_games=games, counts=db.counts)
+    return figures
+
+
+def print_scale(figures: dict[str, Any], repeat: int) -> None:
+    from bench.sqlprobe import print_described
+
+    counts = figures["counts"]
+    print(
+        f"\nA large league beside {figures['other_games']:,} other open games ({figures['database']}: "
+        f"{counts['games_game']:,} games, {counts['games_order']:,} orders, {counts['games_seat']:,} seats)"
+    )
+    print(
+        f"{figures['members']:,} members, {figures['finished_games']:,} finished games, "
+        f"{figures['tables']:,} tables with a game (median and fastest of {repeat} runs)"
+    )
+    print(f"{'measurement':<52} {'median ms':>10} {'min ms':>10}")
+    for name, key in [
+        ("season standings + ratings (PostgreSQL)", "standings_db"),
+        ("  reliability alone", "reliability_db"),
+        ("  league ratings alone", "ratings_db"),
+    ]:
+        print(f"{name:<52} {figures[key]['median_ms']:>10.1f} {figures[key]['min_ms']:>10.1f}")
+    print("EXPLAIN (ANALYZE, BUFFERS) of each statement of the standings:")
+    print_described(figures["statements"])
+
+
 def main() -> None:
     args = parse_args()
+    if args.step == "scale":
+        print(json.dumps(scale_figures(args.repeat)))
+        return
     setup_django(args.database)
     from django.db import connection
 
@@ -238,6 +319,9 @@ def main() -> None:
     for name, figure in rows:
         print(f"{name:<52} {figure['median_ms']:>10.1f} {figure['min_ms']:>10.1f}")
     print(f"repeat pairs left in a later round after 3 earlier rounds: {repeats}")
+    if not args.no_scale:
+        figures["large_league"] = scale_case(args.scale_games, args.repeat)
+        print_scale(figures["large_league"], args.repeat)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "leagues.json").write_text(json.dumps(figures, indent=2))

@@ -6,27 +6,26 @@ held it in the phase that was missed (a Seating row says who held a seat from wh
 
 from __future__ import annotations
 
-import operator
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
-from functools import reduce
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from games.leagues.models import League, Membership, Season, Seating, Table
 from games.leagues.standings import Finish, Standing, ratings
 from games.leagues.standings import season_standings as rank_standings
-from games.models import Game, Order, Phase
+from games.models import Game, Order, Phase, Seat
 
 
 def finishes(tables: Iterable[Table]) -> list[Finish]:
     """The finished games of `tables` (read with their games), as (player, rank) per seat held at the end."""
     tables = [t for t in tables if t.game is not None and t.game.status == Game.Status.FINISHED]
-    holders: dict[tuple[int, int], int] = {}
     ended = Seating.objects.filter(table_id__in=[t.pk for t in tables], until_phase__isnull=True, player__isnull=False)
-    for seating in ended.only("table_id", "seat_number", "player_id"):
-        assert seating.player_id is not None
-        holders[(seating.table_id, seating.seat_number)] = seating.player_id
+    # Plain values, not model instances (ten times the cost, for tens of thousands of seatings); no ORDER BY: the
+    # model's ordering (by table, i.e. round, season, league) would join three tables to sort.
+    seatings = ended.order_by().values_list("table_id", "seat_number", "player_id")
+    holders = {(table, seat): player for table, seat, player in seatings}
     result = []
     for table in tables:
         assert table.game is not None and table.game.finished_at is not None
@@ -43,39 +42,59 @@ def reliability(tables: Iterable[Table]) -> dict[int, tuple[int, int]]:
     """(phases owed, deadlines missed) per player over `tables`: every owed order of a resolved phase is a
     row (a missed one is the engine's default, `is_default`), counted for the seat's holder at the time.
 
-    A seat one player held all game (nearly every seat) is counted in SQL, one row per seat; only seats that
-    changed hands are read order by order, to split them between their holders."""
+    Every read starts from the tables' own games and reaches orders through an index on the seat, so it
+    costs what the league holds, not what the database holds (a join from the games' phases to orders made
+    PostgreSQL read the whole orders and seats tables once the league was large; bench/leagues.py). A seat
+    one player held all game (nearly every seat) is counted with one index probe for its orders and one for
+    its missed ones, less its order in an open phase (not owed yet); only seats that changed hands are read
+    order by order, to split them between their holders."""
     game_of_table = {t.pk: t.game_id for t in tables if t.game_id}
-    windows: dict[tuple[int, int], list[Seating]] = defaultdict(list)
-    for seating in Seating.objects.filter(table_id__in=list(game_of_table), player__isnull=False):
-        windows[(game_of_table[seating.table_id], seating.seat_number)].append(seating)
-    orders = Order.objects.filter(
-        phase__game_id__in=list(game_of_table.values()), phase__status=Phase.Status.RESOLVED
-    ).order_by()
-    counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
-    shared: list[Q] = []
-    per_seat = orders.values_list("phase__game_id", "seat__number").annotate(
-        owed=Count("pk"), missed=Count("pk", filter=Q(is_default=True))
+    games = list(game_of_table.values())
+    # Who held each seat from which phase until which: (from_phase, until_phase or None, player).
+    windows: dict[tuple[int, int], list[tuple[int, int | None, int]]] = defaultdict(list)
+    seatings = Seating.objects.filter(table_id__in=list(game_of_table), player__isnull=False).order_by()
+    for table, seat, first, last, player in seatings.values_list(
+        "table_id", "seat_number", "from_phase", "until_phase", "player_id"
+    ):
+        windows[(game_of_table[table], seat)].append((first, last, player))
+    of_seat = Order.objects.filter(seat=OuterRef("pk")).order_by().values("seat")
+    seats = (
+        Seat.objects.filter(game_id__in=games)
+        .order_by()
+        .annotate(
+            # Index-only scans: the seat's foreign key index, and the leagues' partial index of default orders
+            # ("order-missed-by-seat", built by the leagues migration 0005_order_missed_by_seat).
+            ordered=Coalesce(Subquery(of_seat.annotate(n=Count("*")).values("n")), 0),
+            missed=Coalesce(Subquery(of_seat.filter(is_default=True).annotate(n=Count("*")).values("n")), 0),
+        )
+        .values_list("pk", "game_id", "number", "ordered", "missed")
     )
-    for game_id, seat, owed, missed in per_seat:
-        held = windows.get((game_id, seat), [])
-        if len(held) == 1 and held[0].from_phase <= 1 and held[0].until_phase is None:
-            assert held[0].player_id is not None
-            counts[held[0].player_id][0] += owed
-            counts[held[0].player_id][1] += missed
-        elif held:
-            shared.append(Q(phase__game_id=game_id, seat__number=seat))
-    if shared:
-        rows = orders.filter(reduce(operator.or_, shared))
-        for game_id, seat, phase, is_default in rows.values_list(
-            "phase__game_id", "seat__number", "phase__number", "is_default"
-        ):
-            for seating in windows[(game_id, seat)]:
-                if seating.from_phase <= phase and (seating.until_phase is None or phase <= seating.until_phase):
-                    assert seating.player_id is not None
-                    counts[seating.player_id][0] += 1
-                    counts[seating.player_id][1] += is_default
-                    break
+    # Orders in the games' open phases are not owed yet. A game's open phase is numbered as the game's current
+    # phase: one probe of the phases' (game, number) index per game still running, then its orders by phase.
+    current = Phase.objects.filter(game=OuterRef("pk"), number=OuterRef("phase_number"), status=Phase.Status.OPEN)
+    running = Game.objects.filter(pk__in=games).exclude(status=Game.Status.FINISHED).order_by()
+    open_phases = [pk for pk in running.values_list(Subquery(current.values("pk")), flat=True) if pk is not None]
+    in_open = Order.objects.filter(phase_id__in=open_phases).order_by()
+    pending = Counter(in_open.values_list("seat_id", flat=True) if open_phases else ())
+    counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    shared: dict[int, tuple[int, int]] = {}
+    for seat_id, game_id, number, ordered, missed in seats:
+        owed = ordered - pending[seat_id]  # default orders are only written as a phase resolves
+        held = windows.get((game_id, number), [])
+        if not owed or not held:
+            continue
+        if len(held) == 1 and held[0][0] <= 1 and held[0][1] is None:
+            counts[held[0][2]][0] += owed
+            counts[held[0][2]][1] += missed
+        else:
+            shared[seat_id] = (game_id, number)
+    rows = Order.objects.filter(seat_id__in=list(shared), phase__status=Phase.Status.RESOLVED).order_by()
+    for seat_id, phase, is_default in rows.values_list("seat_id", "phase__number", "is_default") if shared else ():
+        for first, last, player in windows[shared[seat_id]]:
+            if first <= phase and (last is None or phase <= last):
+                counts[player][0] += 1
+                counts[player][1] += is_default
+                break
     return {player: (owed, missed) for player, (owed, missed) in counts.items()}
 
 
@@ -89,18 +108,24 @@ def season_standings(season: Season) -> list[Standing]:
     members = Membership.objects.filter(
         league=league, status__in=[Membership.Status.ACTIVE, Membership.Status.INACTIVE]
     )
+    finished = finishes(tables)
     rows = rank_standings(
-        finishes(tables),
+        finished,
         league.points,
         reliability(tables),
         players=members.values_list("player_id", flat=True),
     )
-    rated = league_ratings(league)
+    # The rating counts every season's games: this season's are read already.
+    rated = ratings(finished + finishes(finished_tables(league).exclude(round__season=season)))
     for row in rows:
         row.rating = rated.get(row.player_id, 0.0)
     return rows
 
 
-def league_ratings(league: League) -> dict[int, float]:
+def finished_tables(league: League) -> QuerySet[Table]:
     tables = Table.objects.filter(round__season__league=league, game__status=Game.Status.FINISHED)
-    return ratings(finishes(tables.select_related("game").defer("game__state")))
+    return tables.select_related("game").defer("game__state")
+
+
+def league_ratings(league: League) -> dict[int, float]:
+    return ratings(finishes(finished_tables(league)))
