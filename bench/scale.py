@@ -199,6 +199,8 @@ def report(runs: list[dict[str, Any]], load: tuple[float, ...]) -> None:
         row(f"{label}, whole (s)", [r["sweep"][label]["seconds"] for r in runs])
         row("  statements", [r["sweep"][label]["statements"] for r in runs])
         row("  tasks enqueued", [r["sweep"][label]["enqueued"] for r in runs])
+        for key in runs[0]["sweep"][label]["returned"]:
+            row(f"  returned {key}", [r["sweep"][label]["returned"][key] for r in runs])
     row("sweep process peak RSS (MB)", [r["sweep"]["rss_peak_mb"] for r in runs])
     row("  of which before the sweep (MB)", [r["sweep"]["rss_before_mb"] for r in runs])
     for r in runs:
