@@ -1,7 +1,7 @@
 """What happens to the pieces: building actions, order deliveries, payments and special tiles.
 
 Every function changes the (already copied) state in place and appends log events. Supplies may run
-short: then the player takes what is left and the action still counts as used (FACTS.md).
+short: then the player takes what is left and the action still counts as used (RULES.md).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def take_tile(state: State, seat: int, tile: str) -> bool:
 
 
 def spend_tile(state: State, seat: int, tile: str) -> None:
-    """Tiles are single use (FACTS.md house default): a played tile goes back to its supply space."""
+    """Tiles are single use (a house default, RULES.md): a played tile goes back to its supply space."""
     state["tiles"][seat].remove(tile)
     state["tile_supply"][tile] += 1
 
@@ -201,7 +201,7 @@ def _deliver_small(state: State, seat: int, building: str, choices: dict[str, An
 
 
 def deliver_messages(state: State, events: list[Event]) -> None:
-    """A message pays when the tower visited both its buildings this turn (FACTS.md house default)."""
+    """A message pays when the tower visited both its buildings this turn (a house default, RULES.md)."""
     visited = set(state["turn"]["path"])
     for seat, hand in enumerate(state["hands"]):
         for card in [c for c in hand if c in MESSAGES and set(MESSAGES[c]) <= visited]:

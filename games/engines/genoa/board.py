@@ -1,6 +1,6 @@
 """The board: an 8×8 grid of squares grouped into spaces (18 buildings, 20 streets, the market).
 
-The square layout is a HOUSE DEFAULT from FACTS.md (the rulebook shows it only as a picture). A space is
+The square layout is a HOUSE DEFAULT (RULES.md; the rulebook shows it only as a picture). A space is
 a building key (e.g. "guild_hall"), a street "x-y" (x is the blue die, y the red die) or "market".
 Two spaces are adjacent when any of their squares touch orthogonally.
 """
@@ -13,7 +13,7 @@ from functools import cache
 SIZE = 8
 MARKET = "market"
 
-# Row by row, y = 1..8 (red die), x = 1..8 (blue die). "." is a street square. HOUSE DEFAULT (FACTS.md).
+# Row by row, y = 1..8 (red die), x = 1..8 (blue die). "." is a street square. HOUSE DEFAULT (RULES.md).
 _LAYOUT = (
     "spices    spices    coach     coach     palace    palace    metals    metals",
     "ricci     spices    .         .         .         .         metals    colini",

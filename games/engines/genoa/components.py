@@ -1,7 +1,8 @@
 """Commodities, special tiles, cards and the numbers of the game.
 
-Published facts come from FACTS.md ("Published"); the ones marked HOUSE DEFAULT are FACTS.md's house
-defaults (the card faces, the round track), and the engine labels them so wherever they are used.
+Figures marked Published are the game's published numbers; the ones marked HOUSE DEFAULT are house
+defaults (the card faces, the round track), labelled so wherever they are used. RULES.md beside this file
+lists both with their sources.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ WAREHOUSE_GOODS = {
     "spices": ("pepper", "saffron"),
 }
 
-# Special tiles: key -> (name, number in the game). Published (FACTS.md).
+# Special tiles: key -> (name, number in the game). Published.
 TILES = {
     "start": ("Starting space", 5),
     "trade": ("Trade 1:1", 7),

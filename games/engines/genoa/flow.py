@@ -90,6 +90,17 @@ def open_offers(state: State, events: list[Event]) -> None:
     state["asked"] = clockwise(state, merchant)[1:]
 
 
+def play_tiles(state: State, seat: int, text: str | None, events: list[Event]) -> None:
+    """Trade and commodity tiles take effect now; building-action tiles wait until the tower has moved."""
+    plays = parse_tiles(text)
+    for play in plays:
+        if play["tile"] == "trade":
+            play_trade(state, seat, play["give"], play["take"], events)
+        elif play["tile"] == "choice":
+            play_choice(state, seat, play["good"], events)
+    state["turn"]["builds"][seat] = [play for play in plays if play["tile"] == "build"]
+
+
 def resolve_offers(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
     merchant = state["turn"]["merchant"]
     offers: list[dict[str, Any]] = []
@@ -99,13 +110,7 @@ def resolve_offers(state: State, orders: dict[int, Order], rng: random.Random, e
         for offer in mine:
             offer["seat"] = seat
         offers += mine
-        plays = parse_tiles(order.get("tiles"))
-        for play in plays:
-            if play["tile"] == "trade":
-                play_trade(state, seat, play["give"], play["take"], events)
-            elif play["tile"] == "choice":
-                play_choice(state, seat, play["good"], events)
-        state["turn"]["builds"][seat] = [play for play in plays if play["tile"] == "build"]
+        play_tiles(state, seat, order.get("tiles"), events)
         if mine:
             listed = "; ".join(offer_text(offer) for offer in mine)
             events.append(Event(f"Your offers to {colour(merchant)}: {listed}.", seat=seat))
@@ -130,13 +135,7 @@ def resolve_route(state: State, orders: dict[int, Order], rng: random.Random, ev
     turn = state["turn"]
     merchant = turn["merchant"]
     order = orders[merchant]
-    plays = parse_tiles(order.get("tiles"))
-    for play in plays:
-        if play["tile"] == "trade":
-            play_trade(state, merchant, play["give"], play["take"], events)
-        elif play["tile"] == "choice":
-            play_choice(state, merchant, play["good"], events)
-    turn["builds"][merchant] = [play for play in plays if play["tile"] == "build"]
+    play_tiles(state, merchant, order.get("tiles"), events)
     route = parse_route(order.get("route"), state["players"], merchant, turn["start"])
     if not route or route[0]["space"] != turn["start"]:
         route.insert(0, {"space": turn["start"], "seat": None, "deliver": [], "reward": None})

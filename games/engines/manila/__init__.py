@@ -50,7 +50,7 @@ def fortune(state: State, seat: int) -> tuple[int, str]:
 
 
 def standings(state: State) -> list[Standing]:
-    """Largest fortune first; HOUSE DEFAULT (FACTS.md): tied fortunes share the rank."""
+    """Largest fortune first; HOUSE DEFAULT (RULES.md): tied fortunes share the rank."""
     rows = sorted(((*fortune(state, seat), seat) for seat in range(state["players"])), key=lambda r: (-r[0], r[2]))
     result: list[Standing] = []
     for place, (score, detail, seat) in enumerate(rows, start=1):

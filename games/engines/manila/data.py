@@ -1,4 +1,4 @@
-"""Manila's components and printed numbers (../shared/rules/FACTS.md, section "Manila")."""
+"""Manila's components and printed numbers (RULES.md beside this file lists each with its source)."""
 
 from __future__ import annotations
 

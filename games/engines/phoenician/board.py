@@ -2,7 +2,7 @@
 scattered at random on the 8x8 grid, redrawn until the rulebook's advice holds.
 
 The rulebook says "try to separate trade centers by at least 1 or 2 spaces" and "do not completely block
-trade centers in by land". HOUSE DEFAULT (FACTS.md): no two centres touch (at least 2 apart, diagonals
+trade centers in by land". HOUSE DEFAULT (RULES.md): no two centres touch (at least 2 apart, diagonals
 included), and every sea space is reachable from every other without passing through land or a centre
 (a ship stops on entering a centre, so it cannot sail through one), which also means every centre
 touches the open sea.

@@ -1,5 +1,5 @@
 """The components of Phoenician Sea Trader: the 8x8 map's coordinates, the six trade centres, the 58-card
-deck and the numbers of the rulebook, plus the house defaults of ../shared/rules/FACTS.md (labelled).
+deck and the numbers of the rulebook, plus house defaults (labelled; RULES.md lists them).
 
 Squares are stored as ints 0..63 (row * 8 + column). Row 0 is the north edge and column 0 the west edge;
 players read them as a column letter and a row number, "A1" in the north-west corner, "H8" in the
@@ -23,7 +23,7 @@ HOLD_MAX = 6
 BUY_PRICE = 1
 SELL_PRICE = 2
 DESIRED_PRICE = 3
-# HOUSE DEFAULT (FACTS.md): generated boards keep trade centres at least 2 apart (no two touch).
+# HOUSE DEFAULT (RULES.md): generated boards keep trade centres at least 2 apart (no two touch).
 CENTRE_SPACING = 2
 # Play-by-email change (RULES.md): a game nobody can finish still ends; 0 turns the limit off.
 DEFAULT_ROUND_LIMIT = 60
@@ -121,7 +121,7 @@ def step(square: int, direction: str) -> int | None:
 
 
 def neighbours(square: int) -> list[int]:
-    """HOUSE DEFAULT (FACTS.md): movement and adjacency are 8-way."""
+    """HOUSE DEFAULT (RULES.md): movement and adjacency are 8-way."""
     return [other for direction in DIRECTIONS if (other := step(square, direction)) is not None]
 
 

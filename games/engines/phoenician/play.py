@@ -218,7 +218,7 @@ def _sell(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
         )
     )
     if state["gold"][seat] >= WIN_GOLD:
-        # HOUSE DEFAULT (FACTS.md): the win is checked after every sale, and the game ends at once.
+        # HOUSE DEFAULT (RULES.md): the win is checked after every sale, and the game ends at once.
         state.update(step="over", finished=True, winner=seat, offer=None, drawn=[])
         events.append(Event(f"{COLOURS[seat]} has {state['gold'][seat]} gold and wins!", data={"kind": "win"}))
 

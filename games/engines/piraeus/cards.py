@@ -19,7 +19,7 @@ MIN_PRICE = 1
 MAX_PRICE = 9
 GREEK_CARDS_PER_DAY = 3
 MAX_CARDS_FOR_SALE = 2
-# HOUSE DEFAULT (FACTS.md): the published Greek deck has 18 cards; we assume 3 of each good.
+# HOUSE DEFAULT (RULES.md): the published Greek deck has 18 cards; we assume 3 of each good.
 GREEK_CARDS_PER_GOOD = 3
 
 GOOD_COLOURS: dict[str, str] = {
@@ -62,7 +62,7 @@ def good_index(good: str) -> int:
 
 
 def country_deck(country: str) -> list[str]:
-    """HOUSE DEFAULT (FACTS.md): country i holds two each of goods i and i+1 (mod 6), one of each other."""
+    """HOUSE DEFAULT (RULES.md): country i holds two each of goods i and i+1 (mod 6), one of each other."""
     index = COUNTRIES.index(country)
     doubled = {index, (index + 1) % len(GOODS)}
     deck: list[str] = []

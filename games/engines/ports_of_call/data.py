@@ -1,9 +1,8 @@
 """Every number and component of Ports of Call in one place, so a group that owns the printed game can
 replace the house defaults with the printed board and cards.
 
-Figures the rulebook text gives are marked RULEBOOK. Everything marked HOUSE DEFAULT comes from
-../shared/rules/FACTS.md (nothing beyond the text was published) or, where even that is silent, was
-chosen here; RULES.md beside this file lists them all.
+Figures the rulebook text gives are marked RULEBOOK. Everything marked HOUSE DEFAULT is a house default
+(nothing beyond the text was published); RULES.md beside this file lists them all with their sources.
 """
 
 from __future__ import annotations
@@ -41,8 +40,8 @@ SITES_PER_CITY = 2  # RULEBOOK: each city has 2 building sites
 FACTORIES_PER_SITE = 3
 MAX_HOMES_PER_REGION = 2
 
-# HOUSE DEFAULT (FACTS.md): +60 for one featured good, +30 for the other three goods a city sells.
-# One change from FACTS.md: it features electronics in San Francisco, but the rulebook's own example
+# HOUSE DEFAULT (RULES.md): +60 for one featured good, +30 for the other three goods a city sells.
+# One change from the house defaults' source: it features electronics in San Francisco, but the rulebook's own example
 # sells electronics there at a $30M bonus ("$120M + $30M = $150M"); the rulebook wins, so San Francisco
 # features wine instead.
 FEATURED = {
@@ -92,7 +91,7 @@ CITY_XY = {
     "Tokyo": (895, 180),
 }
 
-# --- sea routes (HOUSE DEFAULT, FACTS.md) ------------------------------------------------------------
+# --- sea routes (HOUSE DEFAULT, RULES.md) ------------------------------------------------------------
 # (city, city, sea spaces, ocean, canal). A ship moves space by space; entering a port ends its move.
 # The canal sits on the middle space of its route (HOUSE DEFAULT); passing onto it costs the fee.
 ROUTES: tuple[tuple[str, str, int, str, str | None], ...] = (
@@ -141,7 +140,7 @@ def route_between(a: str, b: str) -> int | None:
 
 
 # --- container terminal ------------------------------------------------------------------------------
-# HOUSE DEFAULT (FACTS.md): price by containers in a row, read as PRICES[k]; no purchase at k = 0.
+# HOUSE DEFAULT (RULES.md): price by containers in a row, read as PRICES[k]; no purchase at k = 0.
 PRICES = (170, 160, 140, 120, 100, 90, 80, 70, 60, 50, 40)
 ROW_CAPACITY = len(PRICES) - 1
 START_CONTAINERS = 3  # RULEBOOK
@@ -167,10 +166,10 @@ EXTRA_AP_PRICE = 250
 STOCK_START = 100
 STOCK_STEP = 10
 STOCK_MIN = 60
-STOCK_MAX = 300  # HOUSE DEFAULT (FACTS.md)
+STOCK_MAX = 300  # HOUSE DEFAULT (RULES.md)
 START_CASH = 300  # HOUSE DEFAULT: the rulebook text never says what a player starts with
 
-# --- production track (HOUSE DEFAULT, FACTS.md): space -> bonus ----------------------------------------
+# --- production track (HOUSE DEFAULT, RULES.md): space -> bonus ----------------------------------------
 TRACK_LENGTH = 20
 TRACK_BONUSES: dict[str, dict[str, Any]] = {
     "3": {"kind": "cash", "amount": 100},
@@ -184,7 +183,7 @@ TRACK_BONUSES: dict[str, dict[str, Any]] = {
     "20": {"kind": "stock"},
 }
 
-# --- order cards (HOUSE DEFAULT, FACTS.md): one per city x pair of the 4 goods it sells = 90 ---------
+# --- order cards (HOUSE DEFAULT, RULES.md): one per city x pair of the 4 goods it sells = 90 ---------
 
 
 def _order_cards() -> tuple[tuple[str, str, str], ...]:
@@ -199,7 +198,7 @@ def _order_cards() -> tuple[tuple[str, str, str], ...]:
 
 ORDER_CARDS = _order_cards()
 
-# --- achievements (HOUSE DEFAULT, FACTS.md) ----------------------------------------------------------
+# --- achievements (HOUSE DEFAULT, RULES.md) ----------------------------------------------------------
 # End-game (black) cards go to the most of something; in-game (red) cards to the first to reach a mark.
 END_ACHIEVEMENTS = ("most-orders", "most-factories", "most-cash")
 GAME_ACHIEVEMENTS = ("five-ships", "three-regions", "five-produced", "three-orders", "stock-150")
@@ -214,7 +213,7 @@ ACHIEVEMENT_NAMES = {
     "stock-150": "First to reach 150 on the Stock Exchange",
 }
 
-# --- news cards (HOUSE DEFAULT, FACTS.md mix: 10 cash, 8 port closures, 4 canal closures, 8 weather,
+# --- news cards (HOUSE DEFAULT, RULES.md: a mix of 10 cash, 8 port closures, 4 canal closures, 8 weather,
 # 10 terminal, 5 stock, 5 order market). Cards 1-16 open the deck (RULEBOOK); "lasting" cards (white
 # title bar) act during the following quarter, the others at once.
 
