@@ -47,7 +47,8 @@ def random_route(state: State, seat: int, rng: random.Random) -> Order:
 
 
 def _random_offers(state: State, seat: int, rng: random.Random) -> str:
-    near = [space for space in reachable(state["turn"]["start"], MOVES) if space != MARKET]
+    # Sorted: a set of str iterates in a different order in every process (hash salting).
+    near = [space for space in sorted(reachable(state["turn"]["start"], MOVES)) if space != MARKET]
     texts = []
     for space in rng.sample(near, min(len(near), rng.randint(0, 3))):
         offer = empty_offer(space)
