@@ -118,3 +118,22 @@ def test_a_missing_or_stale_order_is_resolved_as_the_seats_default(engine: Engin
     expected = engine.resolve(state, defaults, random.Random(3))
     assert engine.resolve(state, {}, random.Random(3)) == expected
     assert engine.resolve(state, stale, random.Random(3)) == expected
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_the_final_view_and_event_rank_every_seat_by_its_name(engine: Engine) -> None:
+    rng = random.Random(11)
+    state = setup(engine, {})
+    events: list[Any] = []
+    while engine.prompts(state):
+        orders = {seat: engine.random_order(state, seat, rng) for seat in engine.prompts(state)}
+        state, events = engine.resolve(state, orders, random.Random(rng.random()))
+    standings = engine.outcome(state)
+    assert standings is not None and events[-1].data == {"kind": "final"}
+    names = [engine.seat_name(state, standing.seat) for standing in standings]
+    assert all(name in events[-1].text for name in names)
+    rows = engine.view(state, None)["final"]
+    assert [row["seat"] for row in rows] == [standing.seat for standing in standings]
+    for row, name in zip(rows, names, strict=True):
+        named = [key for key in row if key not in {"seat", "score", "rank", "detail"}]
+        assert len(named) == 1 and row[named[0]] == name, row  # the seat's name, and nothing else

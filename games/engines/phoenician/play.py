@@ -28,7 +28,7 @@ from games.engines.phoenician.data import (
     square_name,
     step,
 )
-from games.engines.phoenician.steps import Step, _spell
+from games.engines.phoenician.steps import Step, spell
 
 CENTRE_NAMES = tuple(CENTRES)
 
@@ -112,7 +112,7 @@ def apply_steps(state: State, seat: int, steps: list[Step], events: list[Event])
         try:
             APPLY[parsed[0]](state, seat, parsed, events)
         except OrderError as error:
-            raise OrderError(f"Step {number} ('{_spell(parsed)}'): {error}") from None
+            raise OrderError(f"Step {number} ('{spell(parsed)}'): {error}") from None
         if state["finished"]:
             return
 

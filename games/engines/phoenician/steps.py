@@ -189,10 +189,10 @@ def _items(text: str) -> list[list[str]]:
 
 
 def canonical(steps: list[Step]) -> str:
-    return "; ".join(_spell(step) for step in steps) or "pass"
+    return "; ".join(spell(step) for step in steps) or "pass"
 
 
-def _spell(step: Step) -> str:
+def spell(step: Step) -> str:
     kind = step[0]
     if kind == "row":
         return f"row {step[1]}"

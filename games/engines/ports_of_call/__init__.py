@@ -79,9 +79,6 @@ class PortsOfCallEngine(StepEngine):
     def standings(self, state: State) -> list[Standing]:
         return [Standing(r["seat"], r["score"], r["rank"], r["detail"]) for r in standings_rows(state)]
 
-    def final_row(self, state: State, standing: Standing) -> dict[str, Any]:
-        return {**super().final_row(state, standing), "key": None}
-
     def phase_name(self, state: State) -> str:
         if state["finished"]:
             return "Game over"
