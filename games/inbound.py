@@ -10,8 +10,10 @@ exactly as we generated it (at our domain) and from the seat's player's own addr
 flag it as spam. A refused reply stores nothing and gets no receipt (the sender may be forged); the seat's
 owner is told once, at their own address. The README ("How a turn works") gives the reasons.
 
-A reply holds lines like "role: seller" above the quoted email. They become an order through the same
-service call as the web form; the player gets a short receipt (stored, or why not) at their own address.
+A reply holds lines like "role: seller" above the quoted email (games/replies.py reads them as mail clients
+write them). They become an order through the same service call as the web form; the player gets a short
+receipt (what was read, stored or why not) at their own address. A message marked as sent by a program (an
+out-of-office reply) is dropped unanswered.
 
 anymail parses a payload partly in its views and partly lazily, when a header or body is first read. Both
 are pure and deterministic, so a payload that fails to parse will fail again: it is answered 400 (a 500
@@ -44,11 +46,11 @@ from django.utils.crypto import constant_time_compare
 from games import turns
 from games.emails import game_link, reply_address, thread_id
 from games.models import OutboundEmail
+from games.replies import automatic_marker, parse_order, read_back, reply_subject, reply_text, thread_headers
 
 log = logging.getLogger(__name__)
 # The outbox id in a reply address's local part (bounded: a longer number is no row of ours).
 ROW_ID = re.compile(r"\+([0-9]{1,18})-")
-QUOTE_START = re.compile(r"^(>|On .+wrote:$|-{2,} ?Original Message|From: )", re.IGNORECASE)
 NOTICE_EVERY = 24 * 3600  # seconds: a seat's owner hears of refused replies to one email at most this often
 
 
@@ -58,10 +60,13 @@ class Reply:
 
     sender: str  # the From address; empty unless there is exactly one
     recipients: list[str]  # To, Cc and the envelope recipient
-    text: str
+    text: str  # the whole text (games/replies.py): the cuts are parse_order's
     subject: str
     spam: bool  # the provider's own verdict, where it gives one
     spam_score: float | None
+    automatic: str | None  # the header that marks it as sent by a program
+    message_id: str
+    references: str
 
 
 def read_reply(message: AnymailInboundMessage) -> Reply:
@@ -69,7 +74,9 @@ def read_reply(message: AnymailInboundMessage) -> Reply:
     recipients = [address.addr_spec for address in message.to + message.cc]
     if message.envelope_recipient is not None:
         recipients.append(message.envelope_recipient)
-    text = message.stripped_text or message.text or ""
+    # The whole text, not the provider's stripped_text: each provider strips quotes its own undocumented way,
+    # and a raw MIME payload has none; one cut (games/replies.py) reads every provider's replies alike.
+    text = reply_text(message)
     if not all(isinstance(value, str) for value in [*recipients, text]):
         raise TypeError("a recipient or the text is not a string")
     return Reply(
@@ -79,6 +86,9 @@ def read_reply(message: AnymailInboundMessage) -> Reply:
         subject=str(message.subject or ""),
         spam=message.spam_detected is True,
         spam_score=message.spam_score,
+        automatic=automatic_marker(message),
+        message_id=str(message.get("Message-ID") or ""),
+        references=str(message.get("References") or ""),
     )
 
 
@@ -103,48 +113,6 @@ def find_row(recipients: list[str]) -> OutboundEmail | None:
     return None
 
 
-def reply_lines(text: str) -> list[str]:
-    """The lines the player wrote: everything above the quoted email."""
-    lines = []
-    for line in text.splitlines():
-        if QUOTE_START.match(line.strip()):
-            break
-        lines.append(line.strip())
-    return [line for line in lines if line]
-
-
-def _key(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
-def parse_order(prompt: dict[str, Any], text: str) -> dict[str, Any]:
-    """Map "field: value" lines to the prompt's fields, by name or label; values by value or label."""
-    fields = {}
-    for spec in prompt["fields"]:
-        fields[_key(spec["name"])] = spec
-        fields[_key(spec["label"])] = spec
-    order: dict[str, Any] = {}
-    for line in reply_lines(text):
-        name, sep, value = line.partition(":")
-        spec = fields.get(_key(name)) if sep else None
-        if spec is None:
-            continue
-        by_label = {_key(c["label"]): c["value"] for c in spec["choices"]}
-        by_value = {_key(c["value"]): c["value"] for c in spec["choices"]}
-
-        def pick(word: str, by_label: dict[str, str] = by_label, by_value: dict[str, str] = by_value) -> str:
-            return by_value.get(_key(word)) or by_label.get(_key(word)) or word.strip()
-
-        if spec["kind"] == "multichoice":
-            words = [w for w in re.split(r",|\band\b", value) if w.strip() and _key(w) not in {"none", "nothing"}]
-            order[spec["name"]] = [pick(w) for w in words]
-        elif spec["kind"] == "choice":
-            order[spec["name"]] = pick(value)
-        else:
-            order[spec["name"]] = value.strip()
-    return order
-
-
 @dataclass(frozen=True)
 class ReplyOutcome:
     stored: bool
@@ -157,26 +125,38 @@ class NoOrderFound(turns.OrderRejected):
 
 def take_reply(row: OutboundEmail, text: str) -> ReplyOutcome:
     """Submit the reply through the service layer, which checks the turn under its lock."""
+    read: dict[str, Any] = {}
 
     def order_from_reply(prompt: dict[str, Any]) -> dict[str, Any]:
         order = parse_order(prompt, text)
         if not order:
             example = "\n".join(f"  {f['name']}: ..." for f in prompt["fields"])
             raise NoOrderFound(f"No order found in your reply. Write it above the quoted email, like:\n{example}")
+        read.update(prompt=prompt, order=order)
         return order
 
     phase = row.phase
+    stored = False
     try:
         turns.submit_order(row.seat, phase.number, order_from_reply)
     except turns.TurnClosed:
-        return ReplyOutcome(False, f"That turn ({phase.name}) is over, so your reply was not used.")
+        verdict = f"That turn ({phase.name}) is over, so your reply was not used."
     except NoOrderFound as error:
-        return ReplyOutcome(False, str(error))
+        verdict = str(error)
     except turns.OrderRejected as error:
-        return ReplyOutcome(False, f"Your order was not stored: {error}")
-    return ReplyOutcome(
-        True, f"Your order for {phase.name} is stored and sealed. You can change it until the turn resolves."
-    )
+        verdict = f"Your order was not stored: {error}"
+    else:
+        stored = True
+        verdict = f"Your order for {phase.name} is stored and sealed. You can change it until the turn resolves."
+    return ReplyOutcome(stored, receipt_text(read, verdict))
+
+
+def receipt_text(read: dict[str, Any], verdict: str) -> str:
+    """What the receipt says: the order as read (when one was), then what became of it."""
+    if not read:
+        return verdict
+    lines = "\n".join(f"  {line}" for line in read_back(read["prompt"], read["order"]))
+    return f"We read your reply as:\n{lines}\n\n{verdict}"
 
 
 class UnreadablePayload(BadRequest):
@@ -229,14 +209,18 @@ def inbound_urlpatterns() -> list[URLPattern]:
     return patterns
 
 
-def answer(row: OutboundEmail, subject: str, text: str) -> None:
-    """Mail the seat's player at their own address (never the reply's sender), in the game's thread."""
+def answer(row: OutboundEmail, subject: str, text: str, reply: Reply | None = None) -> None:
+    """Mail the seat's player at their own address (never the reply's sender): an answer to `reply`, in its
+    thread, or (reply None) a notice in the game's thread. Marked as an automatic reply (RFC 3834, and
+    Exchange's own header), so that an auto-responder does not answer it and two cannot loop."""
     assert row.seat.player is not None
+    root = thread_id(row.game_id)
+    thread = thread_headers(reply.message_id, reply.references, root) if reply else thread_headers("", "", root)
     EmailMessage(
-        subject=subject,
+        subject=reply_subject(subject, row.phase.name),
         body=f"{text}\n\nThe game page: {game_link(row.seat, row.phase.game)}\n",
         to=[row.seat.player.email],
-        headers={"References": thread_id(row.game_id), "In-Reply-To": thread_id(row.game_id)},
+        headers={**thread, "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"},
     ).send()
 
 
@@ -247,7 +231,7 @@ def tell_owner(row: OutboundEmail, why: str) -> None:
         assert row.seat.player is not None
         answer(
             row,
-            f"Re: {row.subject or row.phase.name}",
+            row.subject,
             f"A reply to your turn email for {row.phase.name} was not used: {why}. Nothing was stored.\n"
             f"To play this turn, reply from {row.seat.player.email} or use the game page.",
         )
@@ -257,6 +241,10 @@ def tell_owner(row: OutboundEmail, why: str) -> None:
 def handle_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **kwargs: Any) -> None:
     with unreadable_is_bad_request(esp_name):
         reply = read_reply(event.message)
+    if reply.automatic:
+        # An out-of-office or other program's message: stored nowhere, answered never (not even the owner).
+        log.info("inbound email via %s ignored: marked automatic (%s)", esp_name, reply.automatic)
+        return
     row = find_row(reply.recipients)
     if row is None or row.seat.player is None:
         # Unknown, forged or foreign address: nobody to answer, nothing to change.
@@ -277,4 +265,4 @@ def handle_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **kwa
         return
     outcome = take_reply(row, reply.text)
     log.info("inbound reply for %s: stored=%s", where, outcome.stored)
-    answer(row, f"Re: {reply.subject or row.phase.name}", outcome.message)
+    answer(row, reply.subject, outcome.message, reply)
