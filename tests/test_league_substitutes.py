@@ -301,3 +301,31 @@ def test_a_claim_racing_the_games_last_resolution_on_postgresql_ends_in_one_stat
         else:
             assert isinstance(claimed, services.LeagueError) and "game is over" in str(claimed), claimed
             assert status == Substitution.Status.WITHDRAWN and not holders.exists()
+
+
+def test_the_league_page_shows_who_actually_plays_each_seat(client):
+    league = make_league(players=4, standby=2)
+    game = first_game(started_round(league))
+    drawn = [Seat.objects.select_related("player").get(game=game, number=n).player for n in range(4)]
+    play_phase(game)
+    phase = open_phase_of(game).number
+    assert phase > 1
+
+    def drop(number: int) -> None:
+        services.drop_member(Membership.objects.get(league=league, player=drawn[number]))
+
+    drop(3)
+    substitutes.claim(token_of(substitutes.claim_url(Substitution.objects.get(seat_number=3))))  # S1 plays on
+    drop(2)  # offered to S2, not claimed yet: the seat plays its default orders meanwhile
+    drop(1)  # nobody left on standby: a bot
+    body = client.get(reverse("leagues-league", args=[league.slug])).content.decode()
+    names = [p.display_name for p in drawn if p is not None]
+    row = ", ".join(
+        [
+            names[0],
+            f"{names[1]} → bot (from phase {phase})",
+            f"{names[2]} → open seat on default orders (from phase {phase})",
+            f"{names[3]} → S1 (substitute from phase {phase})",
+        ]
+    )
+    assert f"<td>{row}</td>" in body

@@ -1,13 +1,15 @@
 """From the database to standings: finished games, who held each seat, and missed deadlines.
 
 A seat's result belongs to whoever held it at the end of the game; its missed deadlines belong to whoever
-held it in the phase that was missed (a Seating row says who held a seat from which phase on).
+held it in the phase that was missed (a Seating row says who held a seat from which phase on). The public
+league page shows the same history: who played each seat, from which phase.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -15,7 +17,46 @@ from django.db.models.functions import Coalesce
 from games.leagues.models import League, Membership, Season, Seating, Table
 from games.leagues.standings import Finish, Standing, ratings
 from games.leagues.standings import season_standings as rank_standings
-from games.models import Game, Order, Phase, Seat
+from games.models import Game, Order, Phase, Player, Seat
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who played a seat from `from_phase` on: the player drawn, a substitute who claimed it, a bot, or
+    nobody (an open seat on default orders: offered and not claimed yet, or never claimed)."""
+
+    kind: str  # "drawn", "substitute", "bot" or "open"
+    name: str = ""
+    from_phase: int = 1
+
+
+def seat_holders(tables: Iterable[Table]) -> dict[int, list[list[Holder]]]:
+    """Per table id, per seat, who held it, in order; a table not started yet shows its draw. Three
+    queries for any number of tables."""
+    tables = list(tables)
+    started = {t.pk: t.game_id for t in tables if t.game_id}
+    held: dict[tuple[int, int], list[Seating]] = defaultdict(list)
+    for seating in Seating.objects.filter(table_id__in=list(started)).select_related("player"):
+        held[(seating.table_id, seating.seat_number)].append(seating)
+    bots = set(Seat.objects.filter(game_id__in=started.values(), is_bot=True).values_list("game_id", "number"))
+    drawn = Player.objects.in_bulk({p for t in tables if not t.game_id for p in t.players})
+    result: dict[int, list[list[Holder]]] = {}
+    for table in tables:
+        if not table.game_id:
+            result[table.pk] = [[Holder("drawn", drawn[p].display_name)] for p in table.players if p in drawn]
+            continue
+        seats = []
+        for number in range(len(table.players)):
+            chain = [
+                Holder("substitute" if i else "drawn", s.player.display_name if s.player else "", s.from_phase)
+                for i, s in enumerate(held[(table.pk, number)])  # Meta.ordering: by from_phase
+            ]
+            last = held[(table.pk, number)][-1:]
+            if last and last[0].until_phase is not None:  # nobody took over from the last holder
+                chain.append(Holder("bot" if (table.game_id, number) in bots else "open", "", last[0].until_phase + 1))
+            seats.append(chain)
+        result[table.pk] = seats
+    return result
 
 
 def finishes(tables: Iterable[Table]) -> list[Finish]:

@@ -18,8 +18,8 @@ from games.leagues import emails, ical, services, substitutes, vacations
 from games.leagues.deadlines import zone
 from games.leagues.forms import MemberSettingsForm, SignupForm, VacationForm
 from games.leagues.models import League, Membership, Round, Table
+from games.leagues.results import seat_holders
 from games.links import seat_url
-from games.models import Player
 
 
 def _error(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
@@ -33,7 +33,7 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     rounds = list(
         Round.objects.filter(season=season).prefetch_related("tables__game").order_by("-number") if season else []
     )
-    people = Player.objects.in_bulk({p for r in rounds for t in r.tables.all() for p in t.players})
+    holders = seat_holders(t for r in rounds for t in r.tables.all())
     today = timezone.now().astimezone(zone(league.time_zone)).date()
     members = league.memberships.filter(status=Membership.Status.ACTIVE).prefetch_related("vacations")
     context = {
@@ -41,10 +41,7 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         "engine": get_engine(league.engine),
         "season": season,
         "rows": services.named_standings(season) if season else [],
-        "rounds": [
-            (r, [(t, [people[p].display_name for p in t.players if p in people]) for t in r.tables.all()])
-            for r in rounds
-        ],
+        "rounds": [(r, [(t, holders[t.pk]) for t in r.tables.all()]) for r in rounds],
         "away": [m.player for m in members.select_related("player") if vacations.away_on(m, today)],
         "standby": league.memberships.filter(status=Membership.Status.STANDBY).count(),
         "inactive": set(
