@@ -1,28 +1,30 @@
 """Outgoing email: one small function per kind over subject/text/HTML templates, and the outbox sender.
 
-Rows are written by the service layer in the transaction that makes an email due; `send_pending` claims
-them after commit (skipping rows another worker holds), renders them with the game as it is now, sends
-them and records the result. A turn email for a phase that has already resolved is skipped, not sent.
+Rows are written by the service layer in the transaction that makes an email due; `send_pending`, run
+after commit, renders them with the game as it is now, claims each one just before sending it and records
+the result just after. A turn email for a phase that has already resolved is skipped, not sent. The sweep
+wakes a sender again for rows whose task was lost (`send_stragglers`) and retries failures.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlparse
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max, Q, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from django.utils.timezone import now
 
+from games.dispatch import after_commit
 from games.engines import get_engine
 from games.engines.base import Engine
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
@@ -31,6 +33,9 @@ from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
 MAX_ATTEMPTS = 5
+# Longer than one provider call can take (anymail's requests time out well before): a row still being
+# sent after this has lost its worker.
+SENDING_TIMEOUT = timedelta(minutes=2)
 
 
 def mail_domain() -> str:
@@ -173,63 +178,87 @@ def is_obsolete(row: OutboundEmail) -> bool:
 
 
 def send_pending(game_id: int) -> int:
-    """Send every pending email of a game. Returns how many went out."""
-    with transaction.atomic():
-        rows = list(
-            OutboundEmail.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(game_id=game_id, status=OutboundEmail.Status.PENDING)
-            .select_related("game", "phase", "seat__player")
-            .order_by("id")
-        )
-        if not rows:
-            return 0
-        sent = 0
-        connection = get_connection()
-        batch = Batch.load(rows[0].game, rows)
-        for row in rows:
-            if is_obsolete(row):
-                row.status = OutboundEmail.Status.SKIPPED
-                continue
-            row.attempts += 1
-            try:
-                message = build(row, batch)
-                message.connection = connection
-                message.send()
-            except Exception as error:  # noqa: BLE001  (any provider error: keep the row to retry)
-                row.status = OutboundEmail.Status.FAILED
-                row.error = f"{type(error).__name__}: {error}"[:2000]
-                log.warning("email %s (%s) failed: %s", row.pk, row.kind, row.error)
-                continue
-            row.status = OutboundEmail.Status.SENT
-            row.subject = message.subject[:250]
-            row.sent_at = timezone.now()
-            sent += 1
-        OutboundEmail.objects.bulk_update(rows, ["status", "attempts", "error", "subject", "sent_at"])
+    """Send every pending email of a game. Returns how many went out.
+
+    Each row is rendered, then claimed (pending -> sending, committed) just before its send and recorded
+    just after, so a worker killed half-way through a batch leaves the rows it sent recorded sent, the
+    rows it had not reached pending, and at most one row, the one in the provider's hands, sending."""
+    rows = list(
+        OutboundEmail.objects.filter(game_id=game_id, status=OutboundEmail.Status.PENDING)
+        .select_related("game", "phase", "seat__player")
+        .order_by("id")
+    )
+    if not rows:
+        return 0
+    sent = 0
+    connection = get_connection()
+    batch = Batch.load(rows[0].game, rows)
+    for row in rows:
+        pending = OutboundEmail.objects.filter(pk=row.pk, status=OutboundEmail.Status.PENDING)
+        if is_obsolete(row):
+            pending.update(status=OutboundEmail.Status.SKIPPED)
+            continue
+        message = build(row, batch)  # before the claim: a worker killed while rendering has sent nothing
+        # The claim is conditional: of two senders of one game (its task and the sweep), one sends each row.
+        if not pending.update(status=OutboundEmail.Status.SENDING, attempts=F("attempts") + 1, attempted_at=now()):
+            continue
+        claimed = OutboundEmail.objects.filter(pk=row.pk)
+        try:
+            message.connection = connection
+            message.send()
+        except Exception as error:  # noqa: BLE001  (any provider error: keep the row to retry)
+            error_text = f"{type(error).__name__}: {error}"[:2000]
+            claimed.update(status=OutboundEmail.Status.FAILED, error=error_text)
+            log.warning("email %s (%s) failed: %s", row.pk, row.kind, error_text)
+            continue
+        claimed.update(status=OutboundEmail.Status.SENT, subject=message.subject[:250], sent_at=now())
+        sent += 1
     return sent
 
 
-def retry_failed() -> int:
-    """Put failed rows back in the queue (up to MAX_ATTEMPTS) and send them again."""
-    games = set(
-        OutboundEmail.objects.filter(status=OutboundEmail.Status.FAILED, attempts__lt=MAX_ATTEMPTS).values_list(
-            "game_id", flat=True
-        )
+def unsent() -> QuerySet[OutboundEmail]:
+    """Rows owed and not yet sent: pending, being sent, or failed with attempts left. Its partial index
+    (OutboundEmail.Meta) keeps the health check's oldest-first read cheap."""
+    return OutboundEmail.objects.filter(
+        Q(status__in=[OutboundEmail.Status.PENDING, OutboundEmail.Status.SENDING])
+        | Q(status=OutboundEmail.Status.FAILED, attempts__lt=MAX_ATTEMPTS)
     )
-    OutboundEmail.objects.filter(status=OutboundEmail.Status.FAILED, attempts__lt=MAX_ATTEMPTS).update(
+
+
+def retry_failed() -> int:
+    """Put failed rows back in the queue (up to MAX_ATTEMPTS) and wake a sender for each of their games.
+    Returns how many rows were put back."""
+    failed = OutboundEmail.objects.filter(status=OutboundEmail.Status.FAILED, attempts__lt=MAX_ATTEMPTS)
+    games = set(failed.values_list("game_id", flat=True))
+    requeued = failed.update(status=OutboundEmail.Status.PENDING)
+    _wake_senders(games)
+    return requeued
+
+
+def send_stragglers(at: datetime | None = None) -> int:
+    """Wake a sender for each game with rows left pending for over a minute: their task was lost (a worker
+    that died, a broker outage). A row left sending longer than a send can take is put back first: its
+    worker died with it in the provider's hands, so whether it went out is unknown. It is sent again: a
+    turn email twice is a lesser harm than a turn nobody hears of. Returns how many games were woken."""
+    at = at or now()
+    OutboundEmail.objects.filter(status=OutboundEmail.Status.SENDING, attempted_at__lt=at - SENDING_TIMEOUT).update(
         status=OutboundEmail.Status.PENDING
     )
-    return sum(send_pending(game_id) for game_id in games)
-
-
-def send_stragglers() -> int:
-    """Send rows left pending for over a minute (their task was lost, e.g. with a worker that died)."""
-    stale = timezone.now() - timedelta(minutes=1)
     games = set(
-        OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING, created_at__lt=stale).values_list(
-            "game_id", flat=True
-        )
+        OutboundEmail.objects.filter(
+            status=OutboundEmail.Status.PENDING, created_at__lt=at - timedelta(minutes=1)
+        ).values_list("game_id", flat=True)
     )
-    return sum(send_pending(game_id) for game_id in games)
+    _wake_senders(games)
+    return len(games)
+
+
+def _wake_senders(game_ids: set[int]) -> None:
+    from games.tasks import send_emails_task
+
+    # One task per game, so the sweep itself stays short and one slow game does not hold back others.
+    for game_id in sorted(game_ids):
+        after_commit(send_emails_task, game_id)
 
 
 def send_sign_in_link(player_id: int) -> bool:

@@ -129,10 +129,31 @@ class Phase(models.Model):
     # Some owed order was missing and replaced by the engine's default (the deadline, or "resolve now").
     used_defaults = models.BooleanField(default=False)
     reminded = models.BooleanField(default=False)
+    # While the phase is open: when the last owed order came in (set in that order's transaction). The
+    # resolution it enqueues is a wake-up call that a dead worker or a broker outage can lose; the sweep
+    # resolves an open phase whose complete_at is older than the settle time (PBEM_SETTLE_SECONDS).
+    complete_at = models.DateTimeField(null=True, blank=True)
+    # When bots were asked to play their owed orders (the phase opened, or a seat went to a bot), until
+    # they have: the sweep asks again if the bots' task was lost. Both are cleared when the phase resolves.
+    bots_due_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-phase-number-per-game")]
-        indexes = [models.Index(fields=["status", "deadline"], name="open-phase-deadline")]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="open-phase-deadline"),
+            # Only open phases with their orders in (or bots to play) are in these, so the sweep's cost
+            # follows what is due, not the number of open games.
+            models.Index(
+                fields=["complete_at"],
+                name="open-phase-complete",
+                condition=models.Q(status="open", complete_at__isnull=False),
+            ),
+            models.Index(
+                fields=["bots_due_at"],
+                name="open-phase-bots-due",
+                condition=models.Q(status="open", bots_due_at__isnull=False),
+            ),
+        ]
         ordering = ["game", "number"]
 
     def __str__(self) -> str:
@@ -217,11 +238,21 @@ class OutboundEmail(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # When a sender last claimed it (status "sending" until the provider answers).
+    attempted_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["phase", "seat", "kind"], name="one-email-per-phase-seat-kind")]
-        indexes = [models.Index(fields=["status"], name="outbox-status")]
+        indexes = [
+            models.Index(fields=["status"], name="outbox-status"),
+            # Rows still owed (games.emails.unsent: the 5 is MAX_ATTEMPTS), oldest first, for /healthz.
+            models.Index(
+                fields=["created_at"],
+                name="outbox-unsent",
+                condition=models.Q(status__in=["pending", "sending"]) | models.Q(status="failed", attempts__lt=5),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.seat} (phase {self.phase_id})"

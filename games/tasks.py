@@ -32,4 +32,10 @@ def send_sign_in_link_task(player_id: int) -> bool:
 def sweep_deadlines() -> dict[str, int]:
     result = turns.sweep_deadlines()
     resent = emails.retry_failed() + emails.send_stragglers()
-    return {"overdue": len(result.overdue), "reminded": result.reminded, "resent": resent}
+    return {
+        "overdue": len(result.overdue),
+        "reminded": result.reminded,
+        "complete": len(result.complete),
+        "bots": len(result.bots),
+        "resent": resent,
+    }

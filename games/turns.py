@@ -11,7 +11,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -166,17 +166,22 @@ def submit_order(seat: Seat, phase_number: int, data: OrderInput) -> Submitted:
             normalised = engine_of(game).validate(game.state, seat.number, order)
         except OrderError as error:
             raise OrderRejected(str(error)) from None
+        now = timezone.now()
         # A revision is one UPDATE; it cannot change whether the phase is complete, so only a first
-        # order counts the phase's orders.
+        # order counts the phase's orders, and marks the phase complete if it was the last one owed.
         revised = bool(
             Order.objects.filter(phase=phase, seat=seat).update(
-                data=normalised, revision=F("revision") + 1, submitted_at=timezone.now()
+                data=normalised, revision=F("revision") + 1, submitted_at=now
             )
         )
-        complete = False
+        complete = phase.complete_at is not None
         if not revised:
             Order.objects.create(phase=phase, seat=seat, data=normalised)
             complete = Order.objects.filter(phase=phase).count() >= len(phase.prompts)
+            if complete:
+                Phase.objects.filter(pk=phase.pk).update(complete_at=now)
+        # A revision of a complete phase enqueues the resolution again: the first call may have been lost
+        # (a broker outage), and the player retrying is the first to notice. Resolving twice is harmless.
         if complete and game.status == Game.Status.ACTIVE:
             from games.tasks import resolve_phase_task
 
@@ -249,7 +254,10 @@ def resolve_phase(phase_id: int, *, use_defaults: bool = False, force: bool = Fa
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
         phase.used_defaults = bool(defaults)
-        phase.save(update_fields=["status", "resolved_at", "used_defaults"])
+        # Nothing is due any more. Clearing them keeps the columns null but for the few phases due, so the
+        # planner's estimates send the sweep through their partial indexes.
+        phase.complete_at = phase.bots_due_at = None
+        phase.save(update_fields=["status", "resolved_at", "used_defaults", "complete_at", "bots_due_at"])
         _open_next_phase(game, seats, state, previous=phase, now=now)
     log.info("phase resolved: game %s phase %s defaults=%s", game.pk, phase.number, len(defaults))
     return True
@@ -278,6 +286,7 @@ def _open_next_phase(
         return
     game.phase_number += 1
     game.save(update_fields=["state", "phase_number", "event_count"])
+    bots_owed = any(seats[n].is_bot for n in prompts)
     phase = Phase.objects.create(
         game=game,
         number=game.phase_number,
@@ -285,6 +294,7 @@ def _open_next_phase(
         prompts={str(seat): prompt.to_json() for seat, prompt in prompts.items()},
         opened_at=now,
         deadline=now + game.phase_length,
+        bots_due_at=now if bots_owed else None,
     )
     for seat in humans:
         if seat.number in prompts and not seat.is_bot:
@@ -293,7 +303,7 @@ def _open_next_phase(
             emails.append(_email(game, previous, seat, OutboundEmail.Kind.PHASE_RESOLVED))
     _queue_emails(phase, emails)
     phase_opened.send(sender=Game, game=game, phase=phase, previous=previous, now=now)
-    if any(seats[n].is_bot for n in prompts):
+    if bots_owed:
         from games.tasks import play_bots_task
 
         after_commit(play_bots_task, phase.pk)
@@ -318,16 +328,26 @@ def _queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
 # --- Bots ------------------------------------------------------------------------------------------
 
 
+def ask_bots(phase: Phase) -> None:
+    """Have the bots play their owed orders after commit (a seat went to a bot in an open phase)."""
+    from games.tasks import play_bots_task
+
+    Phase.objects.filter(pk=phase.pk).update(bots_due_at=timezone.now())
+    after_commit(play_bots_task, phase.pk)
+
+
 def play_bots(phase_id: int) -> int:
-    """Every bot seat owed in the phase submits its order through the players' own path: a random legal
-    order, or the default order for a seat that stands in for a player who left."""
+    """Every bot seat owed in the phase and not yet played submits its order through the players' own
+    path: a random legal order, or the default order for a seat that stands in for a player who left.
+    Run again (the sweep, after a worker died half-way), it plays only the bots still owing."""
     phase = unique_row(Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN))
     if phase is None:
         return 0
     game = phase.game
     engine = engine_of(game)
     played = 0
-    for seat in Seat.objects.filter(game=game, is_bot=True, number__in=phase.owed_seats):
+    owing = Seat.objects.filter(game=game, is_bot=True, number__in=phase.owed_seats).exclude(orders__phase=phase)
+    for seat in owing.order_by("number"):
         if seat.bot_plays_defaults:
             order = engine.default_order(game.state, seat.number)
         else:
@@ -340,6 +360,9 @@ def play_bots(phase_id: int) -> int:
         except OrderRejected:
             # The phase moved on under us (a deadline or the admin): nothing left to do.
             return played
+    if phase.bots_due_at is not None:
+        # Done, unless a seat went to a bot meanwhile (ask_bots set a newer time, and its own task runs).
+        Phase.objects.filter(pk=phase.pk, bots_due_at=phase.bots_due_at).update(bots_due_at=None)
     return played
 
 
@@ -350,21 +373,39 @@ def play_bots(phase_id: int) -> int:
 class SweepResult:
     overdue: list[int]
     reminded: int
+    complete: list[int] = field(default_factory=list)  # complete phases whose resolution was lost
+    bots: list[int] = field(default_factory=list)  # phases whose bots' task was lost
+
+
+def lost_wake_ups(now: datetime) -> tuple[QuerySet[Phase], QuerySet[Phase]]:
+    """Open phases of running games whose wake-up call was lost: every owed order in, or bots asked to
+    play, longer ago than the settle time. Each is found through its partial index (Phase.Meta)."""
+    settled = now - timedelta(seconds=settings.PBEM_SETTLE_SECONDS)
+    running = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE).order_by()
+    return running.filter(complete_at__lt=settled), running.filter(bots_due_at__lt=settled)
 
 
 def sweep_deadlines(now: datetime | None = None) -> SweepResult:
-    """Resolve every open phase past its deadline with default orders, and queue one reminder per seat
-    that still owes an order once a phase is within its game's reminder time."""
+    """Resolve every open phase past its deadline with default orders; resolve complete phases and play
+    bots whose task was lost; queue one reminder per seat that still owes an order once a phase is within
+    its game's reminder time. A paused game is left alone (resume_game resolves it if it is complete)."""
     now = now or timezone.now()
     open_phases = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE)
     overdue = list(open_phases.filter(deadline__lte=now).values_list("pk", flat=True))
-    from games.tasks import resolve_phase_task, send_emails_task
+    from games.tasks import play_bots_task, resolve_phase_task, send_emails_task
 
     for phase_id in overdue:
         if any(handled for _, handled in deadline_passed.send(sender=Phase, phase_id=phase_id, now=now)):
             continue
         # One task each, so one slow game does not hold back the others.
         after_commit(resolve_phase_task, phase_id, True)
+    lost_complete, lost_bots = lost_wake_ups(now)
+    complete = list(lost_complete.values_list("pk", flat=True))
+    for phase_id in complete:
+        after_commit(resolve_phase_task, phase_id)
+    bots = list(lost_bots.values_list("pk", flat=True))
+    for phase_id in bots:
+        after_commit(play_bots_task, phase_id)
     reminded = 0
     due = open_phases.filter(reminded=False, deadline__gt=now).select_related("game")
     for phase in due:
@@ -379,7 +420,9 @@ def sweep_deadlines(now: datetime | None = None) -> SweepResult:
             reminded += len(rows)
             if rows:
                 after_commit(send_emails_task, phase.game_id)
-    return SweepResult(overdue=overdue, reminded=reminded)
+    if complete or bots:
+        log.warning("sweep: %s complete phases and %s bot phases had lost their task", len(complete), len(bots))
+    return SweepResult(overdue=overdue, reminded=reminded, complete=complete, bots=bots)
 
 
 def _reminder_time(phase: Phase) -> datetime:
@@ -420,7 +463,7 @@ def resume_game(game: Game) -> None:
         game.paused_at = None
         game.save(update_fields=["status", "paused_at"])
         phase = extend_deadline(game, paused_for)
-        if phase is not None and len(submitted_seats(phase)) >= len(phase.prompts):
+        if phase is not None and phase.complete_at is not None:
             from games.tasks import resolve_phase_task
 
             after_commit(resolve_phase_task, phase.pk)

@@ -1,9 +1,10 @@
 from django.urls import path
 
-from games import views
+from games import health, views
 
 urlpatterns = [
     path("", views.home, name="games-home"),
+    path("healthz", health.healthz, name="games-healthz"),
     path("l/<str:token>/", views.follow_link, name="games-link"),
     path("games/<int:game_id>/", views.game_page, name="games-game"),
     path("games/<int:game_id>/order/", views.submit_order, name="games-order"),

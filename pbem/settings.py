@@ -128,6 +128,8 @@ SESSION_COOKIE_HTTPONLY = True
 # http on 127.0.0.1) and the tests get none of them. Every one can be set through the environment.
 PRODUCTION_HTTPS = SITE_IS_HTTPS and not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION_HTTPS)
+# A load balancer's health check often speaks plain http to the backend: /healthz is never redirected.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if PRODUCTION_HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PRODUCTION_HTTPS)
 # Asking to be preloaded into browsers is a commitment that takes months to undo: only when told.
@@ -162,6 +164,29 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Workers and beat keep reconnecting through a broker outage however long it lasts (Celery's default
+# gives up after 100 attempts, about an hour), so the processes need no restart when it comes back.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Faults. A task is only a wake-up call: its row in the database is the truth, a task run twice changes
+# nothing, and the sweep finds any work whose wake-up call was lost (games.turns.sweep_deadlines).
+# - A publish waits at most about 2 s for a broker that does not answer (1 s to connect, 2 s for a reply,
+#   no retry; a refused connection fails at once), then is logged and dropped (games/dispatch.py): the
+#   order that caused it is committed, and the sweep resolves its phase once the broker is back.
+# - The Redis transport hands a task that was delivered but never acknowledged (its worker was killed)
+#   to another worker after the visibility timeout. It must exceed the longest task, or a task still
+#   running is started a second time: the longest is the daily league digest (one provider call per
+#   member, about 0.3 s each) or one game's emails with a provider timing out. 30 minutes covers a
+#   league of thousands. Resolutions, bots and turn emails do not wait for it: the sweep resends them.
+PBEM_BROKER_VISIBILITY_TIMEOUT = int(os.environ.get("PBEM_BROKER_VISIBILITY_TIMEOUT", "1800"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": PBEM_BROKER_VISIBILITY_TIMEOUT,
+    "socket_connect_timeout": 1,
+    # Above the workers' 1 s BRPOP poll; without it a publish to a broker that accepted the connection but
+    # stopped answering waits forever.
+    "socket_timeout": 2,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 1  # the same bound for RabbitMQ (the AMQP transport's connect timeout)
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
 # Celery 5.6+ closes Django's connection around every task: a fresh PostgreSQL connection per
 # resolution costs 3-4 ms, about half the throughput. Reusing it for many tasks is safe because
 # CONN_HEALTH_CHECKS (above) replaces a dead connection before use.
@@ -172,6 +197,14 @@ CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 PBEM_EMAIL_QUEUE = os.environ.get("PBEM_EMAIL_QUEUE", "")
 CELERY_TASK_ROUTES = {"games.tasks.send_emails": {"queue": PBEM_EMAIL_QUEUE}} if PBEM_EMAIL_QUEUE else {}
 SWEEP_EVERY_SECONDS = int(os.environ.get("PBEM_SWEEP_EVERY_SECONDS", "60"))
+# A phase whose last order is older than this and is still open lost its resolution (a killed worker, a
+# broker outage): the sweep resolves it. The normal path takes milliseconds; the margin keeps the sweep
+# from racing it. A complete phase therefore resolves within settle + sweep period (90 s by default).
+PBEM_SETTLE_SECONDS = int(os.environ.get("PBEM_SETTLE_SECONDS", "30"))
+# /healthz answers 503 past these (games/health.py): a phase with every order in still unresolved after
+# two minutes has missed what the sweep promises; an email unsent for 10 minutes has missed its retries.
+PBEM_HEALTH_COMPLETE_PHASE_SECONDS = int(os.environ.get("PBEM_HEALTH_COMPLETE_PHASE_SECONDS", "120"))
+PBEM_HEALTH_UNSENT_EMAIL_SECONDS = int(os.environ.get("PBEM_HEALTH_UNSENT_EMAIL_SECONDS", "600"))
 # League digests go out once a day at this hour (UTC).
 PBEM_DIGEST_HOUR = int(os.environ.get("PBEM_DIGEST_HOUR", "7"))
 CELERY_BEAT_SCHEDULE = {

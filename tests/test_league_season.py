@@ -18,7 +18,7 @@ from games.leagues.results import season_standings
 from games.leagues.tasks import sweep_leagues
 from games.models import Game, OutboundEmail
 from tests.league_helpers import autopilot, make_league
-from tests.test_worker import wait_for, worker  # noqa: F401  (the real worker fixture)
+from tests.test_worker import wait_for, worker, workers  # noqa: F401  (the real worker fixtures)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 POINTS = [10, 6, 3, 1]

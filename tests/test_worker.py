@@ -4,17 +4,23 @@ a worker process picks it up, resolves under the row lock, writes and sends the 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.db import connection
+from django.utils import timezone
 
-from games import turns
-from games.models import OutboundEmail, Phase
+from games import emails, turns
+from games.management.commands.replay import replay
+from games.models import Event, Game, OutboundEmail, Phase
 from pbem.celery import app as celery_app
+from tests import recording_mail
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +33,10 @@ def database_url() -> str:
 
 
 @pytest.fixture
-def worker(postgres, broker_url, settings, tmp_path):
+def workers(postgres, broker_url, settings, tmp_path):
+    """start(**env) -> a new real worker process (solo pool) on Redis, the test's database and anymail's test
+    backend (`env` adds to its environment); every worker still running is stopped at the end. Once one is
+    started, tasks sent from the test go to Redis instead of running inline."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -38,33 +47,46 @@ def worker(postgres, broker_url, settings, tmp_path):
     }
     celery_app.conf.broker_url = broker_url
     celery_app.control.purge()
-    log = (tmp_path / "worker.log").open("w")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "pbem",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    celery_app.conf.task_always_eager = False
-    yield process
-    process.terminate()
-    process.wait(timeout=20)
-    log.close()
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(**extra_env: str) -> subprocess.Popen[bytes]:
+        settings.CELERY_TASK_ALWAYS_EAGER = False
+        celery_app.conf.task_always_eager = False
+        with (tmp_path / f"worker-{len(started) + 1}.log").open("w") as log:
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "pbem",
+                    "worker",
+                    "--pool=solo",
+                    "--loglevel=INFO",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                ],
+                cwd=ROOT,
+                env={**env, **extra_env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=20)
+    celery_app.control.purge()  # a killed worker's unacknowledged task must not reach the next test
     celery_app.conf.task_always_eager = True
+
+
+@pytest.fixture
+def worker(workers):
+    return workers()
 
 
 def wait_for(condition, timeout: float, what: str, worker_process) -> None:
@@ -99,3 +121,103 @@ def test_a_real_worker_resolves_the_phase_when_the_last_order_commits(make_game,
         worker,
     )
     assert OutboundEmail.objects.get(phase=following).seat.number == 0
+
+
+def blocked_by(lock_connection: psycopg.Connection) -> list[int]:
+    """The database backends waiting for a lock that `lock_connection` holds."""
+    holder = lock_connection.info.backend_pid
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))", [holder])
+        return [row[0] for row in cursor.fetchall()]
+
+
+def backend_alive(pid: int) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid])
+        return cursor.fetchone() is not None
+
+
+def test_a_worker_killed_in_the_middle_of_a_resolution_leaves_it_to_the_sweep_which_resolves_it_once(
+    make_game, workers, settings
+):
+    """The worker is stopped at a known point inside the resolution's transaction: the test holds an
+    uncommitted row with the next phase's number, so the worker's insert of the next phase waits for the
+    test's transaction, after the worker has written the log and closed the phase. SIGKILL there; its
+    transaction never commits. A new worker and the sweep then resolve the phase, once: one next phase,
+    one set of emails, the log as one resolution writes it."""
+    game = make_game(humans=3)  # created inline: its first emails were sent here
+    phase = open_phase(game)
+    seats = {s.number: s for s in game.seats.all()}
+    for number in (0, 1):
+        turns.submit_order(seats[number], phase.number, {"role": "seller" if number == 0 else "buyer"})
+    first = workers()
+    with psycopg.connect(database_url()) as lock:
+        lock.execute(
+            "INSERT INTO games_phase (game_id, number, name, prompts, status, opened_at, deadline, used_defaults,"
+            " reminded) VALUES (%s, 2, 'placeholder', '{}', 'open', now(), now(), false, false)",
+            [game.pk],
+        )
+        turns.submit_order(seats[2], phase.number, {"role": "buyer"})  # the last order: enqueued on commit
+        wait_for(lambda: bool(blocked_by(lock)), 60, "the worker to reach the next phase's insert", first)
+        (resolving,) = blocked_by(lock)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT query FROM pg_stat_activity WHERE pid = %s", [resolving])
+            assert cursor.fetchone()[0].startswith('INSERT INTO "games_phase"')  # not yet at its COMMIT
+        assert not Event.objects.filter(game=game).exists()  # its writes are not committed
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=20)
+        lock.rollback()
+    deadline = time.monotonic() + 60
+    while backend_alive(resolving):  # PostgreSQL rolls the dead worker's transaction back
+        assert time.monotonic() < deadline, "the killed worker's transaction is still open"
+        time.sleep(0.05)
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.OPEN
+    assert not Event.objects.filter(game=game).exists()
+
+    second = workers()
+    found = turns.sweep_deadlines(now=timezone.now() + timedelta(seconds=settings.PBEM_SETTLE_SECONDS + 1))
+    assert found.complete == [phase.pk]
+    wait_for(lambda: Phase.objects.filter(game=game, number=2).exists(), 60, "the sweep's resolution", second)
+    emails = OutboundEmail.objects.filter(game=game).exclude(phase=phase, kind="turn-started")
+    wait_for(lambda: not emails.exclude(status="sent").exists(), 60, "the next phase's emails", second)
+
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.RESOLVED
+    assert Phase.objects.filter(game=game).count() == 2
+    sent = sorted((e.seat.number, e.kind) for e in emails)
+    assert sent == [(0, "turn-started"), (1, "phase-resolved"), (2, "phase-resolved")]
+    same, detail = replay(Game.objects.get(pk=game.pk))  # the log and state of exactly one resolution
+    assert same, detail
+    seqs = list(Event.objects.filter(game=game).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert turns.resolve_phase(phase.pk) is False  # the killed worker's task, if Redis hands it out again
+
+
+def test_a_worker_killed_while_sending_a_phases_emails_sends_none_twice_and_none_is_lost(
+    make_game, workers, tmp_path
+):
+    """The worker is stopped inside the provider's call for the second of a phase's three emails (the test
+    backend writes each message to a file and hangs on the second). SIGKILL there. The email it had sent
+    is not sent again; the sweep wakes a new worker, which sends the other two."""
+    mail_dir = tmp_path / "mail"
+    mail_dir.mkdir()
+    recorded = {"DJANGO_SETTINGS_MODULE": "tests.worker_settings", "PBEM_TEST_MAIL_DIR": str(mail_dir)}
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    first = workers(**recorded, PBEM_TEST_MAIL_STOP_AT="2")
+    for seat in game.seats.order_by("number"):
+        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+    wait_for((mail_dir / recording_mail.STOPPED).exists, 60, "the worker to hang in its second send", first)
+    first.send_signal(signal.SIGKILL)
+    first.wait(timeout=20)
+    owed = OutboundEmail.objects.filter(game=game).exclude(phase=phase, kind="turn-started")
+    assert owed.count() == 3 and len(recording_mail.message_ids(mail_dir)) == 1
+
+    second = workers(**recorded)
+    # Later: the row the dead worker held is past the time a send can take, the others are stragglers.
+    assert emails.send_stragglers(at=timezone.now() + emails.SENDING_TIMEOUT + timedelta(minutes=1)) == 1
+    wait_for(lambda: not owed.exclude(status="sent").exists(), 60, "the new worker to send the rest", second)
+    ids = recording_mail.message_ids(mail_dir)
+    assert len(ids) == len(set(ids)) == 3
+    assert set(ids) == {f"<pbem.{game.pk}.{row.pk}@pbem.example>" for row in owed}

@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import turns
-from games.dispatch import after_commit
 from games.engines import get_engine
 from games.leagues import emails
 from games.leagues.models import Membership, Seating, Substitution, Table
@@ -174,8 +173,6 @@ def expire_offers(now: datetime | None = None) -> int:
 
 def hand_to_bot(offer: Substitution) -> None:
     """A bot plays the seat's default orders from now on; the old holder's links stop working."""
-    from games.tasks import play_bots_task
-
     Substitution.objects.filter(pk=offer.pk).update(status=Substitution.Status.BOT)
     game = offer.table.game
     assert game is not None
@@ -184,4 +181,4 @@ def hand_to_bot(offer: Substitution) -> None:
     )
     phase = turns.current_phase(game)
     if phase is not None and phase.prompt_for(offer.seat_number) is not None:
-        after_commit(play_bots_task, phase.pk)
+        turns.ask_bots(phase)

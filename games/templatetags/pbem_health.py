@@ -1,0 +1,14 @@
+"""The health figures (games/health.py) for the admin's index page."""
+
+from __future__ import annotations
+
+from django import template
+
+from games import health
+
+register = template.Library()
+
+
+@register.simple_tag
+def pbem_health() -> health.Health:
+    return health.check()
