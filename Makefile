@@ -13,7 +13,7 @@ SERVICES = $(shell $(PYTHON) -c "import socket,sys; \
 	print(('DATABASE_URL=postgres://postgres@127.0.0.1:5432/pbem ' if up(5432) else '') + \
 	('CELERY_BROKER_URL=redis://127.0.0.1:6379/14' if up(6379) else ''))" 2>/dev/null)
 
-.PHONY: run test lint types pytest bench bench-leagues bench-scale clean venv
+.PHONY: run test lint types pytest bench bench-leagues bench-scale bench-faults clean venv
 
 venv: $(STAMP)
 $(STAMP): requirements.txt
@@ -55,6 +55,11 @@ bench-leagues: venv
 # SQL on first use, a few minutes, reused after). Not in CI.
 bench-scale: venv
 	$(BIN)/python bench/scale.py
+
+# Faults: bot games through a real worker SIGKILLed 100 times and a 60 s broker outage (bench/faults.py;
+# PostgreSQL and Redis; about 20 minutes; not in CI).
+bench-faults: venv
+	$(BIN)/python bench/faults.py
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache
