@@ -16,6 +16,7 @@ from urllib.parse import urlparse
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("PBEM_VAR_DIR", BASE_DIR / "var"))
@@ -60,12 +61,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "anymail",
+    "csp",
     "games",
     "games.leagues",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -145,6 +148,28 @@ def proxy_ssl_header(value: str) -> tuple[str, str] | None:
         return None
     return "HTTP_" + name.strip().upper().replace("-", "_"), expected.strip() or "https"
 
+
+# --- Content-Security-Policy (django-csp) -------------------------------------------------------------
+# No page runs inline script: scripts load from this site only (the admin's static files), so an injected
+# <script> or on...= handler does not run. A <style> element needs the response's nonce (base.html has the
+# only one). Style attributes are allowed: the boards colour their elements from game data (a player's
+# colour, a good's) in several hundred style="..." attributes, and an attribute can neither run script nor
+# select and read other parts of the page as an injected style sheet can. Browsers without CSP level 3's
+# -elem/-attr directives use style-src, which allows inline styles as the site did before.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "style-src-elem": [SELF, NONCE],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # Only when the proxy in front sets this header on every request and drops it from clients' requests:
 # otherwise any client could claim to be on https.

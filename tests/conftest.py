@@ -3,6 +3,7 @@ PostgreSQL or Redis skip without them, unless PBEM_REQUIRE_SERVICES=1 makes that
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import socket
@@ -14,7 +15,7 @@ from urllib.parse import urlparse
 import pytest
 from django.core import mail
 from django.db import connection
-from django.urls import reverse
+from django.urls import clear_url_caches, reverse
 
 from games import turns
 from games.models import Game, Phase, Player
@@ -38,6 +39,22 @@ def _test_settings(settings: Any) -> Iterator[None]:
     settings.CELERY_TASK_ALWAYS_EAGER = True
     celery_app.conf.task_always_eager = True
     yield
+
+
+@pytest.fixture
+def urls_loaded_with(settings: Any) -> Iterator[Callable[..., None]]:
+    """urls_loaded_with(debug=...): the URLs as a server started with that DEBUG registers them."""
+    import pbem.urls
+
+    def load(debug: bool) -> None:
+        settings.DEBUG = debug
+        importlib.reload(pbem.urls)
+        clear_url_caches()
+
+    yield load
+    settings.DEBUG = False
+    importlib.reload(pbem.urls)
+    clear_url_caches()
 
 
 @pytest.fixture

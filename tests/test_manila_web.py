@@ -18,7 +18,7 @@ from tests.conftest import open_phase
 pytestmark = pytest.mark.django_db(transaction=True)
 
 RED, BLUE, GREEN, YELLOW = range(4)
-CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
+PER_REQUEST = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"|nonce="[^"]*"')
 
 
 def sign_in(client, game: Game, seat_number: int):
@@ -29,10 +29,10 @@ def sign_in(client, game: Game, seat_number: int):
 
 
 def page(client, game: Game) -> bytes:
-    """The game page as the signed-in seat sees it, without the per-request CSRF token."""
+    """The game page as the signed-in seat sees it, without the per-request CSRF token and CSP nonce."""
     response = client.get(reverse("games-game", args=[game.pk]))
     assert response.status_code == 200
-    return CSRF.sub(b"", response.content)
+    return PER_REQUEST.sub(b"", response.content)
 
 
 def set_shares(game: Game, shares: list[list[str]]) -> None:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 from datetime import timedelta
 
 import pytest
 from django.core import signing
-from django.urls import NoReverseMatch, Resolver404, clear_url_caches, resolve, reverse
+from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import timezone
 
 from games import turns
@@ -171,22 +170,6 @@ def test_the_link_reader_names_the_seat_and_phase(make_game):
     seat = game.seats.get(number=2)
     target = read_token(make_token(seat, open_phase(game)))
     assert target.seat == seat and target.phase.number == 1
-
-
-@pytest.fixture
-def urls_loaded_with(settings):
-    """urls_loaded_with(debug=...): the URLs as a server started with that DEBUG registers them."""
-    import pbem.urls
-
-    def load(debug: bool) -> None:
-        settings.DEBUG = debug
-        importlib.reload(pbem.urls)
-        clear_url_caches()
-
-    yield load
-    settings.DEBUG = False
-    importlib.reload(pbem.urls)
-    clear_url_caches()
 
 
 def test_the_outbox_page_lists_emails_in_development(client, make_game, settings, tmp_path, urls_loaded_with):
