@@ -9,6 +9,7 @@ import re
 import socket
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -55,6 +56,15 @@ def urls_loaded_with(settings: Any) -> Iterator[Callable[..., None]]:
     settings.DEBUG = False
     importlib.reload(pbem.urls)
     clear_url_caches()
+
+
+@pytest.fixture
+def file_outbox(settings: Any, tmp_path: Path) -> Path:
+    """Email goes to files in this folder, as in development, where the /outbox/ page reads it."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    settings.EMAIL_OUTBOX_DIR = tmp_path
+    return tmp_path
 
 
 @pytest.fixture

@@ -162,12 +162,7 @@ def test_my_games_and_the_league_pages_hold_nothing_the_policy_blocks(client):
     assert_nothing_blocked(client.get(reverse("leagues-member", args=[league.slug])))
 
 
-def test_the_development_outbox_holds_nothing_the_policy_blocks(
-    client, make_game, settings, tmp_path, urls_loaded_with
-):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
-    settings.EMAIL_FILE_PATH = str(tmp_path)
-    settings.EMAIL_OUTBOX_DIR = tmp_path
+def test_the_development_outbox_holds_nothing_the_policy_blocks(client, make_game, file_outbox, urls_loaded_with):
     urls_loaded_with(debug=True)
     make_game(humans=3)
     listing = client.get(reverse("games-outbox"))

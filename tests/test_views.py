@@ -172,10 +172,7 @@ def test_the_link_reader_names_the_seat_and_phase(make_game):
     assert target.seat == seat and target.phase.number == 1
 
 
-def test_the_outbox_page_lists_emails_in_development(client, make_game, settings, tmp_path, urls_loaded_with):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
-    settings.EMAIL_FILE_PATH = str(tmp_path)
-    settings.EMAIL_OUTBOX_DIR = tmp_path
+def test_the_outbox_page_lists_emails_in_development(client, make_game, file_outbox, urls_loaded_with):
     urls_loaded_with(debug=True)
     make_game(humans=3)
     response = client.get(reverse("games-outbox"))
@@ -185,12 +182,9 @@ def test_the_outbox_page_lists_emails_in_development(client, make_game, settings
     assert detail.status_code == 200 and b"Submit" in detail.content
 
 
-def test_without_debug_the_outbox_does_not_exist(client, make_game, settings, tmp_path, urls_loaded_with):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
-    settings.EMAIL_FILE_PATH = str(tmp_path)
-    settings.EMAIL_OUTBOX_DIR = tmp_path
+def test_without_debug_the_outbox_does_not_exist(client, make_game, file_outbox, urls_loaded_with):
     make_game(humans=3)
-    name = next(tmp_path.glob("*.log")).name
+    name = next(file_outbox.glob("*.log")).name
     urls_loaded_with(debug=False)
     for url in ["/outbox/", f"/outbox/{name}/0/"]:
         with pytest.raises(Resolver404):
