@@ -11,6 +11,7 @@ DEBUG is off unless set, and with an https SITE_URL the HTTPS settings below def
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "anymail",
+    "axes",
     "csp",
     "games",
     "games.leagues",
@@ -76,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "games.middleware.PlayerTimeZoneMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: it turns a lockout into its response
 ]
 
 ROOT_URLCONF = "pbem.urls"
@@ -106,6 +109,9 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# django-axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -148,6 +154,27 @@ def proxy_ssl_header(value: str) -> tuple[str, str] | None:
         return None
     return "HTTP_" + name.strip().upper().replace("-", "_"), expected.strip() or "https"
 
+
+# --- Admin login throttling (django-axes) -------------------------------------------------------------
+# After AXES_FAILURE_LIMIT wrong passwords in a row, logins are refused for AXES_COOLOFF_MINUTES (each
+# further try during a lockout starts the cool-off again). Locked by username or by IP address, either one:
+# a guesser at one address gets the limit over all usernames, and an account gets the limit from all
+# addresses together. The price: a stranger who knows an organiser's username can keep that account locked
+# (`manage.py axes_reset_username NAME` lifts it). "username+ip_address" locks only that pair instead.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [
+    part.split("+") if "+" in part else part for part in env_list("AXES_LOCKOUT_PARAMETERS")
+] or ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True  # "in a row": a successful login clears the count
+# Where the client's address comes from (django-ipware through axes). By default the TCP peer, which behind
+# a proxy is the proxy itself: every client would share one address. Behind a proxy name the header it sets,
+# e.g. HTTP_X_REAL_IP (a header the proxy overwrites) or HTTP_X_FORWARDED_FOR with AXES_IPWARE_PROXY_ORDER
+# right-most (one proxy that appends the client's address); README.md, "Running it for real".
+AXES_IPWARE_META_PRECEDENCE_ORDER = env_list("AXES_IPWARE_META_PRECEDENCE_ORDER") or ["REMOTE_ADDR"]
+AXES_IPWARE_PROXY_ORDER = os.environ.get("AXES_IPWARE_PROXY_ORDER", "left-most")
+AXES_IPWARE_PROXY_COUNT = int(os.environ["AXES_IPWARE_PROXY_COUNT"]) if env_list("AXES_IPWARE_PROXY_COUNT") else None
+AXES_IPWARE_PROXY_TRUSTED_IPS = env_list("AXES_IPWARE_PROXY_TRUSTED_IPS") or None
 
 # --- Content-Security-Policy (django-csp) -------------------------------------------------------------
 # No page runs inline script: scripts load from this site only (the admin's static files), so an injected

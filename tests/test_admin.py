@@ -21,8 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def organiser(client):
-    get_user_model().objects.create_superuser("org", "org@example.com", "pw")
-    client.login(username="org", password="pw")
+    client.force_login(get_user_model().objects.create_superuser("org", "org@example.com", "pw"))
     return client
 
 
@@ -158,7 +157,7 @@ def test_a_refused_game_shows_why_and_stores_nothing(admin_client, change, messa
 def test_only_staff_allowed_to_add_games_reach_the_form(client):
     url = reverse("admin:games_game_add")
     user = get_user_model().objects.create_user("player", "p@example.com", "pw")
-    client.login(username="player", password="pw")
+    client.force_login(user)
     assert client.get(url).status_code == 302  # to the admin login
     client.post(url, NEW_GAME)
     user.is_staff = True
@@ -177,7 +176,7 @@ def staff_organiser(client, username):
     """A staff user who is not a superuser, allowed to view, change and add the core's games."""
     user = get_user_model().objects.create_user(username, f"{username}@example.com", "pw", is_staff=True)
     user.user_permissions.set(Permission.objects.filter(content_type__app_label="games"))
-    client.login(username=username, password="pw")
+    client.force_login(user)
     return user
 
 

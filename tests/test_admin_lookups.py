@@ -133,10 +133,9 @@ def rows(organiser_user: Any) -> Any:
 @pytest.fixture
 def as_user(request: Any, client: Any, organiser_user: Any, rows: Any) -> Any:
     if request.param == "superuser":
-        get_user_model().objects.create_superuser("root", "root@example.com", "pw")
-        client.login(username="root", password="pw")
+        client.force_login(get_user_model().objects.create_superuser("root", "root@example.com", "pw"))
     else:
-        client.login(username="org", password="pw")
+        client.force_login(organiser_user)
     return client
 
 

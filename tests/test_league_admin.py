@@ -94,7 +94,7 @@ def test_an_organiser_who_is_not_a_superuser_sees_and_changes_only_their_own_lea
     user = get_user_model().objects.create_user("org", "org@example.com", "pw", is_staff=True)
     user.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["leagues", "games"]))
     ours.organisers.add(user)
-    client.login(username="org", password="pw")
+    client.force_login(user)
 
     leagues_page = client.get(reverse("admin:leagues_league_changelist")).content.decode()
     members_page = client.get(reverse("admin:leagues_membership_changelist")).content.decode()

@@ -121,8 +121,7 @@ def test_bulk_actions_extend_pause_and_resume_a_whole_round():
 
 @pytest.fixture
 def organiser(client):
-    get_user_model().objects.create_superuser("org", "org@example.com", "pw")
-    client.login(username="org", password="pw")
+    client.force_login(get_user_model().objects.create_superuser("org", "org@example.com", "pw"))
     return client
 
 

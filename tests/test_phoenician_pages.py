@@ -100,9 +100,8 @@ def emails_to(seat: int) -> list[str]:
 
 def admin_pages(game: Game) -> str:
     """The organiser's pages of a game under way, the private log lines' own pages included."""
-    get_user_model().objects.create_superuser("org", "org@example.com", "pw")
     client = Client()
-    client.login(username="org", password="pw")
+    client.force_login(get_user_model().objects.create_superuser("org", "org@example.com", "pw"))
     urls = [
         reverse("admin:games_game_change", args=[game.pk]),
         reverse("admin:games_event_changelist") + f"?game__id__exact={game.pk}",

@@ -92,6 +92,13 @@ DEPLOY_VARIABLES = [
     "EMAIL_USE_TLS",
     "EMAIL_USE_SSL",
     "EMAIL_TIMEOUT",
+    "AXES_FAILURE_LIMIT",
+    "AXES_COOLOFF_MINUTES",
+    "AXES_LOCKOUT_PARAMETERS",
+    "AXES_IPWARE_META_PRECEDENCE_ORDER",
+    "AXES_IPWARE_PROXY_ORDER",
+    "AXES_IPWARE_PROXY_COUNT",
+    "AXES_IPWARE_PROXY_TRUSTED_IPS",
 ]
 
 
@@ -157,6 +164,26 @@ def test_each_https_setting_can_be_given_through_the_environment(load_settings):
 
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
+
+
+def test_the_login_throttle_is_configured_through_the_environment(load_settings):
+    default = load_settings()
+    assert default.AXES_LOCKOUT_PARAMETERS == ["username", "ip_address"]
+    assert default.AXES_IPWARE_META_PRECEDENCE_ORDER == ["REMOTE_ADDR"] and default.AXES_IPWARE_PROXY_COUNT is None
+    chosen = load_settings(
+        AXES_FAILURE_LIMIT="3",
+        AXES_COOLOFF_MINUTES="60",
+        AXES_LOCKOUT_PARAMETERS="username+ip_address",
+        AXES_IPWARE_META_PRECEDENCE_ORDER="HTTP_X_FORWARDED_FOR",
+        AXES_IPWARE_PROXY_ORDER="right-most",
+        AXES_IPWARE_PROXY_COUNT="2",
+        AXES_IPWARE_PROXY_TRUSTED_IPS="10.0.0.0/8, 192.0.2.1",
+    )
+    assert chosen.AXES_FAILURE_LIMIT == 3 and chosen.AXES_COOLOFF_TIME.total_seconds() == 3600
+    assert chosen.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+    assert chosen.AXES_IPWARE_META_PRECEDENCE_ORDER == ["HTTP_X_FORWARDED_FOR"]
+    assert chosen.AXES_IPWARE_PROXY_ORDER == "right-most" and chosen.AXES_IPWARE_PROXY_COUNT == 2
+    assert chosen.AXES_IPWARE_PROXY_TRUSTED_IPS == ["10.0.0.0/8", "192.0.2.1"]
 
 
 def production_environment(tmp_path, **extra: str) -> dict[str, str]:
