@@ -51,7 +51,9 @@ class Player(models.Model):
 
     @property
     def display_name(self) -> str:
-        return self.name or self.email.split("@")[0]
+        """How other people see this player (league pages, CSVs, others' emails): the name they gave, never
+        their address or a part of it, since public pages list players and anyone can enumerate them."""
+        return self.name or f"Player {self.pk}"
 
 
 class Game(models.Model):
@@ -107,9 +109,10 @@ class Seat(models.Model):
 
     @property
     def label(self) -> str:
+        """The seat as everyone at the table sees it: the player's name, or the seat's number."""
         if self.is_bot:
             return f"Bot {self.number + 1}"
-        return self.player.display_name if self.player else f"Seat {self.number + 1}"
+        return self.player.name if self.player and self.player.name else f"Seat {self.number + 1}"
 
 
 class Phase(models.Model):

@@ -46,4 +46,5 @@ class Command(BaseCommand):
         phase = turns.current_phase(game)
         for seat in game.seats.select_related("player"):
             link = seat_url(seat, phase) if phase and seat.player else ""
-            self.stdout.write(f"  seat {seat.number + 1}: {seat.label} {link}")
+            who = seat.player.email if seat.player else seat.label  # the operator's terminal: addresses are fine
+            self.stdout.write(f"  seat {seat.number + 1}: {who} {link}")
