@@ -70,6 +70,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves the admin's CSS and scripts from STATIC_ROOT (`manage.py collectstatic`) under gunicorn, so a
+    # deployment needs no separate web server for them; right after SecurityMiddleware, as whitenoise asks.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -123,7 +126,13 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
+# Compressed copies written by collectstatic; no manifest, so a page never fails for a file not collected
+# yet (the tests and `make run` never collect). Files are cached by browsers for WHITENOISE_MAX_AGE.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 # Players have no password: a seat link opens that seat, and the link /me/ emails opens all their games
 # (games/sessions.py). A session lasts 14 days by default (seconds here): a couple of weeks of 48-hour
