@@ -164,6 +164,7 @@ def broker_at(settings) -> Iterator[Callable[[str], None]]:
         celery_app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
     def point(url: str) -> None:
+        settings.CELERY_BROKER_URL = url  # what /healthz reads to tell a broker from inline mode
         settings.CELERY_TASK_ALWAYS_EAGER = False
         celery_app.conf.task_always_eager = False
         celery_app.conf.update(dict.fromkeys(names, url))
