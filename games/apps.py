@@ -6,4 +6,6 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games import checks, inbound  # noqa: F401  (registers the system checks and the inbound receiver)
+        # The system checks, the inbound receiver, and the tasks that bind the core's wake-up names
+        # (games.dispatch): imported here, once the models are loaded, and nowhere else in the services.
+        from games import checks, inbound, tasks  # noqa: F401

@@ -1,9 +1,14 @@
-"""Run a task once the current transaction commits: through the broker, or inline without one.
+"""Wake a task once the current transaction commits: through the broker, or inline without one.
 
 A task is only a wake-up call; the database row is the truth. Enqueuing after commit means a worker never
 looks for a row that is not there yet. A wake-up call that cannot be published (the broker is down or
 hangs) is logged and dropped: what it was for is already committed, and the sweep finds it by its row
 (games.turns.sweep_deadlines), so the player who just stored an order is not shown an error.
+
+Enqueueing goes one way. The service layer names the task it wakes (a TaskName declared here, or by a
+league module for its own tasks) and never imports a tasks module; a tasks module imports the services and
+binds each name to a Celery task (`@shared_task(name=...)`). Each app's AppConfig.ready() imports its tasks
+module, so every declared name is bound before a request or a worker runs (tests/test_dispatch.py).
 
 Inline mode (no broker) queues the calls and drains them in a loop instead of nesting them: in a game of
 bots every resolution opens a phase whose bots submit, which resolves the next phase, and nesting those
@@ -15,46 +20,74 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from typing import Any
+from typing import NewType
 
-from celery import Task
+from celery import Task, current_app
 from django.conf import settings
 from django.db import transaction
 from kombu.exceptions import OperationalError
 
 log = logging.getLogger(__name__)
 
+TaskName = NewType("TaskName", str)
+# A task's arguments are row ids and flags, never an order's content: they are logged when a publish fails.
+TaskArg = int | bool
+
+DECLARED: set[TaskName] = set()
+
+
+def task_name(name: str) -> TaskName:
+    """Declare the name of a task the service layer wakes; a tasks module binds it to a Celery task."""
+    declared = TaskName(name)
+    DECLARED.add(declared)
+    return declared
+
+
+# The core's wake-up calls (bound in games/tasks.py).
+RESOLVE_PHASE = task_name("games.tasks.resolve_phase")
+PLAY_BOTS = task_name("games.tasks.play_bots")
+SEND_EMAILS = task_name("games.tasks.send_emails")
+SEND_SIGN_IN_LINK = task_name("games.tasks.send_sign_in_link")
+
+
+def bound_task(name: TaskName) -> Task:
+    try:
+        return current_app.tasks[name]
+    except KeyError:
+        raise LookupError(f"no Celery task is bound to {name!r}: is its tasks module imported in ready()?") from None
+
 
 class _InlineQueue(threading.local):
     def __init__(self) -> None:
-        self.calls: deque[tuple[Task, tuple[Any, ...]]] = deque()
+        self.calls: deque[tuple[TaskName, tuple[TaskArg, ...]]] = deque()
         self.draining = False
 
 
 _inline = _InlineQueue()
 
 
-def after_commit(task: Task, *args: Any) -> None:
-    transaction.on_commit(lambda: _send(task, args))
+def after_commit(name: TaskName, *args: TaskArg) -> None:
+    transaction.on_commit(lambda: _send(name, args))
 
 
-def _send(task: Task, args: tuple[Any, ...]) -> None:
+def _send(name: TaskName, args: tuple[TaskArg, ...]) -> None:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
+        task = bound_task(name)
         try:
             task.delay(*args)
         except (OperationalError, OSError) as error:
-            # The arguments are row ids, never an order's content. The publish gives up quickly (the
-            # broker's timeouts and retry policy in settings), so a request is not held for long.
-            log.warning("could not enqueue %s%r, the sweep will pick it up: %s", task.name, args, error)
+            # The publish gives up quickly (the broker's timeouts and retry policy in settings), so a request
+            # is not held for long.
+            log.warning("could not enqueue %s%r, the sweep will pick it up: %s", name, args, error)
         return
-    _inline.calls.append((task, args))
+    _inline.calls.append((name, args))
     if _inline.draining:
         return
     _inline.draining = True
     try:
         while _inline.calls:
             queued, queued_args = _inline.calls.popleft()
-            queued.apply(args=queued_args, throw=True)
+            bound_task(queued).apply(args=queued_args, throw=True)
     finally:
         _inline.draining = False
         _inline.calls.clear()

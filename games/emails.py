@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.timezone import now
 
-from games.dispatch import after_commit
+from games.dispatch import SEND_EMAILS, after_commit
 from games.engines import get_engine
 from games.engines.base import Engine
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
@@ -254,11 +254,9 @@ def send_stragglers(at: datetime | None = None) -> int:
 
 
 def _wake_senders(game_ids: set[int]) -> None:
-    from games.tasks import send_emails_task
-
     # One task per game, so the sweep itself stays short and one slow game does not hold back others.
     for game_id in sorted(game_ids):
-        after_commit(send_emails_task, game_id)
+        after_commit(SEND_EMAILS, game_id)
 
 
 def send_sign_in_link(player_id: int) -> bool:

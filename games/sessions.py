@@ -24,7 +24,7 @@ from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from games.dispatch import after_commit
+from games.dispatch import SEND_SIGN_IN_LINK, after_commit
 from games.links import LinkError, read_sign_in_token
 from games.middleware import SESSION_TIME_ZONE
 from games.models import Player, Seat, unique_row
@@ -179,8 +179,6 @@ def sign_out_everywhere(request: HttpRequest, player: Player) -> None:
 def email_sign_in_link(address: str) -> None:
     """Email a sign-in link to `address` if it is a player's, within the address's quota. Returns nothing
     and the page says the same either way: the form must not tell who plays here."""
-    from games.tasks import send_sign_in_link_task
-
     now = timezone.now()
     with transaction.atomic():
         player = unique_row(Player.objects.select_for_update().filter(email=address.strip().lower()))
@@ -195,7 +193,7 @@ def email_sign_in_link(address: str) -> None:
         player.sign_in_quota_at = quota + SIGN_IN_EVERY
         player.sign_in_sent_at = now
         player.save(update_fields=["sign_in_quota_at", "sign_in_sent_at"])
-        after_commit(send_sign_in_link_task, player.pk)
+        after_commit(SEND_SIGN_IN_LINK, player.pk)
 
 
 USED = "This sign-in link has already been used, or a newer one was sent. Use the latest, or ask My games again."

@@ -1,29 +1,32 @@
 """Celery tasks: thin wake-up calls into the service layer. Each re-reads the database under a lock, so
-running one twice (a redelivery after a worker died, a sweep racing the last order) changes nothing."""
+running one twice (a redelivery after a worker died, a sweep racing the last order) changes nothing.
+
+The only place the core's wake-up names (games.dispatch) are bound to tasks: the services wake a task by
+its name and never import this module (GamesConfig.ready() does, so the names are bound in every process)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from games import emails, turns
+from games import dispatch, emails, turns
 
 
-@shared_task(name="games.tasks.resolve_phase")
+@shared_task(name=dispatch.RESOLVE_PHASE)
 def resolve_phase_task(phase_id: int, use_defaults: bool = False) -> bool:
     return turns.resolve_phase(phase_id, use_defaults=use_defaults)
 
 
-@shared_task(name="games.tasks.play_bots")
+@shared_task(name=dispatch.PLAY_BOTS)
 def play_bots_task(phase_id: int) -> int:
     return turns.play_bots(phase_id)
 
 
-@shared_task(name="games.tasks.send_emails")
+@shared_task(name=dispatch.SEND_EMAILS)
 def send_emails_task(game_id: int) -> int:
     return emails.send_pending(game_id)
 
 
-@shared_task(name="games.tasks.send_sign_in_link")
+@shared_task(name=dispatch.SEND_SIGN_IN_LINK)
 def send_sign_in_link_task(player_id: int) -> bool:
     return emails.send_sign_in_link(player_id)
 

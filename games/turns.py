@@ -21,7 +21,7 @@ from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.dispatch import Signal
 from django.utils import timezone
 
-from games.dispatch import after_commit
+from games.dispatch import PLAY_BOTS, RESOLVE_PHASE, SEND_EMAILS, after_commit
 from games.engines import OrderError, get_engine
 from games.engines.base import Engine
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, new_link_key, unique_row
@@ -183,9 +183,7 @@ def submit_order(seat: Seat, phase_number: int, data: OrderInput) -> Submitted:
         # A revision of a complete phase enqueues the resolution again: the first call may have been lost
         # (a broker outage), and the player retrying is the first to notice. Resolving twice is harmless.
         if complete and game.status == Game.Status.ACTIVE:
-            from games.tasks import resolve_phase_task
-
-            after_commit(resolve_phase_task, phase.pk)
+            after_commit(RESOLVE_PHASE, phase.pk)
     # The log line names the seat, never the order's content.
     log.info("order stored: game %s phase %s seat %s revised=%s", game.pk, phase.number, seat.number, revised)
     return Submitted(revised=revised, complete=complete)
@@ -304,9 +302,7 @@ def _open_next_phase(
     _queue_emails(phase, emails)
     phase_opened.send(sender=Game, game=game, phase=phase, previous=previous, now=now)
     if bots_owed:
-        from games.tasks import play_bots_task
-
-        after_commit(play_bots_task, phase.pk)
+        after_commit(PLAY_BOTS, phase.pk)
 
 
 def _email(game: Game, phase: Phase, seat: Seat, kind: str) -> OutboundEmail:
@@ -320,9 +316,7 @@ def _queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
     if not emails:
         return
     OutboundEmail.objects.bulk_create(emails, ignore_conflicts=True)
-    from games.tasks import send_emails_task
-
-    after_commit(send_emails_task, phase.game_id)
+    after_commit(SEND_EMAILS, phase.game_id)
 
 
 # --- Bots ------------------------------------------------------------------------------------------
@@ -330,10 +324,8 @@ def _queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
 
 def ask_bots(phase: Phase) -> None:
     """Have the bots play their owed orders after commit (a seat went to a bot in an open phase)."""
-    from games.tasks import play_bots_task
-
     Phase.objects.filter(pk=phase.pk).update(bots_due_at=timezone.now())
-    after_commit(play_bots_task, phase.pk)
+    after_commit(PLAY_BOTS, phase.pk)
 
 
 def play_bots(phase_id: int) -> int:
@@ -392,20 +384,18 @@ def sweep_deadlines(now: datetime | None = None) -> SweepResult:
     now = now or timezone.now()
     open_phases = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE)
     overdue = list(open_phases.filter(deadline__lte=now).values_list("pk", flat=True))
-    from games.tasks import play_bots_task, resolve_phase_task, send_emails_task
-
     for phase_id in overdue:
         if any(handled for _, handled in deadline_passed.send(sender=Phase, phase_id=phase_id, now=now)):
             continue
         # One task each, so one slow game does not hold back the others.
-        after_commit(resolve_phase_task, phase_id, True)
+        after_commit(RESOLVE_PHASE, phase_id, True)
     lost_complete, lost_bots = lost_wake_ups(now)
     complete = list(lost_complete.values_list("pk", flat=True))
     for phase_id in complete:
-        after_commit(resolve_phase_task, phase_id)
+        after_commit(RESOLVE_PHASE, phase_id)
     bots = list(lost_bots.values_list("pk", flat=True))
     for phase_id in bots:
-        after_commit(play_bots_task, phase_id)
+        after_commit(PLAY_BOTS, phase_id)
     reminded = 0
     due = open_phases.filter(reminded=False, deadline__gt=now).select_related("game")
     for phase in due:
@@ -419,7 +409,7 @@ def sweep_deadlines(now: datetime | None = None) -> SweepResult:
             Phase.objects.filter(pk=phase.pk).update(reminded=True)
             reminded += len(rows)
             if rows:
-                after_commit(send_emails_task, phase.game_id)
+                after_commit(SEND_EMAILS, phase.game_id)
     if complete or bots:
         log.warning("sweep: %s complete phases and %s bot phases had lost their task", len(complete), len(bots))
     return SweepResult(overdue=overdue, reminded=reminded, complete=complete, bots=bots)
@@ -464,9 +454,7 @@ def resume_game(game: Game) -> None:
         game.save(update_fields=["status", "paused_at"])
         phase = extend_deadline(game, paused_for)
         if phase is not None and phase.complete_at is not None:
-            from games.tasks import resolve_phase_task
-
-            after_commit(resolve_phase_task, phase.pk)
+            after_commit(RESOLVE_PHASE, phase.pk)
 
 
 def resolve_now(game: Game) -> bool:

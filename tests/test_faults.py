@@ -41,11 +41,11 @@ class LostWakeUps:
         self.dropped: list[tuple[Any, ...]] = []
 
     def start(self, *names: str) -> list[tuple[Any, ...]]:
-        def maybe_drop(task: Any, *args: Any) -> None:
-            if names and task.name not in names:
-                self.forward(task, *args)
+        def maybe_drop(name: Any, *args: Any) -> None:
+            if names and name not in names:
+                self.forward(name, *args)
             else:
-                self.dropped.append((task.name, *args))
+                self.dropped.append((name, *args))
 
         self.monkeypatch.setattr(turns, "after_commit", maybe_drop)
         return self.dropped

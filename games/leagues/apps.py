@@ -9,7 +9,7 @@ class LeaguesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import turns
-        from games.leagues import policy  # noqa: F401  (connects the deadline policy to the core's signals)
+        from games.leagues import policy, tasks  # noqa: F401  (the policy's receivers; the tasks bind its names)
 
         # A resolution reads the game's league table with the phase it locks, so the policy's
         # phase_opened receiver needs no query of its own (games outside leagues find None).

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import turns
-from games.dispatch import after_commit
+from games.dispatch import after_commit, task_name
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership
 from games.links import seat_url
@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 NEVER_DIGESTED = {"signup-confirm", "substitute-offer"}
 SETTINGS_SALT = "pbem.league-settings"
 SETTINGS_LINK_DAYS = 90  # a few rounds' worth: every round's emails bring a fresh one
+# The league's wake-up call for its emails (bound in games/leagues/tasks.py).
+SEND_LEAGUE_EMAILS = task_name("leagues.tasks.send_emails")
 
 
 def settings_url(membership: Membership) -> str:
@@ -61,9 +63,7 @@ def queue(league: League, kind: str, context: dict[str, Any], *, player: Player 
         league=league, player=player, to=to, kind=kind, subject=subject[:250], text=text, html=html, digest=digest
     )
     if not digest:
-        from games.leagues.tasks import send_league_emails_task
-
-        after_commit(send_league_emails_task)
+        after_commit(SEND_LEAGUE_EMAILS)
 
 
 def deadline_moved(league: League, game: Game, phase: Phase, *, away: Player | None = None) -> None:

@@ -1,4 +1,5 @@
-"""League tasks: wake-up calls into the league services, each safe to run twice."""
+"""League tasks: wake-up calls into the league services, each safe to run twice. The league's wake-up
+names (emails.SEND_LEAGUE_EMAILS) are bound here only; LeaguesConfig.ready() imports this module."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def sweep_leagues() -> dict[str, int]:
     }
 
 
-@shared_task(name="leagues.tasks.send_emails")
+@shared_task(name=emails.SEND_LEAGUE_EMAILS)
 def send_league_emails_task() -> int:
     return emails.send_pending()
 
