@@ -8,4 +8,4 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # The system checks, the inbound receiver, and the tasks that bind the core's wake-up names
         # (games.dispatch): imported here, once the models are loaded, and nowhere else in the services.
-        from games import checks, inbound, tasks  # noqa: F401
+        from games import checks, inbound, tasks  # noqa: F401, PLC0415

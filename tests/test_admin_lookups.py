@@ -23,7 +23,7 @@ from django.db import models
 from django.urls import reverse
 
 from games import turns
-from games.leagues import services, vacations
+from games.leagues import substitutes, vacations
 from games.leagues.models import League, Membership
 from games.models import Game, OutboundEmail
 from tests.league_helpers import first_game, make_league, open_phase_of, play_phase, started_round, submit_for
@@ -122,7 +122,7 @@ def rows(organiser_user: Any) -> Any:
         phase = open_phase_of(game)
         submit_for(game, phase, phase.owed_seats[:1])  # a sealed order
         vacations.declare(Membership.objects.get(league=league, player=game.seats.get(number=1).player), 2)
-    services.drop_member(Membership.objects.get(league=spring, player__email="p4@example.com"))
+    substitutes.drop_member(Membership.objects.get(league=spring, player__email="p4@example.com"))
     one_off = turns.create_game("piraeus", [turns.player_for(f"o{i}@example.com") for i in range(3)], seed=4321)
     Game.objects.filter(pk=one_off.pk).update(started_by=organiser_user)
     OutboundEmail.objects.filter(pk__in=OutboundEmail.objects.order_by("pk").values("pk")[:1]).update(

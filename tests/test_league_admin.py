@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import turns
-from games.leagues import services, vacations
+from games.leagues import services, substitutes, vacations
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Vacation
 from tests.league_helpers import first_game, make_league, open_phase_of, started_round
 
@@ -44,7 +44,7 @@ def test_every_league_admin_page_opens_and_hides_orders_hands_and_claim_links(ad
     phase = open_phase_of(game)
     turns.submit_order(game.seats.get(number=1), phase.number, {"role": "seller"})
     vacations.declare(Membership.objects.get(league=league, player=game.seats.get(number=2).player), 2)
-    services.drop_member(Membership.objects.get(league=league, player=game.seats.get(number=3).player))
+    substitutes.drop_member(Membership.objects.get(league=league, player=game.seats.get(number=3).player))
     offer = LeagueEmail.objects.get(kind="substitute-offer")
     claim_link = next(word for word in offer.text.split() if "/leagues/claim/" in word)
     hands = {card for hand in game.state["hands"] for card in hand}

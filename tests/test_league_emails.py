@@ -13,7 +13,7 @@ from django.core import mail
 from django.urls import reverse
 
 from games import turns
-from games.leagues import emails, services
+from games.leagues import emails, services, substitutes
 from games.leagues.models import League, LeagueEmail, Membership
 from games.leagues.tasks import send_digests_task, sweep_leagues
 from games.models import Game, OutboundEmail, Phase
@@ -92,7 +92,7 @@ def test_a_digest_never_holds_back_a_claim_offer_or_a_confirmation():
     league = make_league(players=4, standby=1)
     choose(league, "s1@example.com", digest=True)
     game = first_game(started_round(league))
-    services.drop_member(Membership.objects.get(league=league, player=game.seats.get(number=0).player))
+    substitutes.drop_member(Membership.objects.get(league=league, player=game.seats.get(number=0).player))
     assert "substitute-offer" in sent_to("s1@example.com")
     assert not LeagueEmail.objects.filter(kind="substitute-offer", status=LeagueEmail.Status.PENDING).exists()
 

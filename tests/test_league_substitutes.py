@@ -39,7 +39,7 @@ def dropped_seat(standby: int = 2, **fields: object) -> tuple[League, Game, Subs
     game = first_game(started_round(league))
     holder = Seat.objects.get(game=game, number=3).player
     mail.outbox.clear()
-    services.drop_member(Membership.objects.get(league=league, player=holder))
+    substitutes.drop_member(Membership.objects.get(league=league, player=holder))
     offer = Substitution.objects.get()
     return league, game, offer, claim_path(offer) if offer.standby is not None else ""
 
@@ -75,7 +75,7 @@ def test_claiming_moves_the_seat_and_the_old_links_stop_working(client):
     seat = Seat.objects.select_related("player").get(game=game, number=3)
     old_link = seat_url(seat, open_phase_of(game)).removeprefix("https://pbem.example")
     assert seat.player is not None and client.get(old_link).status_code == 302  # the holder's, for now
-    services.drop_member(Membership.objects.get(league=league, player=seat.player))
+    substitutes.drop_member(Membership.objects.get(league=league, player=seat.player))
     offer = Substitution.objects.get()
     path = claim_path(offer)
     assert not game.seats.filter(player=seat.player).exists()  # signed in or not, the seat is not theirs
@@ -182,7 +182,7 @@ def test_with_nobody_on_standby_a_bot_takes_the_seat_at_once():
 def test_the_second_dropped_seat_goes_to_the_next_standby():
     league, game, first, _ = dropped_seat()
     holder = Seat.objects.get(game=game, number=2).player
-    services.drop_member(Membership.objects.get(league=league, player=holder))
+    substitutes.drop_member(Membership.objects.get(league=league, player=holder))
     second = Substitution.objects.exclude(pk=first.pk).get()
     assert second.standby is not None and second.standby.player.email == "s2@example.com"
 
@@ -251,7 +251,7 @@ def test_the_end_of_a_game_withdraws_only_its_own_offers():
     assert first is not None and second is not None
     for game in (first, second):
         holder = Seat.objects.get(game=game, number=0).player
-        services.drop_member(Membership.objects.get(league=league, player=holder))
+        substitutes.drop_member(Membership.objects.get(league=league, player=holder))
     autopilot(first)
     statuses = dict(Substitution.objects.values_list("table__game", "status"))
     assert statuses == {first.pk: Substitution.Status.WITHDRAWN, second.pk: Substitution.Status.OFFERED}
@@ -312,7 +312,7 @@ def test_the_league_page_shows_who_actually_plays_each_seat(client):
     assert phase > 1
 
     def drop(number: int) -> None:
-        services.drop_member(Membership.objects.get(league=league, player=drawn[number]))
+        substitutes.drop_member(Membership.objects.get(league=league, player=drawn[number]))
 
     drop(3)
     substitutes.claim(token_of(substitutes.claim_url(Substitution.objects.get(seat_number=3))))  # S1 plays on

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from games.admin import StaffScoped
-from games.leagues import ical, services, vacations
+from games.leagues import ical, services, substitutes, vacations
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
 
@@ -185,7 +185,7 @@ class MembershipAdmin(OrganisersOwn):
 
     @admin.action(description="Drop from the league (their seats go to substitutes)")
     def drop(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
-        seats = sum(services.drop_member(m) for m in queryset)
+        seats = sum(substitutes.drop_member(m) for m in queryset)
         self.message_user(request, f"Dropped {queryset.count()} player(s); {seats} seat(s) offered.", messages.SUCCESS)
 
     @admin.action(description="Move to the standby list")

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games.engines import engine_choices, get_engine
 from games.models import Game, Player
+from games.newgame import check_options
 
 
 def new_secret() -> str:
@@ -62,8 +63,6 @@ class League(models.Model):
     def clean(self) -> None:
         """The options must set up the league's game at every table size a draw may produce, so that
         drawing a round cannot fail on them (the check the Add game form makes through create_game)."""
-        from games.newgame import check_options  # the service side, needed only when a form validates
-
         if self.options is None:
             self.options = {}  # an emptied options box means every default
         if self.engine not in dict(engine_choices()):

@@ -23,16 +23,11 @@ from django.dispatch import receiver
 
 from games import turns
 from games.leagues import emails
-from games.leagues.deadlines import add_local, daily_deadline, zone
+from games.leagues.deadlines import add_local, zone
 from games.leagues.models import League, Membership, Seating, Table
+from games.leagues.services import apply_league_deadline
+from games.leagues.substitutes import drop_absentee, withdraw_offers
 from games.models import Game, Order, OutboundEmail, Phase, Seat, unique_row
-
-
-def apply_league_deadline(league: League, phase: Phase) -> None:
-    if league.deadline_mode != League.DeadlineMode.DAILY:
-        return  # the game's own phase_length, set from the league's at creation
-    phase.deadline = daily_deadline(phase.opened_at, league.daily_time, zone(league.time_zone), league.phase_length)
-    Phase.objects.filter(pk=phase.pk).update(deadline=phase.deadline)
 
 
 def table_of(game: Game) -> Table | None:
@@ -56,8 +51,6 @@ def on_phase_opened(game: Game, phase: Phase, previous: Phase | None, now: datet
     withhold_news(league, game, previous, phase)
     if previous.used_defaults and league.substitute_after:
         for seating in absent_seats(table, previous, league.substitute_after):
-            from games.leagues.substitutes import drop_absentee
-
             drop_absentee(seating, now, phase, league.substitute_after)
 
 
@@ -132,6 +125,4 @@ def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
 def on_game_finished(game: Game, now: datetime, **kwargs: Any) -> None:
     table = table_of(game)
     if table is not None:
-        from games.leagues.substitutes import withdraw_offers
-
         withdraw_offers(table)

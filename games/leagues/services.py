@@ -19,9 +19,11 @@ from django.utils import timezone
 from games import turns
 from games.engines import get_engine
 from games.leagues import emails, scheduling
+from games.leagues.deadlines import daily_deadline, zone
 from games.leagues.models import League, Membership, Round, Season, Seating, Table
+from games.leagues.results import season_standings
 from games.leagues.standings import Standing
-from games.models import Game, Player
+from games.models import Game, Phase, Player
 
 log = logging.getLogger(__name__)
 SIGNUP_SALT = "pbem.league-signup"
@@ -106,8 +108,6 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
     """Draw the next round's tables from the league's active players: balanced sizes, repeat opponents of
     this season avoided, Swiss by the season's standings once a round has finished. The games are created
     at `starts_at` (by the sweep, or at once if it has come)."""
-    from games.leagues.results import season_standings
-
     league = season.league
     engine = get_engine(league.engine)
     players = list(
@@ -144,8 +144,6 @@ def start_due_rounds(now: datetime | None = None) -> int:
 def start_round(round_id: int, now: datetime | None = None) -> bool:
     """Create the round's games (their first emails go out after commit) and tell each player their
     tables. Once only: the round's row is locked and must still be scheduled."""
-    from games.leagues.policy import apply_league_deadline
-
     now = now or timezone.now()
     with transaction.atomic():
         round_ = (
@@ -185,6 +183,15 @@ def start_round(round_id: int, now: datetime | None = None) -> bool:
     return True
 
 
+def apply_league_deadline(league: League, phase: Phase) -> None:
+    """A league game's phase closes at the league's daily time, if it has one (a round's first phases here,
+    the next ones as they open: games/leagues/policy.py)."""
+    if league.deadline_mode != League.DeadlineMode.DAILY:
+        return  # the game's own phase_length, set from the league's at creation
+    phase.deadline = daily_deadline(phase.opened_at, league.daily_time, zone(league.time_zone), league.phase_length)
+    Phase.objects.filter(pk=phase.pk).update(deadline=phase.deadline)
+
+
 def hash_seed(seed: int, table_number: int) -> int:
     # Every table its own deck order, still reproducible from the round's seed.
     return (seed * 1_000_003 + table_number) % (1 << 62)
@@ -213,8 +220,6 @@ def finish_rounds(now: datetime | None = None) -> int:
 
 
 def named_standings(season: Season) -> list[tuple[Standing, Player]]:
-    from games.leagues.results import season_standings
-
     rows = season_standings(season)
     names = Player.objects.in_bulk([r.player_id for r in rows])
     return [(row, names[row.player_id]) for row in rows]
@@ -250,22 +255,3 @@ def come_back(membership: Membership) -> bool:
     inactive = Membership.objects.filter(pk=membership.pk, status=Membership.Status.INACTIVE)
     return bool(inactive.update(status=Membership.Status.ACTIVE))
 
-
-def drop_member(membership: Membership, now: datetime | None = None) -> int:
-    """Drop a player from the league: their seats in games still running go to substitutes."""
-    from games.leagues.substitutes import drop_seat
-
-    now = now or timezone.now()
-    dropped = 0
-    with transaction.atomic():
-        Membership.objects.filter(pk=membership.pk).update(status=Membership.Status.DROPPED)
-        held = Seating.objects.filter(
-            player_id=membership.player_id,
-            until_phase__isnull=True,
-            table__round__season__league_id=membership.league_id,
-            table__game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED],
-        ).select_related("table__game", "table__round__season__league")
-        for seating in held:
-            drop_seat(seating, now)
-            dropped += 1
-    return dropped

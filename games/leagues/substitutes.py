@@ -93,6 +93,24 @@ def drop_absentee(seating: Seating, now: datetime, current: Phase, misses: int) 
     return offer
 
 
+def drop_member(membership: Membership, now: datetime | None = None) -> int:
+    """Drop a player from the league: their seats in games still running go to substitutes."""
+    now = now or timezone.now()
+    dropped = 0
+    with transaction.atomic():
+        Membership.objects.filter(pk=membership.pk).update(status=Membership.Status.DROPPED)
+        held = Seating.objects.filter(
+            player_id=membership.player_id,
+            until_phase__isnull=True,
+            table__round__season__league_id=membership.league_id,
+            table__game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED],
+        ).select_related("table__game", "table__round__season__league")
+        for seating in held:
+            drop_seat(seating, now)
+            dropped += 1
+    return dropped
+
+
 def claim_url(offer: Substitution) -> str:
     token = signing.dumps({"x": offer.pk, "m": offer.standby_id}, salt=CLAIM_SALT)
     return settings.SITE_URL + reverse("leagues-claim", args=[token])
