@@ -25,7 +25,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.timezone import now
 
 from games.dispatch import SEND_EMAILS, after_commit
-from games.engines import get_engine
+from games.engines import board_templates, get_engine
 from games.engines.base import Engine
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
@@ -121,6 +121,7 @@ class Batch:
 def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
     game, seat, phase, engine = batch.game, row.seat, row.phase, batch.engine
     news, older = batch.news(row)
+    board = board_templates(game.engine)
     return {
         "game": game,
         "seat": seat,
@@ -129,8 +130,8 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
         "engine": engine,
         "seat_title": engine.seat_name(game.state, seat.number),
         "view": engine.view(game.state, seat.number),
-        "board_html": f"emails/boards/{game.engine}.html",
-        "board_txt": f"emails/boards/{game.engine}.txt",
+        "board_html": board.email_html,
+        "board_txt": board.email_text,
         "prompt": phase.prompt_for(seat.number),
         "deadline": phase.deadline,
         "time_zone": seat.player.time_zone if seat.player else "UTC",

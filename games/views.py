@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import sessions, turns
-from games.engines import all_engines, get_engine
+from games.engines import all_engines, board_templates, get_engine
 from games.forms import OrderForm, PlayerSettingsForm, SignInForm
 from games.links import SIGN_IN_MINUTES, LinkError, read_token
 from games.middleware import SESSION_TIME_ZONE
@@ -80,7 +80,7 @@ def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = Non
         "form": form,
         "own_order": own_order,
         "view": engine.view(game.state, number),
-        "board_template": f"games/boards/{game.engine}.html",
+        "board_template": board_templates(game.engine).page,
         "table": table,
         "events": list(turns.visible_events(game, number).order_by("-seq")[:200]),
         "standings": standings,

@@ -18,9 +18,10 @@ from django.core import mail
 from django.db import connection
 from django.urls import clear_url_caches, reverse
 
-from games import turns
+from games import engines, turns
 from games.models import Game, Phase, Player
 from pbem.celery import app as celery_app
+from tests.toy_game import TOY
 
 REQUIRE_SERVICES = os.environ.get("PBEM_REQUIRE_SERVICES") == "1"
 
@@ -83,6 +84,13 @@ def broker_url() -> str:
         if probe.connect_ex((parsed.hostname or "127.0.0.1", parsed.port or 6379)) != 0:
             missing_service(f"Redis is not answering at {url}")
     return url
+
+
+@pytest.fixture
+def toy_game(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Registers the toy game of tests/toy_game (a whole game in one folder) for one test; its slug."""
+    monkeypatch.setitem(engines._REGISTRY, TOY.slug, TOY)
+    return TOY.slug
 
 
 @pytest.fixture

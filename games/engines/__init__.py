@@ -1,9 +1,16 @@
-"""Pure-Python rules engines and their registry. Importing this package needs no Django settings."""
+"""Pure-Python rules engines and their registry. Importing this package needs no Django settings.
+
+A game is one package here: its rules, its view and its board templates (`templates/page.html`,
+`email.html`, `email.txt` beside its `__init__.py`), which the server finds through `board_templates`.
+"""
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
+from dataclasses import dataclass
+from pathlib import Path
 
 from games.engines.base import Engine, OrderError
 
@@ -31,6 +38,33 @@ def engine_choices() -> list[tuple[str, str]]:
     return [(e.slug, f"{e.title} ({e.min_players}–{e.max_players} players)") for e in all_engines()]
 
 
+@dataclass(frozen=True)
+class BoardTemplates:
+    """The template names of a game's board: on its page (SVG), in its emails' HTML and text. Each is
+    "boards/<slug>/<file>", which games.boards.EngineTemplateLoader reads from the engine's folder."""
+
+    page: str
+    email_html: str
+    email_text: str
+
+
+BOARD_FILES = BoardTemplates(page="page.html", email_html="email.html", email_text="email.txt")
+
+
+def board_templates(slug: str) -> BoardTemplates:
+    get_engine(slug)  # an unknown game fails here, by name, not as a missing template
+    return BoardTemplates(
+        page=f"boards/{slug}/{BOARD_FILES.page}",
+        email_html=f"boards/{slug}/{BOARD_FILES.email_html}",
+        email_text=f"boards/{slug}/{BOARD_FILES.email_text}",
+    )
+
+
+def template_folder(slug: str) -> Path:
+    """The `templates` folder beside the module that defines the engine registered as `slug`."""
+    return Path(inspect.getfile(type(get_engine(slug)))).parent / "templates"
+
+
 def _load() -> None:
     # Every subpackage is a game that registers itself on import, so adding a game touches no shared file.
     # Imported here, after the registry exists.
@@ -41,4 +75,15 @@ def _load() -> None:
 
 _load()
 
-__all__ = ["Engine", "OrderError", "all_engines", "engine_choices", "get_engine", "register"]
+__all__ = [
+    "BOARD_FILES",
+    "BoardTemplates",
+    "Engine",
+    "OrderError",
+    "all_engines",
+    "board_templates",
+    "engine_choices",
+    "get_engine",
+    "register",
+    "template_folder",
+]

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import turns
-from games.engines import get_engine
+from games.engines import board_templates, get_engine
 from games.leagues import emails
 from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.services import LeagueError
@@ -61,14 +61,15 @@ def drop_seat(seating: Seating, now: datetime, current: Phase | None = None) -> 
         return offer
     game = table.game
     engine = get_engine(game.engine)
+    board = board_templates(game.engine)
     context = {
         "offer": offer,
         "game": game,
         "phase": current,
         "seat_title": engine.seat_name(game.state, seating.seat_number),
         "view": engine.view(game.state, None),  # the public board: no hand before the seat is theirs
-        "board_txt": f"emails/boards/{game.engine}.txt",
-        "board_html": f"emails/boards/{game.engine}.html",
+        "board_txt": board.email_text,
+        "board_html": board.email_html,
         "link": claim_url(offer),
     }
     emails.queue(league, "substitute-offer", context, player=standby.player)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.engines import get_engine
+from games.engines import board_templates, get_engine
 from games.engines.base import Event, OrderError
 from games.engines.phoenician.data import full_deck, parse_square
 
@@ -154,7 +154,8 @@ def test_the_map_shows_the_compass_and_every_marker():
     assert cells["G7"]["storm"] == "Blue" and [s["name"] for s in cells["C3"]["ships"]] == ["Red", "Blue"]
     from django.template.loader import render_to_string
 
-    for template in ("games/boards/phoenician.html", "emails/boards/phoenician.html", "emails/boards/phoenician.txt"):
+    board = board_templates("phoenician")
+    for template in (board.page, board.email_html, board.email_text):
         page = render_to_string(template, {"view": view})
         assert all(letter in page for letter in ("N", "S", "E", "W")) and "Rome" in page
 
