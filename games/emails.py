@@ -27,6 +27,7 @@ from django.utils.timezone import now
 from games.dispatch import SEND_EMAILS, after_commit
 from games.engines import board_templates, get_engine
 from games.engines.base import Engine
+from games.facts import GameFacts, PhaseFacts, addressee, game_facts, log_lines, phase_facts
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 
@@ -77,7 +78,8 @@ def player_zone(seat: Seat) -> ZoneInfo:
 @dataclass
 class Batch:
     """What the emails of one game being sent together share, read once: the seats, the current phase,
-    each seat's last emailed log line and the log since then. Keeps the queries per batch constant."""
+    each seat's last emailed log line and the log since then, and the public facts every reader's email
+    shows (games/facts.py). Keeps the queries per batch constant, and renders per reader only what differs."""
 
     game: Game
     engine: Engine
@@ -85,6 +87,8 @@ class Batch:
     current: Phase
     emailed_upto: dict[int, int]  # seat id -> events_upto of its last sent email
     events: list[Event]
+    facts: GameFacts
+    phases: dict[int, PhaseFacts]  # phase id -> its facts, built once for every reader
 
     @classmethod
     def load(cls, game: Game, rows: list[OutboundEmail]) -> Batch:
@@ -100,14 +104,23 @@ class Batch:
         events = list(Event.objects.filter(game=game, seq__gt=since, seq__lte=max(r.events_upto for r in rows)))
         current = unique_row(Phase.objects.filter(game=game, number=game.phase_number))
         assert current is not None, "a game has a phase from its creation on"
+        engine = get_engine(game.engine)
+        seats = list(game.seats.select_related("player").order_by("number"))
         return cls(
             game=game,
-            engine=get_engine(game.engine),
-            seats=list(game.seats.select_related("player").order_by("number")),
+            engine=engine,
+            seats=seats,
             current=current,
             emailed_upto=emailed_upto,
             events=sorted(events, key=lambda e: e.seq),
+            facts=game_facts(game, engine, seats),
+            phases={},
         )
+
+    def phase(self, phase: Phase) -> PhaseFacts:
+        if phase.pk not in self.phases:
+            self.phases[phase.pk] = phase_facts(phase)
+        return self.phases[phase.pk]
 
     def news(self, row: OutboundEmail) -> tuple[list[Event], int]:
         """The log lines this seat has not been emailed yet (public and its own), newest last, capped."""
@@ -119,29 +132,29 @@ class Batch:
 
 
 def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
-    game, seat, phase, engine = batch.game, row.seat, row.phase, batch.engine
+    """Only what this email's reader may see (games/facts.py): the batch's public facts, then their seat's
+    view, prompt, news and links."""
+    seat, engine, state = row.seat, batch.engine, batch.game.state
     news, older = batch.news(row)
-    board = board_templates(game.engine)
+    board = board_templates(batch.game.engine)
+    phase = batch.phase(row.phase)
     return {
-        "game": game,
-        "seat": seat,
-        "player": seat.player,
+        "game": batch.facts,
         "phase": phase,
-        "engine": engine,
-        "seat_title": engine.seat_name(game.state, seat.number),
-        "view": engine.view(game.state, seat.number),
+        "deadline": phase.deadline,
         "board_html": board.email_html,
         "board_txt": board.email_text,
-        "prompt": phase.prompt_for(seat.number),
-        "deadline": phase.deadline,
+        "my_games_url": settings.SITE_URL + reverse("games-mine"),
+        # The reader's own:
+        "player": addressee(seat.player),
+        "seat_title": engine.seat_name(state, seat.number),
+        "view": engine.view(state, seat.number),
+        "prompt": row.phase.prompt_for(seat.number),
         "time_zone": seat.player.time_zone if seat.player else "UTC",
         "link": seat_url(seat, batch.current),
         "can_reply": reply_address(row) is not None,
-        "my_games_url": settings.SITE_URL + reverse("games-mine"),
-        "news": news,
+        "news": log_lines(news),
         "older_news": older,
-        "result": game.result,
-        "seats": batch.seats,
     }
 
 

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import sessions, turns
+from games import facts, sessions, turns
 from games.engines import all_engines, board_templates, get_engine
 from games.forms import OrderForm, PlayerSettingsForm, SignInForm
 from games.links import SIGN_IN_MINUTES, LinkError, read_token
@@ -44,12 +44,16 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = None) -> dict[str, Any]:
+    """Only what this browser's reader may see (games/facts.py): the public facts, their seat's view and
+    prompt, their own order's form."""
     engine = get_engine(game.engine)
     seat = seat_of(request, game.pk)
     number = seat.number if seat else None
     phase = turns.current_phase(game)
     seats = list(game.seats.select_related("player"))
     submitted = turns.submitted_seats(phase) if phase else set()
+    table = facts.seat_facts(game, engine, seats, phase, submitted)
+    mine = next((row for row in table if row.number == number), None)
     prompt = phase.prompt_for(number) if phase and number is not None else None
     own_order = None
     if prompt is not None and seat is not None and phase is not None:
@@ -57,33 +61,18 @@ def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = Non
         if form is None:
             stored = own_order.data if own_order else None
             form = OrderForm(prompt, initial=OrderForm.initial_from(prompt, stored, phase.number))
-    table = [
-        {
-            "seat": s,
-            "title": engine.seat_name(game.state, s.number),
-            "owes": phase is not None and phase.prompt_for(s.number) is not None,
-            "submitted": s.number in submitted,
-            "is_me": s.number == number,
-        }
-        for s in seats
-    ]
-    standings = [
-        {**r, "seat_obj": seats[r["seat"]], "title": engine.seat_name(game.state, r["seat"])} for r in game.result
-    ]
     return {
-        "game": game,
-        "engine": engine,
-        "seat": seat,
-        "seat_title": engine.seat_name(game.state, number) if number is not None else "",
-        "phase": phase,
+        "game": facts.game_facts(game, engine, seats),
+        "seat": mine,
+        "seat_title": mine.title if mine else "",
+        "phase": facts.phase_facts(phase) if phase else None,
         "prompt": prompt,
         "form": form,
-        "own_order": own_order,
+        "own_order": facts.own_order(own_order),
         "view": engine.view(game.state, number),
         "board_template": board_templates(game.engine).page,
         "table": table,
-        "events": list(turns.visible_events(game, number).order_by("-seq")[:200]),
-        "standings": standings,
+        "events": facts.log_lines(turns.visible_events(game, number).order_by("-seq")[:200]),
     }
 
 

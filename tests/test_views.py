@@ -126,8 +126,8 @@ def test_other_players_see_who_submitted_but_never_what(client, make_game):
     other = client.__class__()
     signed_in(other, game, 1)
     response = other.get(reverse("games-game", args=[game.pk]))
-    rows = {row["seat"].number: row for row in response.context["table"]}
-    assert rows[0]["submitted"] and not rows[1]["submitted"]
+    rows = {row.number: row for row in response.context["table"]}
+    assert rows[0].submitted and not rows[1].submitted
     assert response.context["own_order"] is None
     assert b"order in" in response.content
     # The only "seller" on seat 1's page is its own form's choice, never seat 0's order.
@@ -157,7 +157,7 @@ def test_a_finished_game_shows_the_final_scores(client, make_game):
         turns.resolve_now(game)
     signed_in_finished = client.get(reverse("games-game", args=[game.pk]))
     assert b"Final scores" in signed_in_finished.content
-    assert len(signed_in_finished.context["standings"]) == 3
+    assert len(signed_in_finished.context["game"].result) == 3
 
 
 def open_phase_or_none(game):

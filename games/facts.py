@@ -1,0 +1,127 @@
+"""What a page or email template may know of a game, as plain frozen values.
+
+A template gets these public facts, the engine's view for its reader's seat and the reader's own prompt,
+and nothing else: no model instance (a Game holds the state and the seed, a Phase every seat's prompt, and
+a Seat, Player, Order or Event leads back to its game), no engine. So what a template can show is decided
+here and by the engine's view, not by each template's care (tests/test_template_secrecy.py walks every
+context). The facts shared by every reader of a game are built once (`GameFacts`, `PhaseFacts`); what
+differs per reader is a few values beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence, Set
+from dataclasses import dataclass
+from datetime import datetime
+
+from games.engines.base import Engine
+from games.models import Event, Game, Order, Phase, Player, Seat
+
+
+@dataclass(frozen=True)
+class FinalRow:
+    """One line of the final standings."""
+
+    rank: int
+    label: str  # the seat's player, as the table sees them (Seat.label)
+    title: str  # the seat in the rules' words (a country, a colour)
+    score: int
+    detail: str
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    id: int
+    title: str
+    engine_title: str
+    status: str
+    result: tuple[FinalRow, ...]  # empty until the game is over
+
+
+@dataclass(frozen=True)
+class PhaseFacts:
+    number: int
+    name: str
+    deadline: datetime
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    number: int
+    label: str
+    title: str
+    owes: bool = False  # asked for an order in the current phase
+    submitted: bool = False  # has sent it (never what it says)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    text: str
+    private: bool  # a line only the reader's seat sees
+
+
+@dataclass(frozen=True)
+class Addressee:
+    """The player an email is written to: how it greets them."""
+
+    name: str
+    display_name: str
+
+
+@dataclass(frozen=True)
+class OwnOrder:
+    """The reader's stored order, as the page mentions it (the form holds its content)."""
+
+    revision: int
+
+
+def game_facts(game: Game, engine: Engine, seats: Sequence[Seat]) -> GameFacts:
+    """`seats` are the game's seats with their players (for the final standings' names)."""
+    by_number = {seat.number: seat for seat in seats}
+    result = tuple(
+        FinalRow(
+            rank=row["rank"],
+            label=by_number[row["seat"]].label,
+            title=engine.seat_name(game.state, row["seat"]),
+            score=row["score"],
+            detail=row["detail"],
+        )
+        for row in game.result
+    )
+    return GameFacts(id=game.pk, title=game.title, engine_title=engine.title, status=game.status, result=result)
+
+
+def phase_facts(phase: Phase) -> PhaseFacts:
+    return PhaseFacts(number=phase.number, name=phase.name, deadline=phase.deadline)
+
+
+def seat_facts(
+    game: Game, engine: Engine, seats: Iterable[Seat], phase: Phase | None = None, submitted: Set[int] = frozenset()
+) -> tuple[SeatFacts, ...]:
+    """The table: each seat's names and, in `phase`, whether it owes an order and has sent it."""
+    owed = set(phase.owed_seats) if phase is not None else set()
+    return tuple(
+        SeatFacts(
+            number=seat.number,
+            label=seat.label,
+            title=engine.seat_name(game.state, seat.number),
+            owes=seat.number in owed,
+            submitted=seat.number in submitted,
+        )
+        for seat in seats
+    )
+
+
+def log_lines(events: Iterable[Event]) -> list[LogLine]:
+    """Log lines already filtered for their reader (public lines and the reader's own)."""
+    return [LogLine(text=event.text, private=event.seat is not None) for event in events]
+
+
+def addressee(player: Player | None) -> Addressee:
+    if player is None:
+        return Addressee(name="", display_name="")
+    return Addressee(name=player.name, display_name=player.display_name)
+
+
+def own_order(order: Order | None) -> OwnOrder | None:
+    return OwnOrder(revision=order.revision) if order is not None else None
