@@ -12,6 +12,7 @@ dictionary keys (use lists indexed by seat, or str keys).
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,9 +21,19 @@ State = dict[str, Any]
 Order = dict[str, Any]
 
 
+def split_steps(text: str) -> list[str]:
+    """A "steps" value as its steps: the parts between ";" and new lines."""
+    return [part.strip() for part in re.split(r"[;\n]+", text or "") if part.strip()]
+
+
 class OrderError(ValueError):
     """A player's order is malformed or breaks a rule. The message is shown to that player as it is,
     so it must name the problem in the game's words and never reveal anything hidden."""
+
+
+class OrderIncomplete(OrderError):
+    """An order that is not legal yet but becomes legal with more steps (an offer that names nothing to give
+    yet): the order builder offers such a step, and `next_steps` reports the order as not complete."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +55,10 @@ class Field:
         that are a sequence of steps (a route, a list of actions). The engine's `validate` parses it, and
         `help` gives the syntax. Steps must be separable by new lines or ";", because an email reply
         gives each field one line.
+    kind "steps": a "text" field whose steps can also be chosen one at a time from what is legal: the
+        engine's `next_steps` lists the steps that may follow those chosen so far, each spelled in the typed
+        syntax of `help`. The order carries the chosen steps joined by "; ", the same text a player may
+        type instead, so both go through `validate`. `builder_steps` turns a stored value back into steps.
     """
 
     name: str
@@ -83,6 +98,45 @@ class Prompt:
             for f in self.fields
         ]
         return {"kind": self.kind, "text": self.text, "fields": fields}
+
+
+@dataclass(frozen=True)
+class StepChoice:
+    """A step a "steps" field may take next: `value` in the typed syntax, `label` in words. A step that
+    takes a number has `amount` (least, most) and "{n}" where the number goes in `value`; `unit` says what
+    it counts ("ducats")."""
+
+    value: str
+    label: str
+    amount: tuple[int, int] | None = None
+    unit: str = ""
+
+    def spelled(self, number: int | None = None) -> str:
+        """The step as typed, with `number` (else the least amount) in place of "{n}"."""
+        if self.amount is None:
+            return self.value
+        return self.value.replace("{n}", str(self.amount[0] if number is None else number))
+
+
+@dataclass(frozen=True)
+class NextSteps:
+    """What may follow the steps chosen so far in a "steps" field: `choices`, and whether those steps are a
+    legal order as they stand (`complete`; if not, `problem` is what `validate` says)."""
+
+    choices: tuple[StepChoice, ...]
+    complete: bool
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class ReadBack:
+    """A validated order in words, as the engine read it ("You will sail west 2 spaces to C4 (Rome)."), and
+    warnings for what is legal but likely not meant (an empty route, a step that does nothing). Shown
+    before a one-seat order is confirmed, beside a stored order and in an email receipt: it names only
+    what the seat may see."""
+
+    lines: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -168,6 +222,23 @@ class Engine(ABC):
     @abstractmethod
     def phase_name(self, state: State) -> str:
         """A short human name of the current decision, e.g. "Day 3 — deals, round 2"."""
+
+    @abstractmethod
+    def read_back(self, state: State, seat: int, order: Order) -> ReadBack:
+        """`order` (as `validate` returned it for `seat` in `state`) in words, with warnings for what is
+        legal but surprising. Never raises for a validated order, and names nothing `seat` may not see: the
+        contract test checks that it does not change under `conceal`, as `view` does not."""
+
+    def next_steps(self, state: State, seat: int, field: str, steps: list[str]) -> NextSteps:
+        """The steps that may follow `steps` (each as a StepChoice's `spelled` text) in the "steps" field
+        `field` of `seat`'s prompt: every one keeps the order legal, or not legal yet only for want of more
+        steps (OrderIncomplete). OrderError if `seat` is not asked or `field` is not a "steps" field."""
+        raise OrderError("This order is not built step by step.")
+
+    def builder_steps(self, state: State, seat: int, field: str, text: str) -> list[str]:
+        """A value of the "steps" field `field` (typed, or as `validate` wrote it) as the steps the builder
+        offers, so that a stored order is revised step by step."""
+        return split_steps(text)
 
     def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
         """A copy of `state` with everything `seat` may not see re-randomised (other hands, deck order).

@@ -14,11 +14,25 @@ import json
 import random
 import re
 from abc import abstractmethod
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from games.engines.base import Engine, Event, OptionSpec, Order, OrderError, Prompt, Standing, State
+from games.engines.base import (
+    Engine,
+    Event,
+    NextSteps,
+    OptionSpec,
+    Order,
+    OrderError,
+    OrderIncomplete,
+    Prompt,
+    ReadBack,
+    Standing,
+    State,
+    StepChoice,
+    split_steps,
+)
 
 # Every step handler: apply the owed orders (already checked, one per asked seat) to the copied state, then
 # run the automatic steps until some seat owes a decision or the game is over.
@@ -28,15 +42,27 @@ DIGITS = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True)
+class Builder:
+    """How the order builder offers one "steps" field. `candidates` lists the steps worth offering after
+    those given (the skeleton keeps the ones `validate` accepts); `split` turns a stored value into steps."""
+
+    candidates: Callable[[State, int, list[str]], Iterable[StepChoice]]
+    split: Callable[[State, str], list[str]] = lambda state, text: split_steps(text)
+
+
+@dataclass(frozen=True)
 class Step:
     """One kind of decision: what an asked seat reads, how its order is checked, what a missed deadline
-    and a bot answer, and how the orders are applied."""
+    and a bot answer, how the orders are applied, how an order reads back in words, and the builders of
+    its "steps" fields by field name."""
 
     prompt: Callable[[State, int], Prompt]
     validate: Callable[[State, int, Order], Order]
     default: Callable[[State, int], Order]
     random: Callable[[State, int, random.Random], Order]
     resolve: Handler
+    read_back: Callable[[State, int, Order], ReadBack] = field(kw_only=True)
+    builders: Mapping[str, Builder] = field(default_factory=dict, kw_only=True)
 
 
 def only(orders: dict[int, Order]) -> tuple[int, Order]:
@@ -117,13 +143,54 @@ class StepEngine(Engine):
         return {seat: prompt(state, seat) for seat in seats}
 
     def validate(self, state: State, seat: int, order: Order) -> Order:
+        self._check_asked(state, seat)
+        if not isinstance(order, dict):
+            raise OrderError("An order must be a form with named fields.")
+        return self.steps[state["step"]].validate(state, seat, order)
+
+    def _check_asked(self, state: State, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seat_count(state):
             raise OrderError(f"There is no such {self.seat_word} in this game.")
         if seat not in self.asked(state):
             raise OrderError(self.not_asked_reason(state, seat))
-        if not isinstance(order, dict):
-            raise OrderError("An order must be a form with named fields.")
-        return self.steps[state["step"]].validate(state, seat, order)
+
+    def read_back(self, state: State, seat: int, order: Order) -> ReadBack:
+        return self.steps[state["step"]].read_back(state, seat, order)
+
+    def _builder(self, state: State, seat: int, name: str) -> Builder:
+        self._check_asked(state, seat)
+        builder = self.steps[state["step"]].builders.get(name)
+        if builder is None:
+            raise OrderError(f"This order has no {name!r} to build step by step.")
+        return builder
+
+    def next_steps(self, state: State, seat: int, field: str, steps: list[str]) -> NextSteps:
+        """The engine's candidates that `validate` accepts after `steps` (or finds only incomplete), the
+        order's other fields at their defaults: the rules live once, in `validate`."""
+        builder = self._builder(state, seat, field)
+        if not isinstance(steps, (list, tuple)) or not all(isinstance(step, str) for step in steps):
+            raise OrderError("The steps so far must be a list of steps.")
+        others = self.default_order(state, seat)
+
+        def verdict(trial: list[str]) -> tuple[bool, str]:
+            """(may the builder offer these steps, why they are not yet a legal order or "")."""
+            try:
+                self.validate(state, seat, {**others, field: "; ".join(trial)})
+            except OrderIncomplete as error:
+                return True, str(error)
+            except OrderError as error:
+                return False, str(error)
+            return True, ""
+
+        allowed, problem = verdict(list(steps))
+        if not allowed:
+            return NextSteps((), False, problem)
+        choices = tuple(c for c in builder.candidates(state, seat, list(steps)) if verdict([*steps, c.spelled()])[0])
+        return NextSteps(choices, not problem, problem)
+
+    def builder_steps(self, state: State, seat: int, field: str, text: str) -> list[str]:
+        builder = self.steps[state["step"]].builders.get(field) if not state["finished"] else None
+        return builder.split(state, text) if builder else split_steps(text)
 
     def resolve(self, state: State, orders: dict[int, Order], rng: random.Random) -> tuple[State, list[Event]]:
         new_state = copy_state(state)

@@ -1,5 +1,6 @@
 """The engine contract, for every registered engine: random play terminates, is deterministic for a
-seed, survives a JSON round trip at every step, and a seat's view never holds what it may not see."""
+seed, survives a JSON round trip at every step, and neither a seat's view nor the read-back of its order
+holds what it may not see."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from typing import Any
 import pytest
 
 from games.engines import all_engines
-from games.engines.base import Engine, OrderError
+from games.engines.base import Engine, OrderError, ReadBack
 
 ENGINES = all_engines()
 MAX_STEPS = 5000
-FIELD_KINDS = {"choice", "multichoice", "integer", "text"}
+FIELD_KINDS = {"choice", "multichoice", "integer", "text", "steps"}
 
 
 def roundtrip(value: Any) -> Any:
@@ -56,10 +57,13 @@ def check_step(engine: Engine, state: Any, players: int, prompts: dict, orders: 
             if field.kind in {"choice", "multichoice"}:
                 assert field.choices, f"{prompt.kind}: {field.name} offers no choice"
         assert roundtrip(prompt.to_json()) == prompt.to_json()
-        engine.validate(state, seat, engine.default_order(state, seat))  # defaults are legal
+        default = engine.validate(state, seat, engine.default_order(state, seat))  # defaults are legal
         assert engine.validate(state, seat, orders[seat]) == engine.validate(
             state, seat, roundtrip(engine.validate(state, seat, orders[seat]))
         )
+        hidden = engine.conceal(state, seat, random.Random(rng.random()))
+        for order in (engine.validate(state, seat, orders[seat]), default):
+            check_read_back(engine, state, hidden, seat, order)
     viewers: list[int | None] = [None, *range(players)]
     for seat in viewers:
         view = engine.view(state, seat)
@@ -70,6 +74,16 @@ def check_step(engine: Engine, state: Any, players: int, prompts: dict, orders: 
     for seat in not_asked[:1]:
         with pytest.raises(OrderError):
             engine.validate(state, seat, next(iter(orders.values())))
+
+
+def check_read_back(engine: Engine, state: Any, hidden: Any, seat: int, order: dict) -> None:
+    """A validated order reads back in sentences, and the same where everything the seat cannot see is
+    re-dealt (`conceal`): its words name nothing hidden."""
+    read = engine.read_back(state, seat, order)
+    assert isinstance(read, ReadBack) and read.lines, f"{engine.slug}: {order} reads back as nothing"
+    for line in (*read.lines, *read.warnings):
+        assert isinstance(line, str) and line.strip() and line == line.strip(), repr(line)
+    assert engine.read_back(hidden, seat, order) == read, f"the read-back of {order} shows hidden information"
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)

@@ -763,3 +763,87 @@ def test_the_merchants_route_help_gives_its_example_with_another_players_colour(
     route_help = prompt.fields[0].help
     assert "'= Blue' gives it to Blue's offer" in route_help and "= Red" not in route_help
     assert "Blue — Street 3-2: 1 ducat." in prompt.text and "0 ownership markers" in prompt.text
+
+
+# --- typing, building and reading back an order (issue 15) -------------------------------------------
+
+
+def test_route_errors_count_steps_as_typed_when_the_start_is_not_named() -> None:
+    """The first step typed is step 1, though the engine puts the start space before it."""
+    state = table(start="4-2")
+    state, _ = make_offers(state)
+    with pytest.raises(OrderError, match=r"^Route step 1 \(Street 6-3\): not next to Street 4-2"):
+        move(state, "Street 6-3")
+    with pytest.raises(OrderError, match=r"^Route step 2 \(Street 4-2\): the tower never visits a space twice"):
+        move(state, "5-2; 4-2")
+    with pytest.raises(OrderError, match=r"^Route step 2 \(Street 6-3\): not next to Street 4-2"):
+        move(state, "start; Street 6-3")
+
+
+def test_an_unused_offered_start_is_named_as_the_start_space() -> None:
+    state = table(start="palace")
+    state, _ = make_offers(state, {BLUE: "Palace: 20"})
+    with pytest.raises(OrderError, match=r"^The start space \(Palace\): Blue offered .* \(e\.g\. start = Blue\)"):
+        move(state, "Street 5-2")
+
+
+def test_an_offer_may_be_written_a_payment_at_a_time() -> None:
+    state = table(start="palace")
+    give(state, BLUE, goods=("silk", "wine"))
+    spread = ENGINE.validate(state, BLUE, {"offers": "Palace: 20 ducats; + silk; + wine; Street 5-2: 0 ducats; + 3"})
+    assert spread == ENGINE.validate(state, BLUE, {"offers": "Palace: 20 + silk + wine; Street 5-2: 3"})
+    with pytest.raises(OrderError, match="adds to the offer before it"):
+        ENGINE.validate(state, BLUE, {"offers": "+ silk; Palace: 20"})
+
+
+def test_an_offer_a_builder_begins_is_incomplete_not_wrong_until_it_has_a_good() -> None:
+    """With two players an offer of ducats only is not legal yet: the builder still offers the space,
+    then the good that makes it legal."""
+    state = table(players=2, start="palace")
+    give(state, BLUE, goods=("wine",))
+    begun = ENGINE.next_steps(state, BLUE, "offers", ["Palace: 10 ducats"])
+    assert not begun.complete and "at least one good" in begun.problem
+    assert [c.value for c in begun.choices] == ["+ wine", "+ gained"]
+    done = ENGINE.next_steps(state, BLUE, "offers", ["Palace: 10 ducats", "+ wine"])
+    assert done.complete and ENGINE.validate(state, BLUE, {"offers": "Palace: 10 ducats; + wine"})
+
+
+def test_the_route_builder_asks_first_what_happens_on_the_start() -> None:
+    state = table(start="palace")
+    state, _ = make_offers(state, {BLUE: "Palace: 20"})
+    first = ENGINE.next_steps(state, RED, "route", [])
+    assert not first.complete and "Blue offered" in first.problem
+    assert [c.value for c in first.choices] == ["Palace = Red", "Palace = Blue"]
+    after = ENGINE.next_steps(state, RED, "route", ["Palace = Blue"])
+    assert after.complete and {c.value for c in after.choices} >= {"Street 5-2", "Street 6-2"}
+    assert all(not c.value.startswith("Palace") for c in after.choices)
+
+
+def test_offers_read_back_in_words_and_an_empty_form_is_a_warning() -> None:
+    state = table(start="palace")
+    give(state, BLUE, goods=("silk",))
+    read = ENGINE.read_back(state, BLUE, ENGINE.validate(state, BLUE, {"offers": "Palace: 20 + silk; Street 5-2: 0"}))
+    assert read.lines == (
+        "You will offer Red 20 ducats and 1 silk for the Palace action.",
+        "You will offer Red nothing for a visit of the tower to Street 5-2.",
+    )
+    assert read.warnings == ("Your offer for Street 5-2 pays nothing.",)
+    empty = ENGINE.read_back(state, BLUE, ENGINE.validate(state, BLUE, {"offers": "", "tiles": ""}))
+    assert empty.warnings == ("With no offers, Red can give you no action this turn.",)
+
+
+def test_a_route_reads_back_step_by_step_and_a_tower_that_stays_is_a_warning() -> None:
+    state = table(start="4-2")
+    state, _ = make_offers(state, {BLUE: "Coach House: 5"})
+    route = ENGINE.validate(state, RED, {"route": "Coach House = Blue; Palace = me"})
+    assert ENGINE.read_back(state, RED, route).lines == (
+        "The tower starts on Street 4-2: no deal there.",
+        "Then it moves to Coach House: Blue takes the action and pays you 5 ducats.",
+        "Then it moves to Palace: you take the action.",
+    )
+    stays = ENGINE.read_back(state, RED, ENGINE.validate(state, RED, {"route": ""}))
+    assert stays.lines == ("The tower starts on Street 4-2: no deal there.",)
+    assert stays.warnings == (
+        "The tower does not move: it stays on Street 4-2.",
+        "You take no action yourself this turn.",
+    )

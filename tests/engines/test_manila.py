@@ -794,3 +794,31 @@ def test_missed_deadlines_leave_pilots_and_pirates_idle_and_send_plunder_into_po
     assert ENGINE.default_order(state, BLUE)["fate_jade"] == "port"
     state, events = play(state)
     assert berths(events)["jade"] == "port:A"
+
+
+# --- reading an order back (issue 15) ----------------------------------------------------------------
+
+
+def test_orders_read_back_in_words_with_their_loans_first() -> None:
+    state = new_game()
+    read = ENGINE.read_back(state, RED, ENGINE.validate(state, RED, {"bid": 35, "take_loans": 1}))
+    assert read.lines == (
+        "First you will take 1 loan (+12 pesos).",
+        "You will bid 35 pesos for the office of harbor master.",
+    )
+    assert read.warnings == ()
+    over = ENGINE.read_back(state, RED, ENGINE.validate(state, RED, {"bid": 31}))
+    assert over.warnings == ("Your bid is more than your 30 pesos in cash: if it wins, loans are taken to pay it.",)
+
+
+def test_stopping_to_place_accomplices_is_a_warning() -> None:
+    state = loaded()
+    seat = next(iter(ENGINE.prompts(state)))
+    stop = ENGINE.read_back(state, seat, ENGINE.validate(state, seat, {"wants": []}))
+    assert stop.lines == ("You will stop placing accomplices for this voyage.",)
+    assert stop.warnings[0].startswith("You place no more accomplices this voyage, though you have")
+    listed = ENGINE.read_back(state, seat, ENGINE.validate(state, seat, {"wants": ["punt:jade", "insurance"]}))
+    assert listed.lines == (
+        "You want the jade punt, then the insurance office: you will get the first one still free when your turn "
+        "comes.",
+    )

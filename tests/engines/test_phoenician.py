@@ -749,3 +749,60 @@ def test_hands_are_private_holds_and_gold_are_public():
         ("Blue", 13, [], 1),
     ]
     assert red["deck_count"] == len(state["deck"]) and red["active"] == "Red"
+
+
+# --- building and reading back a turn (issue 15) -----------------------------------------------------
+
+
+def test_an_offer_may_be_written_a_card_at_a_time():
+    state = offer_table()
+    one_line = ENGINE.validate(state, RED, {"steps": "offer Blue give hand wine, hold silk for hold oil"})
+    spread = ENGINE.validate(state, RED, {"steps": "offer Blue; give hand wine; give hold silk; want hold oil"})
+    assert spread == one_line == {"steps": "offer Blue give hand 1 wine, hold 1 silk for hold 1 oil"}
+    assert ENGINE.builder_steps(state, RED, "steps", one_line["steps"]) == [
+        "offer Blue",
+        "give hand wine",
+        "give hold silk",
+        "want hold oil",
+    ]
+    assert "adds cards to the offer just before it" in rejected(state, "give hand wine")
+
+
+def test_an_offer_begun_in_the_builder_is_incomplete_until_it_moves_a_card():
+    state = offer_table()
+    begun = ENGINE.next_steps(state, RED, "steps", ["offer Blue"])
+    assert not begun.complete and begun.problem == (
+        "Your offer to Blue must move at least one card: say what you give or want."
+    )
+    values = [choice.value for choice in begun.choices]
+    assert values[:3] == ["give hand wine", "give hold silk", "want hold oil"] and "row N" not in values
+    assert ENGINE.next_steps(state, RED, "steps", ["offer Blue", "want hold oil"]).complete
+
+
+def test_the_builder_offers_only_what_the_ship_can_do_now():
+    """From C4 a Sail East card moves 1 space only: Carthage (D4) stops the ship. There it can buy the
+    Spices its hand allows; the card is spent, so pirate 1 (A8) can no longer be moved."""
+    state = table([["Sail East", "Spices"], ["Oil"]], ["C4", "H8"])
+    first = {choice.value for choice in ENGINE.next_steps(state, RED, "steps", []).choices}
+    assert first == {"sail E 1", "pirate 1 E 1", "pirate 1 E 2"}
+    after = ENGINE.next_steps(state, RED, "steps", ["sail E 1"])
+    assert [(c.value, c.label) for c in after.choices] == [
+        ("buy", "Buy all the Spices you can (1, 1 gold)"),
+        ("buy 1", "Buy 1 Spices (1 gold)"),
+    ]
+
+
+def test_a_turn_reads_back_step_by_step_and_doing_nothing_is_a_warning():
+    state = table([["Sail East", "Row", "Spices"], ["Oil"]], ["C4", "H8"], holds=[["Wine"], []])
+    order = ENGINE.validate(state, RED, {"steps": "sail E 1; sell wine; buy"})
+    read = ENGINE.read_back(state, RED, order)
+    assert read.lines == (
+        "You will sail east 1 space to D4 (Carthage).",
+        "Then you will sell Wine for 3 gold (you will have 13).",
+        "Then you will buy Spices for 1 gold.",
+    )
+    assert read.warnings == ()
+    there_and_back = ENGINE.read_back(state, RED, ENGINE.validate(state, RED, {"steps": "sail E 1; row W"}))
+    assert there_and_back.warnings == ("Your ship ends where it started, on C4.",)
+    nothing = ENGINE.read_back(state, RED, ENGINE.validate(state, RED, {"steps": ""}))
+    assert nothing.warnings == ("You do nothing this turn: your ship stays on C4.",)

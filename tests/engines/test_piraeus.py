@@ -843,3 +843,21 @@ def test_the_engine_is_registered_under_its_slug() -> None:
         6,
     )
     assert [option.name for option in ENGINE.options] == ["countries"]
+
+
+# --- reading an order back (issue 15) ----------------------------------------------------------------
+
+
+def test_orders_read_back_in_words_and_selling_nothing_is_a_warning() -> None:
+    state = new_game()
+    assert ENGINE.read_back(state, 0, {"role": "buyer"}).lines == ("You will buy goods today.",)
+    state["hands"][1] = []
+    seller = ENGINE.read_back(state, 1, {"role": "seller"})
+    assert seller.warnings == ("You have no goods in hand, so you will have nothing to sell today.",)
+    state, _ = plan(new_game(), sellers=(2,))
+    good = state["hands"][2][0].split("/")[0]
+    assert ENGINE.read_back(state, 2, ENGINE.validate(state, 2, {"cards": [good]})).lines == (
+        f"You will put a {good} card up for sale: each card lowers its good's price by 1.",
+    )
+    nothing = ENGINE.read_back(state, 2, ENGINE.validate(state, 2, {"cards": []}))
+    assert nothing.warnings == ("You chose to sell today but put no goods up for sale.",)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from games.engines import get_engine
-from games.engines.base import Event, OrderError
+from games.engines.base import Event, OrderError, ReadBack
 from games.engines.ports_of_call.board import order_label, price
 from games.engines.ports_of_call.data import (
     NEWS,
@@ -945,3 +945,49 @@ def test_the_winner_and_tie_breaks(decider: str) -> None:
         state["cash"][BLUE] = 101
     ranks = {row["seat"]: row["rank"] for row in standings_rows(state)}
     assert ranks == ({RED: 1, BLUE: 1} if decider == "none" else {BLUE: 1, RED: 2})
+
+
+# --- the turn prompt, the builder and the read-back (issue 15) ----------------------------------------
+
+
+def test_a_company_with_one_action_point_is_told_so_in_the_singular() -> None:
+    state = started()
+    seat = state["queue"][0]
+    state["ships"][seat] = []  # every ship sold (the no-elimination rule): one action point is left
+    assert "You have 1 action point (AP)" in ENGINE.prompts(state)[seat].text
+    state = started()
+    assert "You have 3 action points (AP)" in ENGINE.prompts(state)[state["queue"][0]].text
+
+
+def test_the_builder_offers_moves_along_the_ships_routes_and_nothing_without_action_points() -> None:
+    state = started()
+    seat = state["queue"][0]
+    first = {choice.value for choice in ENGINE.next_steps(state, seat, "actions", []).choices}
+    assert {"move S1 Tokyo 2", "move S1 Incheon 1", "move S1 Incheon 2", "order hidden"} <= first
+    assert "move S1 Tokyo 3" not in first and "boost S1" not in first  # 2 spaces away; in port
+    spent = ["order hidden", "order hidden", "order hidden"]  # all 3 action points
+    after = {choice.value for choice in ENGINE.next_steps(state, seat, "actions", spent).choices}
+    assert "order hidden" not in after and "build Hong Kong" not in after and "move S1 Tokyo 2" in after
+
+
+def test_a_turn_reads_back_its_actions_and_a_boost_without_a_move_is_a_warning() -> None:
+    state = started()
+    seat = state["queue"][0]
+    cash = state["cash"][seat]
+    order = ENGINE.validate(state, seat, {"actions": "move S1 Kolkata 2; boost S1; order hidden"})
+    read = ENGINE.read_back(state, seat, order)
+    assert read.lines[0] == (
+        "You will move S1 2 spaces towards Kolkata: it is then at sea between Kolkata and Hong Kong, "
+        "2 of 4 spaces from Kolkata."
+    )
+    assert read.lines[1:] == (
+        "Then you will boost S1 by 1 space (1 action point).",
+        "Then you will buy a face-down order card (paying $20M, 1 action point).",
+        f"You end the quarter with ${cash - 20}M.",
+    )
+    assert read.warnings == (
+        "S1 is boosted but does not move after the boost: that action point buys nothing.",
+        "You leave 1 action point unused.",
+    )
+    nothing = ENGINE.read_back(state, seat, ENGINE.validate(state, seat, {"actions": ""}))
+    assert nothing == ReadBack(("You will take no actions this quarter.",), ("You do nothing this quarter.",))

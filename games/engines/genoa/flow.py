@@ -21,7 +21,7 @@ from games.engines.genoa.actions import (
 )
 from games.engines.genoa.board import MARKET, is_building, is_street, space_at, space_name
 from games.engines.genoa.components import CONTRACTS, DISCS, MARKER_VALUE, counted
-from games.engines.genoa.parsing import offer_text, parse_offer, parse_route, parse_tiles, steps
+from games.engines.genoa.parsing import offer_text, parse_offers, parse_route, parse_tiles
 from games.engines.genoa.rules import affordable, can_act, clockwise, merchant_bonus
 
 
@@ -106,7 +106,7 @@ def resolve_offers(state: State, orders: dict[int, Order], rng: random.Random, e
     offers: list[dict[str, Any]] = []
     for seat in clockwise(state, merchant)[1:]:
         order = orders.get(seat, {})
-        mine = [parse_offer(step, n) for n, step in enumerate(steps(order.get("offers")), start=1)]
+        mine = parse_offers(order.get("offers"))
         for offer in mine:
             offer["seat"] = seat
         offers += mine

@@ -5,22 +5,23 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
-from games.engines.base import Order, OrderError, State
+from games.engines.base import Order, OrderError, OrderIncomplete, State
 from games.engines.genoa.actions import colour
 from games.engines.genoa.board import BUILDINGS, MARKET, is_building, neighbours, parse_space, space_name
 from games.engines.genoa.components import DISCS, MOVES
 from games.engines.genoa.parsing import (
     offer_text,
-    parse_offer,
+    parse_offers,
     parse_route,
     parse_tiles,
     route_text,
     steps,
     tiles_text,
 )
-from games.engines.genoa.rules import can_take_offer, delivery_problem, merchant_bonus, shortfall
+from games.engines.genoa.rules import can_take_offer, delivery_problem, merchant_bonus, pays_a_good, shortfall
 
 MAX_TEXT = 2000
 
@@ -90,7 +91,7 @@ def check_tile_plays(state: State, seat: int, plays: list[dict[str, Any]]) -> No
 
 
 def validate_offers(state: State, seat: int, order: Order) -> Order:
-    offers = [parse_offer(step, n) for n, step in enumerate(steps(_text_field(order, "offers")), start=1)]
+    offers = parse_offers(_text_field(order, "offers"))
     seen: set[str] = set()
     for number, offer in enumerate(offers, start=1):
         where = f"Offer {number} ({space_name(offer['space'])})"
@@ -107,9 +108,11 @@ def validate_offers(state: State, seat: int, order: Order) -> Order:
         short = shortfall(state, seat, [offer])
         if short:
             raise OrderError(f"{where}: you cannot pay {short}.")
-        goods = offer["goods"] or offer["cards"] or offer["tiles"] or offer["markers"] or offer["gained"]
-        if state["players"] == 2 and not goods:
-            raise OrderError(f"{where}: with two players an offer must include at least one good, not only ducats.")
+        if state["players"] == 2 and not pays_a_good(offer):
+            # Adding a good (a "+" step) makes it legal: the builder may offer the space first.
+            raise OrderIncomplete(
+                f"{where}: with two players an offer must include at least one good, not only ducats."
+            )
     plays = parse_tiles(_text_field(order, "tiles"))
     check_tile_plays(state, seat, plays)
     return {"offers": "; ".join(offer_text(offer) for offer in offers), "tiles": tiles_text(plays)}
@@ -122,31 +125,33 @@ def validate_route(state: State, seat: int, order: Order) -> Order:
     turn = state["turn"]
     start = turn["start"]
     route = parse_route(_text_field(order, "route"), state["players"], seat, start)
+    typed = len(route)
     if not route or route[0]["space"] != start:
         route.insert(0, {"space": start, "seat": None, "deliver": [], "reward": None})
-    _check_path(route)
+    where = _step_names(route, typed)
+    _check_path(route, where)
     offers = turn["offers"]
     taken: Counter[int] = Counter()
-    for number, entry in enumerate(route, start=1):
-        where = f"Route step {number} ({space_name(entry['space'])})"
+    for index, entry in enumerate(route):
         who, space = entry["seat"], entry["space"]
+        where_ = where(index)
         if who is None or who < 0:
             continue
         if space == MARKET:
-            raise OrderError(f"{where}: the Market has no action to give.")
+            raise OrderError(f"{where_}: the Market has no action to give.")
         if who != seat:
             if entry["deliver"] or entry["reward"]:
-                raise OrderError(f"{where}: {colour(who)}'s own offer says what they deliver.")
+                raise OrderError(f"{where_}: {colour(who)}'s own offer says what they deliver.")
             if not any(o["seat"] == who and o["space"] == space for o in offers):
-                raise OrderError(f"{where}: {colour(who)} made no offer for {space_name(space)}.")
+                raise OrderError(f"{where_}: {colour(who)} made no offer for {space_name(space)}.")
         elif not is_building(space):
-            raise OrderError(f"{where}: a street has no action; only an offerer's deal can be accepted there.")
+            raise OrderError(f"{where_}: a street has no action; only an offerer's deal can be accepted there.")
         else:
             problem = delivery_problem(state, seat, space, entry["deliver"])
             if problem:
-                raise OrderError(f"{where}: cannot deliver: {problem}.")
+                raise OrderError(f"{where_}: cannot deliver: {problem}.")
             if entry["reward"] and not entry["deliver"]:
-                raise OrderError(f"{where}: 'reward' chooses the tile for a large order you deliver here.")
+                raise OrderError(f"{where_}: 'reward' chooses the tile for a large order you deliver here.")
         if is_building(space):
             taken[who] += 1
     plays = parse_tiles(_text_field(order, "tiles"))
@@ -157,7 +162,7 @@ def validate_route(state: State, seat: int, order: Order) -> Order:
         if play["building"] in routed:
             raise OrderError(f"Tile plays: {space_name(play['building'])}'s action is already given on your route.")
     _check_allowances(state, seat, route, taken, len(builds))
-    _check_unused_offers(state, seat, route, taken)
+    _check_unused_offers(state, seat, route, taken, where, typed)
     for other in sorted({e["seat"] for e in route if e["seat"] not in (None, -1, seat)}):
         short = shortfall(state, other, accepted_offers(state, route, other))
         if short:
@@ -165,18 +170,31 @@ def validate_route(state: State, seat: int, order: Order) -> Order:
     return {"route": route_text(route), "tiles": tiles_text(plays)}
 
 
-def _check_path(route: list[dict[str, Any]]) -> None:
+def _step_names(route: list[dict[str, Any]], typed: int) -> Callable[[int], str]:
+    """How errors name the route's entry at an index: steps are counted as the merchant typed them, so
+    when he did not name the start space first, it is "the start space" and his first step is step 1."""
+    inserted = typed < len(route)
+
+    def where(index: int) -> str:
+        name = space_name(route[index]["space"])
+        if inserted and index == 0:
+            return f"The start space ({name})"
+        return f"Route step {index if inserted else index + 1} ({name})"
+
+    return where
+
+
+def _check_path(route: list[dict[str, Any]], where: Callable[[int], str]) -> None:
     if len(route) > DISCS:
         raise OrderError(f"The tower moves at most {MOVES} times: your route has {len(route) - 1} moves.")
-    for number, (before, entry) in enumerate(zip(route, route[1:], strict=False), start=2):
-        space = entry["space"]
-        if space in [e["space"] for e in route[: number - 1]]:
-            raise OrderError(f"Route step {number} ({space_name(space)}): the tower never visits a space twice.")
-        if space not in neighbours(before["space"]):
-            options = ", ".join(sorted(space_name(s) for s in neighbours(before["space"])))
+    for index in range(1, len(route)):
+        before, space = route[index - 1]["space"], route[index]["space"]
+        if space in [e["space"] for e in route[:index]]:
+            raise OrderError(f"{where(index)}: the tower never visits a space twice.")
+        if space not in neighbours(before):
+            options = ", ".join(sorted(space_name(s) for s in neighbours(before)))
             raise OrderError(
-                f"Route step {number} ({space_name(space)}): not next to {space_name(before['space'])}; "
-                f"from there the tower can go to {options}."
+                f"{where(index)}: not next to {space_name(before)}; from there the tower can go to {options}."
             )
 
 
@@ -196,10 +214,17 @@ def _check_allowances(state: State, seat: int, route: list[dict[str, Any]], take
         )
 
 
-def _check_unused_offers(state: State, seat: int, route: list[dict[str, Any]], taken: Counter[int]) -> None:
+def _check_unused_offers(
+    state: State,
+    seat: int,
+    route: list[dict[str, Any]],
+    taken: Counter[int],
+    where: Callable[[int], str],
+    typed: int,
+) -> None:
     """If a visited building was offered for, an offerer who can still act (and pay) must get it, unless
     the merchant takes it himself (rule "Buildings that were not negotiated")."""
-    for number, entry in enumerate(route, start=1):
+    for index, entry in enumerate(route):
         if not is_building(entry["space"]) or entry["seat"] not in (None, -1):
             continue
         bidders = sorted(
@@ -212,10 +237,13 @@ def _check_unused_offers(state: State, seat: int, route: list[dict[str, Any]], t
         )
         if bidders:
             names = " or ".join(colour(b) for b in bidders)
-            raise OrderError(
-                f"Route step {number} ({space_name(entry['space'])}): {names} offered for this action, so give it "
-                f"to an offerer (e.g. {space_name(entry['space'])} = {colour(bidders[0])}) or take it yourself (= me)."
+            step = "start" if typed < len(route) and index == 0 else space_name(entry["space"])
+            message = (
+                f"{where(index)}: {names} offered for this action, so give it to an offerer "
+                f"(e.g. {step} = {colour(bidders[0])}) or take it yourself ({step} = me)."
             )
+            # An empty route only lacks its first step ("start = ..."); any other is wrong as written.
+            raise (OrderIncomplete if typed == 0 else OrderError)(message)
 
 
 def accepted_offers(state: State, route: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ that is wrong, counting from 1, in the game's words. Only the shape is checked h
 holds what they name is checked in `orders`, against the state.
 
     offers   Harbor: 20 ducats + silk; Tavern: 10; Villa Colini: 5 + gained + deliver L3 + reward extra
+             (a step starting with "+" adds to the offer before it: "Harbor: 20 ducats; + silk")
     route    Street 3-2; Coach House = Red; Spices = me deliver S14
     tiles    trade wine for silk; choose pepper; build Guild Hall
 """
@@ -111,6 +112,26 @@ def _choice_item(item: str, choices: dict[str, Any], where: str) -> bool:
         choices["reward"] = tile
         return True
     return False
+
+
+def offer_steps(text: Any) -> list[str]:
+    """The offers of an offers field, one text each: a step starting with "+" adds to the one before it."""
+    offers: list[str] = []
+    for step in steps(text):
+        if not step.startswith("+"):
+            offers.append(step)
+        elif offers:
+            offers[-1] += " " + step
+        else:
+            raise OrderError(
+                f"Offer 1 ({step[:40]}): a step starting with '+' adds to the offer before it; begin with the "
+                "space, e.g. 'Harbor: 20 ducats'."
+            )
+    return offers
+
+
+def parse_offers(text: Any) -> list[dict[str, Any]]:
+    return [parse_offer(step, number) for number, step in enumerate(offer_steps(text), start=1)]
 
 
 def parse_offer(step: str, number: int) -> dict[str, Any]:

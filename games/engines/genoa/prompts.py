@@ -14,6 +14,7 @@ OFFERS_HELP = (
     "Pay with ducats, commodities (ale, wine, silver, copper, linen, silk, pepper, saffron), your cards "
     "(L3), tiles ('extra tile'), ownership markers ('1 marker') or 'gained' (what the action gives you). "
     "'deliver L3' delivers an order when you take the action; 'reward extra' picks a large order's tile. "
+    "A step starting with '+' adds to the offer before it ('Harbor: 20 ducats; + silk'). "
     "Leave empty to offer nothing."
 )
 # {other} is another player's colour: an example naming the merchant's own colour would read as "me".
@@ -66,8 +67,8 @@ def offers_prompt(state: State, seat: int) -> Prompt:
         f"himself, he must give it to an offerer.{two} " + holdings_text(state, seat)
     )
     fields = (
-        Field("offers", "text", "My offers", help=OFFERS_HELP),
-        Field("tiles", "text", "Special tiles I play", help=TILES_HELP),
+        Field("offers", "steps", "My offers", help=OFFERS_HELP),
+        Field("tiles", "steps", "Special tiles I play", help=TILES_HELP),
     )
     return Prompt("offers", text, fields)
 
@@ -83,8 +84,8 @@ def route_prompt(state: State, seat: int) -> Prompt:
     )
     other = colour((seat + 1) % state["players"])
     fields = (
-        Field("route", "text", "Route and who acts", help=ROUTE_HELP.format(other=other)),
-        Field("tiles", "text", "Special tiles I play", help=TILES_HELP),
+        Field("route", "steps", "Route and who acts", help=ROUTE_HELP.format(other=other)),
+        Field("tiles", "steps", "Special tiles I play", help=TILES_HELP),
     )
     return Prompt("route", text, fields)
 

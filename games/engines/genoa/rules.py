@@ -60,6 +60,11 @@ def shortfall(state: State, seat: int, offers: list[dict[str, Any]]) -> str | No
     return None
 
 
+def pays_a_good(offer: dict[str, Any]) -> bool:
+    """Whether an offer pays with more than ducats (with two players it must)."""
+    return bool(offer["goods"] or offer["cards"] or offer["tiles"] or offer["markers"] or offer["gained"])
+
+
 def affordable(state: State, seat: int, offers: list[dict[str, Any]]) -> bool:
     return shortfall(state, seat, offers) is None
 

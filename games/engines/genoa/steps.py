@@ -3,7 +3,7 @@ the others' sealed offers, the merchant's route, and one seat's acquisitions."""
 
 from __future__ import annotations
 
-from games.engines.genoa import bots, flow, orders, prompts
+from games.engines.genoa import bots, builder, flow, orders, prompts, readback
 from games.engines.kit import Step
 
 # The defaults of a missed deadline (RULES.md): roll the dice, offer nothing, the tower stays on its start
@@ -15,6 +15,7 @@ STEPS = {
         lambda state, seat: {"start": "roll"},
         bots.random_start,
         flow.resolve_start,
+        read_back=readback.read_start,
     ),
     "offers": Step(
         prompts.offers_prompt,
@@ -22,6 +23,8 @@ STEPS = {
         lambda state, seat: {"offers": "", "tiles": ""},
         bots.random_offers,
         flow.resolve_offers,
+        read_back=readback.read_offers,
+        builders={"offers": builder.OFFERS, "tiles": builder.TILE_PLAYS},
     ),
     "route": Step(
         prompts.route_prompt,
@@ -29,6 +32,8 @@ STEPS = {
         lambda state, seat: {"route": bots.default_route(state), "tiles": ""},
         bots.random_route,
         flow.resolve_route,
+        read_back=readback.read_route,
+        builders={"route": builder.ROUTE, "tiles": builder.TILE_PLAYS},
     ),
     "acquire": Step(
         prompts.acquire_prompt,
@@ -36,5 +41,6 @@ STEPS = {
         lambda state, seat: {"street": "pass", "buildings": []},
         bots.random_acquire,
         flow.resolve_acquire,
+        read_back=readback.read_acquire,
     ),
 }

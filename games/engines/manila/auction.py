@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import random
 
-from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, State
+from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, ReadBack, State
 from games.engines.manila.data import (
     MAX_START,
     START_SUM,
     WARES,
+    pesos,
     share_price,
 )
-from games.engines.manila.fields import choice, loan_fields, with_loans
+from games.engines.manila.fields import choice, loan_fields, read_with_loans, with_loans
 from games.engines.manila.flow import clockwise_from, new_punt
 from games.engines.manila.money import (
     Events,
@@ -55,6 +56,16 @@ def validate_bid(state: State, seat: int, order: Order) -> Order:
     _, most = finances_after_loans(state, seat, take, repay)
     bid = whole_number(order.get("bid"), "Your bid", 0, max(most, 0))
     return {"bid": bid, "take_loans": take, "repay_loans": repay}
+
+
+def read_bid(state: State, seat: int, order: Order) -> ReadBack:
+    if order["bid"] == 0:
+        return read_with_loans(order, ["You will pass: you bid nothing for the office of harbor master."])
+    cash, _ = finances_after_loans(state, seat, order["take_loans"], order["repay_loans"])
+    warnings: tuple[str, ...] = ()
+    if order["bid"] > cash:
+        warnings = (f"Your bid is more than your {pesos(cash)} in cash: if it wins, loans are taken to pay it.",)
+    return read_with_loans(order, [f"You will bid {pesos(order['bid'])} for the office of harbor master."], warnings)
 
 
 def resolve_bid(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
@@ -152,6 +163,20 @@ def validate_duties(state: State, seat: int, order: Order) -> Order:
         rest[f"ware_{route}"] = ware
         rest[f"start_{route}"] = start
     return with_loans(state, seat, order, rest)
+
+
+def read_duties(state: State, seat: int, order: Order) -> ReadBack:
+    share = order["share"]
+    price = pesos(share_price(state["values"][share])) if share != "none" else ""
+    lines = [f"You will buy a {share} share for {price}." if price else "You will buy no share."]
+    loaded = [order[f"ware_{route}"] for route in ROUTES]
+    for route in ROUTES:
+        lines.append(
+            f"The {order[f'ware_{route}']} punt sails on sea route {route} from space {order[f'start_{route}']}."
+        )
+    ashore = next(ware for ware in WARES if ware not in loaded)
+    lines.append(f"{ashore.capitalize()} stays ashore.")
+    return read_with_loans(order, lines)
 
 
 def resolve_duties(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from itertools import combinations, product
 
-from games.engines.base import Choice, Event, Field, Order, Prompt, State
+from games.engines.base import Choice, Event, Field, Order, Prompt, ReadBack, State
 from games.engines.manila.data import LAST_SPACE
-from games.engines.manila.fields import choice, loan_fields, with_loans
+from games.engines.manila.fields import choice, loan_fields, read_with_loans, with_loans
 from games.engines.manila.flow import afloat, at_pirate_space, berth_punt, free_punt_space, move_punt, punt_of
 from games.engines.manila.money import Events, apply_loans
 
@@ -72,6 +72,14 @@ def validate_pilot(state: State, seat: int, order: Order) -> Order:
     pilot = state["step_stage"].split(":")[1]
     move = choice(order, "move", _pilot_moves(state, pilot), "the pilot's move (or none)")
     return with_loans(state, seat, order, {"move": move})
+
+
+def read_pilot(state: State, seat: int, order: Order) -> ReadBack:
+    pilot = state["step_stage"].split(":")[1]
+    if order["move"] == NOTHING:
+        return read_with_loans(order, [f"As the {pilot} pilot you will do nothing."])
+    move = _pilot_moves(state, pilot)[order["move"]]
+    return read_with_loans(order, [f"As the {pilot} pilot you will {move[0].lower()}{move[1:]}."])
 
 
 def resolve_pilot(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
@@ -146,6 +154,13 @@ def validate_board(state: State, seat: int, order: Order) -> Order:
     return with_loans(state, seat, order, {"board": board})
 
 
+def read_board(state: State, seat: int, order: Order) -> ReadBack:
+    if order["board"] == NOTHING:
+        return read_with_loans(order, ["Your pirate will stay on the pirate boat."])
+    choice_label = _boarding_options(state)[order["board"]]
+    return read_with_loans(order, [f"Your pirate will {choice_label[0].lower()}{choice_label[1:]}."])
+
+
 def resolve_board(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
     ((seat, order),) = orders.items()
     apply_loans(state, seat, order, events)
@@ -209,6 +224,15 @@ def validate_plunder(state: State, seat: int, order: Order) -> Order:
         for punt in _plundered(state)
     }
     return with_loans(state, seat, order, fates)
+
+
+def read_plunder(state: State, seat: int, order: Order) -> ReadBack:
+    where = {"port": "into port (its ware rises in value)", "yard": "to the shipyard"}
+    lines = []
+    for punt in _plundered(state):
+        ware = punt["ware"]
+        lines.append(f"The plundered {ware} punt goes {where[order[f'fate_{ware}']]}.")
+    return read_with_loans(order, lines)
 
 
 def resolve_plunder(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Field, Order, OrderError, State
-from games.engines.manila.data import LOAN, REDEEM
+from games.engines.base import Field, Order, OrderError, ReadBack, State
+from games.engines.manila.data import LOAN, REDEEM, pesos
 from games.engines.manila.money import free_shares, repayable, validate_loans
 
 
@@ -42,6 +42,17 @@ def loan_fields(state: State, seat: int) -> tuple[Field, ...]:
 def with_loans(state: State, seat: int, order: Order, rest: dict[str, Any]) -> Order:
     take, repay = validate_loans(state, seat, order)
     return {**rest, "take_loans": take, "repay_loans": repay}
+
+
+def read_with_loans(order: Order, lines: list[str], warnings: tuple[str, ...] = ()) -> ReadBack:
+    """An order's read-back, after a first line for the loans it takes or repays before the rest."""
+    take, repay = order.get("take_loans") or 0, order.get("repay_loans") or 0
+    first = []
+    if take:
+        first.append(f"First you will take {take} loan{'s' if take > 1 else ''} (+{pesos(LOAN * take)}).")
+    if repay:
+        first.append(f"First you will repay {repay} loan{'s' if repay > 1 else ''} ({pesos(REDEEM * repay)}).")
+    return ReadBack((*first, *lines), warnings)
 
 
 def choice(order: Order, name: str, allowed: dict[str, str], what: str) -> str:

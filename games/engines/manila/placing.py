@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, State
+from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, ReadBack, State
 from games.engines.manila.data import (
     INSURANCE_PAYMENT,
     PUNT_COSTS,
@@ -15,7 +15,7 @@ from games.engines.manila.data import (
     pesos,
     space_label,
 )
-from games.engines.manila.fields import loan_fields
+from games.engines.manila.fields import loan_fields, read_with_loans
 from games.engines.manila.flow import afloat, clockwise_from, free_punt_space, punt_of
 from games.engines.manila.money import (
     Events,
@@ -143,6 +143,20 @@ def validate_place(state: State, seat: int, order: Order) -> Order:
         if wish not in wants:
             wants.append(wish)
     return {"wants": [*wants, STOP] if stops else wants, "take_loans": take, "repay_loans": repay}
+
+
+def read_place(state: State, seat: int, order: Order) -> ReadBack:
+    wants = [wish for wish in order["wants"] if wish != STOP]
+    stops = STOP in order["wants"]
+    if not wants:
+        left = state["left"][seat]
+        warning = f"You place no more accomplices this voyage, though you have {left} left."
+        return read_with_loans(order, ["You will stop placing accomplices for this voyage."], (warning,))
+    listed = ", then ".join(space_label(wish) for wish in wants)
+    lines = [f"You want {listed}: you will get the first one still free when your turn comes."]
+    if stops:
+        lines.append("If none is free, you stop placing for this voyage.")
+    return read_with_loans(order, lines)
 
 
 def _take(state: State, seat: int, wish: str, price: int, events: Events) -> str:

@@ -32,6 +32,7 @@ STEPS = {
         auction.random_bid,
         auction.resolve_bid,
         auction.enter_bid,
+        read_back=auction.read_bid,
     ),
     "duties": Stage(
         auction.duties_prompt,
@@ -40,6 +41,7 @@ STEPS = {
         auction.random_duties,
         auction.resolve_duties,
         lambda state, events: [state["harbor_master"]],
+        read_back=auction.read_duties,
     ),
     "place": Stage(
         placing.place_prompt,
@@ -48,6 +50,7 @@ STEPS = {
         placing.random_place,
         placing.resolve_place,
         placing.enter_place,
+        read_back=placing.read_place,
     ),
     "pilot": Stage(
         crews.pilot_prompt,
@@ -56,6 +59,7 @@ STEPS = {
         crews.random_crew_order,
         crews.resolve_pilot,
         crews.enter_pilot,
+        read_back=crews.read_pilot,
     ),
     "board": Stage(
         crews.board_prompt,
@@ -64,6 +68,7 @@ STEPS = {
         crews.random_crew_order,
         crews.resolve_board,
         crews.enter_board,
+        read_back=crews.read_board,
     ),
     "plunder": Stage(
         crews.plunder_prompt,
@@ -72,6 +77,7 @@ STEPS = {
         crews.random_crew_order,
         crews.resolve_plunder,
         enter_plunder,
+        read_back=crews.read_plunder,
     ),
 }
 

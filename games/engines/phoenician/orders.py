@@ -9,6 +9,7 @@ from typing import Any
 
 from games.engines.base import Event, Order, OrderError, State
 from games.engines.kit import Step, copy_state, only
+from games.engines.phoenician import builder, readback
 from games.engines.phoenician.bot import random_answer, random_turn
 from games.engines.phoenician.data import COLOURS, square_name
 from games.engines.phoenician.play import (
@@ -110,6 +111,7 @@ STEPS = {
         lambda state, seat: {"centre": free_centres(state)[0]},
         lambda state, seat, rng: {"centre": rng.choice(free_centres(state))},
         resolve_start,
+        read_back=readback.read_start,
     ),
     "answer": Step(
         answer_prompt,
@@ -117,6 +119,7 @@ STEPS = {
         lambda state, seat: {"answer": "decline"},
         lambda state, seat, rng: {"answer": random_answer(state, rng)},
         resolve_answer,
+        read_back=readback.read_answer,
     ),
     "turn": Step(
         turn_prompt,
@@ -124,5 +127,7 @@ STEPS = {
         lambda state, seat: {"steps": "pass"},
         lambda state, seat, rng: {"steps": random_turn(state, seat, rng)},
         resolve_turn,
+        read_back=readback.read_turn,
+        builders={"steps": builder.TURN},
     ),
 }

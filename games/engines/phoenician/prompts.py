@@ -53,5 +53,5 @@ def turn_prompt(state: State, seat: int) -> Prompt:
         f"{opening} Your ship is {where}; hold: {hold}; gold: {state['gold'][seat]}. Your hand: {hand}. "
         "Write your whole turn as steps: sail and trade in any order, then piracy, then a storm."
     )
-    steps = Field("steps", "text", "Your turn", min=0, max=2000, help=HELP)
+    steps = Field("steps", "steps", "Your turn", min=0, max=2000, help=HELP)
     return Prompt(kind="turn", text=text, fields=(steps,))

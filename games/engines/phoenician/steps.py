@@ -8,6 +8,8 @@ written back in one canonical spelling (that canonical text is the stored, norma
                            at a centre: hold cards for 2 gold, 3 for the centre's most desired good
     offer Blue give hold silk, hand 2 wine for hold oil
                            a trade with an adjacent ship; ends this part of the turn
+    offer Blue; give hold silk; give hand 2 wine; want hold oil
+                           the same offer, a card at a time ('give' and 'want' add to the offer before them)
     pirate 1 NE 2          a Sail NE card moves pirate 1 one or two spaces north-east
     storm C4               discard a Storm card to put your storm counter on C4
     pass                   nothing (an empty order ends the turn with no moves)
@@ -22,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games.engines.base import OrderError
+from games.engines.base import OrderError, OrderIncomplete
 from games.engines.phoenician.data import COLOURS, COMMODITIES, DIRECTIONS, parse_square, square_name
 
 Step = tuple[Any, ...]
@@ -41,18 +43,21 @@ DIRECTION_WORDS = {
 }
 GOOD_WORDS = {good.lower(): good for good in COMMODITIES} | {"spice": "Spices"}
 PHASE_OF = {"row": 0, "sail": 0, "buy": 0, "sell": 0, "offer": 1, "pirate": 2, "storm": 3}
+ADDS_TO_OFFER = {"give": 2, "want": 3}  # the offer tuple's place each adds cards to
 HELP = (
     "Steps in order, separated by ';' or new lines. Sail and trade in any mix: 'row NE' (a Row card: "
     "1 space, any direction), 'sail E 2' (a Sail East card: 1 or 2 spaces east), 'buy' or 'buy 2' (at a "
     "centre: your hand's cards of its commodity into your hold, 1 gold each), 'sell wine', 'sell 2 wine' or "
     "'sell all' (hold cards: 2 gold, 3 for what the centre most desires). You may end with "
-    "'offer Blue give hold silk, hand 2 wine for hold oil' to trade with an adjacent ship: your turn "
-    "continues after the answer. Then piracy: 'pirate 1 NE 2' (a Sail NE card moves pirate 1). Then "
+    "'offer Blue give hold silk, hand 2 wine for hold oil' (or 'offer Blue; give hold silk; give hand 2 wine; "
+    "want hold oil') to trade with an adjacent ship: your turn continues after the answer. Then piracy: "
+    "'pirate 1 NE 2' (a Sail NE card moves pirate 1). Then "
     "'storm C4' (discard a Storm card). 'pass' or nothing ends the turn with no moves."
 )
 
 
-def parse(text: str, players: int) -> list[Step]:
+def parse(text: str, players: int, complete: bool = True) -> list[Step]:
+    """The steps of a turn; with `complete`, an offer that moves no card yet is refused (OrderIncomplete)."""
     steps: list[Step] = []
     parts = [part.strip() for part in SEPARATORS.split(text or "")]
     parts = [part for part in parts if part]
@@ -61,6 +66,9 @@ def parse(text: str, players: int) -> list[Step]:
         if " ".join(words) in PASS_WORDS:
             continue
         where = f"Step {number} ('{part}')"
+        if words[0] in ADDS_TO_OFFER:
+            _add_to_offer(steps, words, where)
+            continue
         try:
             parsed = _parse_step(words, players)
         except OrderError as error:
@@ -74,7 +82,27 @@ def parse(text: str, players: int) -> list[Step]:
             if PHASE_OF[parsed[0]] < previous or (previous == 3 and parsed[0] == "storm"):
                 raise OrderError(f"{where}: {_order_problem(parsed[0], steps[-1][0])}")
         steps.append(parsed)
+    if complete and steps and steps[-1][0] == "offer" and not steps[-1][2] and not steps[-1][3]:
+        # More steps fix it ("give hand wine"): the builder may offer a bare "offer Blue" first.
+        target = COLOURS[steps[-1][1]]
+        raise OrderIncomplete(f"Your offer to {target} must move at least one card: say what you give or want.")
     return steps
+
+
+def _add_to_offer(steps: list[Step], words: list[str], where: str) -> None:
+    """'give hand 2 wine' or 'want hold oil' after an offer: more cards for it."""
+    if not steps or steps[-1][0] != "offer":
+        raise OrderError(f"{where}: '{words[0]}' adds cards to the offer just before it; start with 'offer <ship>'.")
+    try:
+        items = _items(" ".join(words[1:]))
+    except OrderError as error:
+        raise OrderError(f"{where}: {error}") from None
+    if not items:
+        raise OrderError(f"{where}: say which cards, e.g. '{words[0]} hand wine'.")
+    offer = list(steps[-1])
+    place = ADDS_TO_OFFER[words[0]]
+    offer[place] = sorted(offer[place] + items)
+    steps[-1] = tuple(offer)
 
 
 def _order_problem(kind: str, previous: str) -> str:
@@ -147,6 +175,8 @@ def _amount_and_good(words: list[str], verb: str) -> tuple[str, int]:
 
 
 def _parse_offer(words: list[str], players: int) -> Step:
+    if len(words) == 1:
+        return ("offer", seat_named(words[0], players), [], [])  # its cards follow in 'give'/'want' steps
     text = " ".join(words).replace(",", " , ")
     match = re.fullmatch(r"(\S+)\s+give\s+(.*?)\s*\bfor\b\s*(.*)", text)
     if not match:

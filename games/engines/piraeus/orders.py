@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from games.engines.base import Choice, Field, Order, OrderError, Prompt, State
+from games.engines.base import Choice, Field, Order, OrderError, Prompt, ReadBack, State
 from games.engines.kit import Step
 from games.engines.piraeus.cards import (
     DAYS,
@@ -288,10 +288,72 @@ def random_bid(state: State, seat: int, rng: random.Random) -> Order:
     return {"bid": rng.randint(price, min(cash, price + rng.randint(0, 3)))}
 
 
+# --- read-backs ------------------------------------------------------------------------------------
+
+
+def read_plan(state: State, seat: int, order: Order) -> ReadBack:
+    if order["role"] == "buyer":
+        return ReadBack(("You will buy goods today.",))
+    warnings = () if state["hands"][seat] else ("You have no goods in hand, so you will have nothing to sell today.",)
+    return ReadBack(("You will sell your own goods today.",), warnings)
+
+
+def read_sale(state: State, seat: int, order: Order) -> ReadBack:
+    if not order["cards"]:
+        return ReadBack(
+            ("You will put nothing up for sale today.",),
+            ("You chose to sell today but put no goods up for sale.",),
+        )
+    cards = order["cards"]
+    what = f"a {cards[0]} card" if len(cards) == 1 else f"{len(cards)} cards, {join_names(cards)},"
+    return ReadBack((f"You will put {what} up for sale: each card lowers its good's price by 1.",))
+
+
+def read_deal(state: State, seat: int, order: Order) -> ReadBack:
+    if order["card"] == "none":
+        return ReadBack(("You will keep your token this round and buy nothing.",))
+    card = dict(market_slots(state))[order["card"]]
+    price = price_of(state, card)
+    where = "in the Greek row" if order["card"].startswith("G") else f"sold by the {country_of(card)}"
+    warnings: tuple[str, ...] = ()
+    if price == state["cash"][seat]:
+        warnings = (f"It costs all your {price} drachmas.",)
+    return ReadBack((f"You will place your token on {card_label(card)} {where}, priced {price} drachmas.",), warnings)
+
+
+def read_bid(state: State, seat: int, order: Order) -> ReadBack:
+    card = contest_of(state, seat)["card"]
+    if order["bid"] == WITHDRAW:
+        return ReadBack((f"You will withdraw from the contest for {card_label(card)}.",))
+    warnings: tuple[str, ...] = ()
+    if order["bid"] == state["cash"][seat]:
+        warnings = (f"You bid all your {order['bid']} drachmas.",)
+    line = f"You will bid {order['bid']} drachmas for {card_label(card)} (priced {price_of(state, card)})."
+    return ReadBack((line,), warnings)
+
+
 # The defaults of a missed deadline: buy, sell nothing, keep the token, withdraw.
 STEPS = {
-    "plan": Step(_plan_prompt, validate_plan, lambda state, seat: {"role": "buyer"}, random_plan, resolve_plan),
-    "sale": Step(_sale_prompt, validate_sale, lambda state, seat: {"cards": []}, random_sale, resolve_sale),
-    "deal": Step(_deal_prompt, validate_deal, lambda state, seat: {"card": "none"}, random_deal, resolve_deal),
-    "bid": Step(_bid_prompt, validate_bid, lambda state, seat: {"bid": WITHDRAW}, random_bid, resolve_bids),
+    "plan": Step(
+        _plan_prompt,
+        validate_plan,
+        lambda state, seat: {"role": "buyer"},
+        random_plan,
+        resolve_plan,
+        read_back=read_plan,
+    ),
+    "sale": Step(
+        _sale_prompt, validate_sale, lambda state, seat: {"cards": []}, random_sale, resolve_sale, read_back=read_sale
+    ),
+    "deal": Step(
+        _deal_prompt,
+        validate_deal,
+        lambda state, seat: {"card": "none"},
+        random_deal,
+        resolve_deal,
+        read_back=read_deal,
+    ),
+    "bid": Step(
+        _bid_prompt, validate_bid, lambda state, seat: {"bid": WITHDRAW}, random_bid, resolve_bids, read_back=read_bid
+    ),
 }

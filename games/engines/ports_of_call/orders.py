@@ -10,6 +10,7 @@ from typing import Any
 
 from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, State
 from games.engines.kit import Step, copy_state, only
+from games.engines.ports_of_call import builder, readback
 from games.engines.ports_of_call.actions import Turn, ship_place, start_turn
 from games.engines.ports_of_call.board import good_name, money, name, order_label, price, ships_of
 from games.engines.ports_of_call.data import (
@@ -77,13 +78,13 @@ def turn_prompt(state: State, seat: int) -> Prompt:
     closed = [*state["closures"]["ports"], *(f"{c} Canal" for c in state["closures"]["canals"])]
     weather = state["closures"]["weather"]
     text = (
-        f"Year {state['year']}, quarter {state['quarter']}: your turn. You have {ap} action points (AP) and "
+        f"Year {state['year']}, quarter {state['quarter']}: your turn. You have {readback.points(ap)} (AP) and "
         f"{money(state['cash'][seat])}; share value {state['stock'][seat]}. Ships: {ships}. "
         f"Your orders: {orders}. Order Market: {market}. Terminal prices: {prices}."
         + (f" Closed this quarter: {', '.join(closed)}." if closed else "")
         + (f" Bad weather (ships move 1 less) in: {', '.join(weather)}." if weather else "")
     )
-    field = Field(name="actions", kind="text", label="Your actions", min=0, max=2000, help=ACTIONS_HELP)
+    field = Field(name="actions", kind="steps", label="Your actions", min=0, max=2000, help=ACTIONS_HELP)
     return Prompt(kind="turn", text=text, fields=(field,))
 
 
@@ -210,6 +211,14 @@ def resolve_turn(state: State, orders: dict[int, Order], rng: random.Random, eve
 
 
 STEPS = {
-    "home": Step(home_prompt, validate_home, default_home, random_home, resolve_home),
-    "turn": Step(turn_prompt, validate_turn, lambda state, seat: {"actions": ""}, random_turn, resolve_turn),
+    "home": Step(home_prompt, validate_home, default_home, random_home, resolve_home, read_back=readback.read_home),
+    "turn": Step(
+        turn_prompt,
+        validate_turn,
+        lambda state, seat: {"actions": ""},
+        random_turn,
+        resolve_turn,
+        read_back=readback.read_turn,
+        builders={"actions": builder.ACTIONS},
+    ),
 }

@@ -1,0 +1,186 @@
+"""The order builder's candidate steps: what a seat could add next to its offers, its route or its tile
+plays, spelled as the typed syntax spells them. The engine kit keeps those `validate` accepts, so the
+rules stay in `orders`; here only the vocabulary is listed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Any
+
+from games.engines.base import OrderError, State, StepChoice
+from games.engines.genoa.actions import colour
+from games.engines.genoa.board import BUILDINGS, MARKET, is_building, neighbours, reachable, space_name
+from games.engines.genoa.components import (
+    COMMODITIES,
+    DISCS,
+    LARGE_ORDERS,
+    MOVES,
+    SMALL_ORDERS,
+    TILES,
+    card_text,
+    tile_name,
+)
+from games.engines.genoa.parsing import ROUTE_SPLIT, offer_text, parse_offers, parse_route, parse_tiles, steps
+from games.engines.genoa.rules import pays_a_good
+from games.engines.kit import Builder, split_steps
+
+
+def _joined(chosen: list[str]) -> str:
+    return "; ".join(chosen)
+
+
+def _deliverable(state: State, seat: int, building: str) -> list[list[str]]:
+    """Every set of the seat's order cards it might deliver at `building` (at most one large order)."""
+    cards = [c for c in state["hands"][seat] if c in SMALL_ORDERS and SMALL_ORDERS[c][0] == building]
+    larges = [c for c in state["hands"][seat] if c in LARGE_ORDERS and LARGE_ORDERS[c][0] == building]
+    sets: list[list[str]] = []
+    for large in [None, *larges]:
+        for size in range(len(cards) + 1):
+            for smalls in combinations(cards, size):
+                chosen = [*([large] if large else []), *smalls]
+                if chosen:
+                    sets.append(chosen)
+    return sets
+
+
+def _deliveries(state: State, seat: int, building: str) -> Iterator[tuple[str, str]]:
+    """(typed words, words) for taking `building`'s action: no delivery, or each delivery and reward."""
+    yield "", ""
+    for cards in _deliverable(state, seat, building):
+        typed = "".join(f" deliver {card}" for card in cards)
+        words = f", delivering {' and '.join(cards)}"
+        yield typed, words
+        if any(card in LARGE_ORDERS for card in cards):
+            for tile in TILES:
+                yield f"{typed} reward {tile}", f"{words} for a {tile_name(tile)} tile"
+
+
+# --- offers ----------------------------------------------------------------------------------------
+
+
+def offer_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[StepChoice]:
+    try:
+        offers = parse_offers(_joined(chosen))
+    except OrderError:
+        return
+    if offers:
+        yield from _offer_items(state, seat, offers[-1])
+        if state["players"] == 2 and not pays_a_good(offers[-1]):
+            return  # that offer is finished first (with two players it needs a good)
+    offered = {offer["space"] for offer in offers}
+    holds = any(state[key][seat] for key in ("goods", "hands", "tiles", "markers"))
+    near = sorted(space for space in reachable(state["turn"]["start"], MOVES) if space != MARKET)
+    for space in near:
+        # With two players a street offer needs a good, so it is offered only to a seat holding one.
+        if space not in offered and (state["players"] > 2 or holds or is_building(space)):
+            name = space_name(space)
+            yield StepChoice(f"{name}: {{n}} ducats", f"New offer: {name}", (0, state["ducats"][seat]), "ducats")
+
+
+def _offer_items(state: State, seat: int, offer: dict[str, Any]) -> Iterator[StepChoice]:
+    """What may be added to the offer being written (the last one), each with a '+'."""
+    where = space_name(offer["space"])
+    for good in sorted(set(state["goods"][seat]), key=COMMODITIES.index):
+        yield StepChoice(f"+ {good}", f"{where} offer: add 1 {good}")
+    for card in state["hands"][seat]:
+        if card not in offer["cards"] and card not in offer["deliver"]:
+            yield StepChoice(f"+ {card}", f"{where} offer: add your card {card_text(card)}")
+    for tile in sorted(set(state["tiles"][seat]), key=list(TILES).index):
+        yield StepChoice(f"+ {tile} tile", f"{where} offer: add your {tile_name(tile)} tile")
+    if state["markers"][seat]:
+        yield StepChoice("+ 1 marker", f"{where} offer: add 1 ownership marker")
+    if not is_building(offer["space"]):
+        return
+    if not offer["gained"]:
+        yield StepChoice("+ gained", f"{where} offer: add what the action gives you")
+    for cards in _deliverable(state, seat, offer["space"]):
+        if len(cards) == 1 and cards[0] not in offer["deliver"]:
+            yield StepChoice(f"+ deliver {cards[0]}", f"{where} offer: you deliver {cards[0]} there")
+    if not offer["reward"] and any(card in LARGE_ORDERS for card in offer["deliver"]):
+        for tile in TILES:
+            yield StepChoice(f"+ reward {tile}", f"{where} offer: a {tile_name(tile)} tile as the order's reward")
+
+
+def offer_builder_steps(state: State, text: str) -> list[str]:
+    """Offers as the builder's steps: each offer's space and ducats, then one '+' step per other item."""
+    try:
+        offers = parse_offers(text)
+    except OrderError:
+        return split_steps(text)
+    result: list[str] = []
+    for offer in offers:
+        result.append(f"{space_name(offer['space'])}: {offer['ducats']} ducats")
+        result += [f"+ {good}" for good in offer["goods"]]
+        result += [f"+ {card}" for card in offer["cards"]]
+        result += [f"+ {tile} tile" for tile in offer["tiles"]]
+        result += ["+ 1 marker"] * offer["markers"]
+        result += ["+ gained"] if offer["gained"] else []
+        result += [f"+ deliver {card}" for card in offer["deliver"]]
+        result += [f"+ reward {offer['reward']}"] if offer["reward"] else []
+    return result
+
+
+# --- the route -------------------------------------------------------------------------------------
+
+
+def route_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[StepChoice]:
+    """First what happens on the start space, then each move to a neighbour and who acts there."""
+    start = state["turn"]["start"]
+    try:
+        route = parse_route(_joined(chosen), state["players"], seat, start)
+    except OrderError:
+        return
+    if not route:
+        yield from _visit(state, seat, start, f"Start on {space_name(start)}")
+        return
+    if len(route) >= DISCS:
+        return
+    visited = {entry["space"] for entry in route}
+    for space in sorted(neighbours(route[-1]["space"]) - visited, key=space_name):
+        yield from _visit(state, seat, space, f"Move to {space_name(space)}")
+
+
+def _visit(state: State, seat: int, space: str, heading: str) -> Iterator[StepChoice]:
+    name = space_name(space)
+    building = is_building(space)
+    yield StepChoice(name, f"{heading}: nobody acts there" if building else heading)
+    if building:
+        for typed, words in _deliveries(state, seat, space):
+            yield StepChoice(f"{name} = {colour(seat)}{typed}", f"{heading}: you take the action{words}")
+    for offer in state["turn"]["offers"]:
+        if offer["space"] == space:
+            what = "takes the action" if building else "pays for the visit"
+            price = offer_text(offer).partition(": ")[2]
+            yield StepChoice(
+                f"{name} = {colour(offer['seat'])}", f"{heading}: {colour(offer['seat'])} {what} ({price})"
+            )
+
+
+# --- special tiles ---------------------------------------------------------------------------------
+
+
+def tile_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[StepChoice]:
+    try:
+        plays = parse_tiles(_joined(chosen))
+    except OrderError:
+        return
+    left = {tile: state["tiles"][seat].count(tile) - sum(p["tile"] == tile for p in plays) for tile in TILES}
+    if left["trade"] > 0:
+        for give in sorted(set(state["goods"][seat]), key=COMMODITIES.index):
+            for take in COMMODITIES:
+                if take != give:
+                    yield StepChoice(f"trade {give} for {take}", f"Trade 1:1 tile: your {give} for a {take}")
+    if left["choice"] > 0:
+        for good in COMMODITIES:
+            yield StepChoice(f"choose {good}", f"Commodity of your choice tile: take a {good}")
+    if left["build"] > 0:
+        for building in BUILDINGS:
+            name = space_name(building)
+            for typed, words in _deliveries(state, seat, building):
+                yield StepChoice(f"build {name}{typed}", f"Building action tile: {name}'s action{words}")
+
+
+OFFERS = Builder(offer_candidates, offer_builder_steps)
+ROUTE = Builder(route_candidates, lambda state, text: steps(text, ROUTE_SPLIT))
+TILE_PLAYS = Builder(tile_candidates)
