@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from games.engines.base import Field, Prompt
-from games.forms import OrderForm
+from games.engines import get_engine
+from games.engines.base import Field, NextSteps, Prompt, StepChoice
+from games.forms import OrderForm, StepsSource
 from games.inbound import parse_order
+from tests.engines.test_genoa import BLUE, give
+from tests.engines.test_genoa import table as genoa_table
 
 ROUTE = Prompt(
     kind="route",
@@ -54,3 +57,92 @@ def test_an_out_of_range_or_missing_number_is_refused_in_the_games_words() -> No
     assert not too_high.is_valid() and too_high.errors["bid"] == ["Enter a whole number from 0 to 9."]
     blank = OrderForm(BID, data={"phase": "3", "bid": ""})
     assert not blank.is_valid() and blank.errors["bid"] == ["Please fill this in."]
+
+
+# --- "steps" fields: the order builder ---------------------------------------------------------------
+
+MOVES = Prompt(
+    kind="turn",
+    text="Move.",
+    fields=(Field(name="moves", kind="steps", label="Your moves", help="wait; go N (1 to 3 spaces); rest"),),
+).to_json()
+
+
+def _next(name: str, steps: list[str]) -> NextSteps:
+    """A tiny game: at most three steps; "rest" only after "wait"; "go N" takes 1 to 3 spaces."""
+    if len(steps) >= 3:
+        return NextSteps((), True)
+    choices = [StepChoice("wait", "Wait a turn"), StepChoice("go {n}", "Go forward", (1, 3), "spaces")]
+    if steps and steps[-1] == "wait":
+        choices.append(StepChoice("rest", "Rest"))
+    return NextSteps(tuple(choices), True)
+
+
+SOURCE = StepsSource(_next, lambda name, text: [part.strip() for part in text.split(";") if part.strip()])
+
+
+def test_a_stored_order_shows_as_builder_rows_then_a_row_for_the_next_step() -> None:
+    form = OrderForm(MOVES, initial={"phase": 3, "moves": "wait; go 2"}, source=SOURCE)
+    (field,) = form.steps_rows()
+    assert [row["select"].initial for row in field["rows"]] == ["wait", "go {n}", None]
+    assert [row["amount"].initial for row in field["rows"][1:]] == [2, 1]
+    assert field["can_add"] and [c[0] for c in form.fields["moves__2"].choices] == ["", "wait", "go {n}"]
+
+
+def test_the_builders_rows_make_the_typed_order_and_a_blank_row_ends_it() -> None:
+    data = {"phase": "3", "moves__0": "wait", "moves__1": "go {n}", "moves__1__n": "2", "moves__2": ""}
+    form = OrderForm(MOVES, data=data, source=SOURCE)
+    assert form.is_valid(), form.errors
+    assert form.order() == {"moves": "wait; go 2"}
+
+
+def test_removing_the_last_step_shows_the_rows_without_it() -> None:
+    data = {"phase": "3", "moves__0": "wait", "moves__1": "go {n}", "moves__1__n": "2"}
+    form = OrderForm(MOVES, data=data, source=SOURCE, remove="moves")
+    assert form.is_valid() and form.order() == {"moves": "wait"}
+    assert form.data["moves__1"] == "" and "moves__1__n" in form.fields and "moves__2" not in form.fields
+    assert [c[0] for c in form.fields["moves__1"].choices] == ["", "wait", "go {n}", "rest"]
+
+
+def test_a_step_no_longer_possible_after_the_ones_before_it_is_refused_and_the_rest_dropped() -> None:
+    """The player changed step 1 from "wait" to "go" without the page updating step 2's choices."""
+    data = {"phase": "3", "moves__0": "go {n}", "moves__0__n": "1", "moves__1": "rest", "moves__2": "wait"}
+    form = OrderForm(MOVES, data=data, source=SOURCE)
+    assert not form.is_valid()
+    assert form.errors["moves__1"] == [
+        "That step is not possible after the steps before it; choose again.",
+        "The step after it was taken away.",
+    ]
+    assert "moves__2" not in form.fields and "moves__2" not in form.data
+
+
+def test_a_step_taking_a_number_needs_one_in_its_range() -> None:
+    data = {"phase": "3", "moves__0": "go {n}", "moves__0__n": "7"}
+    form = OrderForm(MOVES, data=data, source=SOURCE)
+    assert not form.is_valid() and form.errors["moves__0__n"] == ["Enter a whole number from 1 to 3."]
+    assert form.order()["moves"] == ""
+
+
+def test_typed_instead_a_steps_field_is_the_syntax_as_text() -> None:
+    form = OrderForm(MOVES, data={"phase": "3", "how": "typed", "moves": "wait; go 2"}, source=SOURCE, typed=True)
+    assert form.is_valid() and form.order() == {"moves": "wait; go 2"} and not form.steps_rows()
+    shown = OrderForm(MOVES, initial={"phase": 3, "moves": "wait; go 2"}, typed=True)
+    assert shown["moves"].value() == "wait; go 2"
+
+
+def test_a_genoa_offer_built_in_the_form_is_the_order_typed() -> None:
+    state = genoa_table(start="palace")
+    give(state, BLUE, goods=("silk",))
+    engine = get_engine("genoa")
+    prompt = engine.prompts(state)[BLUE].to_json()
+    source = StepsSource(
+        lambda name, steps: engine.next_steps(state, BLUE, name, steps),
+        lambda name, text: engine.builder_steps(state, BLUE, name, text),
+    )
+    data = {"phase": "3", "offers__0": "Palace: {n} ducats", "offers__0__n": "20", "offers__1": "+ silk"}
+    form = OrderForm(prompt, data=data, source=source)
+    assert form.is_valid(), form.errors
+    typed = engine.validate(state, BLUE, {"offers": "Palace: 20 + silk", "tiles": ""})
+    assert engine.validate(state, BLUE, form.order()) == typed == {"offers": "Palace: 20 ducats + silk", "tiles": ""}
+    again = OrderForm(prompt, initial={"phase": 3, **typed}, source=source)
+    assert [row["select"].initial for row in again.steps_rows()[0]["rows"]] == ["Palace: {n} ducats", "+ silk", None]
