@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, Standing, State
+from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, ReadBack, Standing, State
 from games.engines.kit import Step, StepEngine
 
 ROUNDS = 3
@@ -54,6 +54,7 @@ class HighestUnique(StepEngine):
             default=lambda state, seat: {"number": "1"},
             random=lambda state, seat, rng: {"number": rng.choice(NUMBERS)},
             resolve=score_round,
+            read_back=lambda state, seat, order: ReadBack((f"You will pick {order['number']}.",)),
         )
     }
 
