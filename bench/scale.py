@@ -57,25 +57,19 @@ def parse_args() -> argparse.Namespace:
 
 
 def find_due_work() -> dict[str, Any]:
-    """Today's sweep's finding (games/turns.py sweep_deadlines), done the way it does it: the overdue phases'
-    ids; then every open phase not yet reminded, read with its game, each checked in Python for whether its
-    reminder is due. When the sweep is rebuilt, make this call the rebuilt sweep's own finders instead."""
+    """The sweep's own finders (games/sweep.py `due`): each kind's due phases' ids, all of them (the sweep reads
+    them a batch at a time while it claims them)."""
     from django.utils import timezone
 
-    from games import turns
-    from games.models import Game, Phase
+    from games import sweep
 
     now = timezone.now()
-    open_phases = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE)
+    found = sweep.due(now)
 
-    def overdue() -> int:
-        return len(list(open_phases.filter(deadline__lte=now).values_list("pk", flat=True)))
+    def ids(kind: str) -> Any:
+        return lambda: len(list(found[kind].values_list("pk", flat=True)))
 
-    def reminders_due() -> int:
-        candidates = open_phases.filter(reminded=False, deadline__gt=now).select_related("game")
-        return sum(now >= turns._reminder_time(phase) for phase in candidates)
-
-    return {"overdue": overdue, "reminders due": reminders_due}
+    return {kind: ids(kind) for kind in found}
 
 
 def run_sweeps() -> dict[str, Any]:

@@ -506,6 +506,9 @@ class Builder:
                 "used_defaults": f"p.number < {phases} AND EXISTS (SELECT FROM unnest(p.owed) s "
                 f"WHERE pg_temp.missed((o.g - 1) * {phases} + p.number, s))",
                 "reminded": f"p.number = {phases} AND o.reminded",
+                # Phase.reminder_time: 12 hours before the deadline, never before half-way.
+                "remind_at": f"CASE WHEN p.number = {phases} AND NOT o.reminded THEN "
+                "greatest(o.deadline - interval '12 hours', o.opened + (o.deadline - o.opened) / 2) END",
             },
             "_open o JOIN _trace_phase p ON p.trace = o.trace",
         )

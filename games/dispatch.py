@@ -3,7 +3,7 @@
 A task is only a wake-up call; the database row is the truth. Enqueuing after commit means a worker never
 looks for a row that is not there yet. A wake-up call that cannot be published (the broker is down or
 hangs) is logged and dropped: what it was for is already committed, and the sweep finds it by its row
-(games.turns.sweep_deadlines), so the player who just stored an order is not shown an error.
+(games/sweep.py), so the player who just stored an order is not shown an error.
 
 Enqueueing goes one way. The service layer names the task it wakes (a TaskName declared here, or by a
 league module for its own tasks) and never imports a tasks module; a tasks module imports the services and
@@ -30,8 +30,9 @@ from kombu.exceptions import OperationalError
 log = logging.getLogger(__name__)
 
 TaskName = NewType("TaskName", str)
-# A task's arguments are row ids and flags, never an order's content: they are logged when a publish fails.
-TaskArg = int | bool
+# A task's arguments are row ids, flags and the sweep's time (ISO 8601), never an order's content: they are
+# logged when a publish fails.
+TaskArg = int | bool | str | list[int]
 
 DECLARED: set[TaskName] = set()
 
@@ -48,6 +49,9 @@ RESOLVE_PHASE = task_name("games.tasks.resolve_phase")
 PLAY_BOTS = task_name("games.tasks.play_bots")
 SEND_EMAILS = task_name("games.tasks.send_emails")
 SEND_SIGN_IN_LINK = task_name("games.tasks.send_sign_in_link")
+# What the sweep (games/sweep.py) finds due: an overdue phase, a batch of phases due a reminder.
+RESOLVE_OVERDUE = task_name("games.tasks.resolve_overdue")
+SEND_REMINDERS = task_name("games.tasks.send_reminders")
 
 
 def bound_task(name: TaskName) -> Task:

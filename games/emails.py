@@ -9,6 +9,7 @@ wakes a sender again for rows whose task was lost (`send_stragglers`) and retrie
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,7 +30,7 @@ from games.engines import board_templates, get_engine
 from games.engines.base import Engine
 from games.facts import GameFacts, PhaseFacts, addressee, game_facts, log_lines, phase_facts
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
-from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
+from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, claim, unique_row
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
@@ -239,38 +240,51 @@ def unsent() -> QuerySet[OutboundEmail]:
     )
 
 
-def retry_failed() -> int:
-    """Put failed rows back in the queue (up to MAX_ATTEMPTS) and wake a sender for each of their games.
-    Returns how many rows were put back."""
+def retry_failed(at: datetime | None = None) -> int:
+    """Put failed rows with attempts left back in the queue and wake a sender for each of their games.
+    Returns how many rows were put back. Run by the sweep: the rows are taken in batches through the unsent
+    index, and marked woken at `at` (attempted_at), so a later sweep wakes them again only if they are still
+    pending a minute later (send_stragglers)."""
+    at = at or now()
     failed = OutboundEmail.objects.filter(status=OutboundEmail.Status.FAILED, attempts__lt=MAX_ATTEMPTS)
-    games = set(failed.values_list("game_id", flat=True))
-    requeued = failed.update(status=OutboundEmail.Status.PENDING)
-    _wake_senders(games)
-    return requeued
+    woken: set[int] = set()
+    requeue = {"status": OutboundEmail.Status.PENDING, "attempted_at": at}
+    return len(claim(failed.order_by("created_at"), mark=requeue, enqueue=_waker(woken), value="game_id"))
 
 
 def send_stragglers(at: datetime | None = None) -> int:
     """Wake a sender for each game with rows left pending for over a minute: their task was lost (a worker
     that died, a broker outage). A row left sending longer than a send can take is put back first: its
     worker died with it in the provider's hands, so whether it went out is unknown. It is sent again: a
-    turn email twice is a lesser harm than a turn nobody hears of. Returns how many games were woken."""
+    turn email twice is a lesser harm than a turn nobody hears of. Returns how many games were woken.
+
+    Run by the sweep, in batches through the unsent index. A row is marked woken at `at` (attempted_at: the
+    last time a sender claimed it, or was woken for it), so a later sweep wakes its game again only if the
+    row is still pending a minute after that."""
     at = at or now()
-    OutboundEmail.objects.filter(status=OutboundEmail.Status.SENDING, attempted_at__lt=at - SENDING_TIMEOUT).update(
-        status=OutboundEmail.Status.PENDING
+    woken: set[int] = set()
+    lost = OutboundEmail.objects.filter(status=OutboundEmail.Status.SENDING, attempted_at__lt=at - SENDING_TIMEOUT)
+    requeue = {"status": OutboundEmail.Status.PENDING, "attempted_at": at}
+    claim(lost.order_by("attempted_at"), mark=requeue, enqueue=_waker(woken), value="game_id")
+    stale = at - timedelta(minutes=1)
+    left = OutboundEmail.objects.filter(
+        Q(attempted_at__isnull=True) | Q(attempted_at__lt=stale),
+        status=OutboundEmail.Status.PENDING,
+        created_at__lt=stale,  # attempted_at is never earlier: the index's range
     )
-    games = set(
-        OutboundEmail.objects.filter(
-            status=OutboundEmail.Status.PENDING, created_at__lt=at - timedelta(minutes=1)
-        ).values_list("game_id", flat=True)
-    )
-    _wake_senders(games)
-    return len(games)
+    claim(left.order_by("created_at"), mark={"attempted_at": at}, enqueue=_waker(woken), value="game_id")
+    return len(woken)
 
 
-def _wake_senders(game_ids: set[int]) -> None:
-    # One task per game, so the sweep itself stays short and one slow game does not hold back others.
-    for game_id in sorted(game_ids):
-        after_commit(SEND_EMAILS, game_id)
+def _waker(woken: set[int]) -> Callable[[list[int]], None]:
+    """Wake a sender after commit for each game of a batch not woken yet by this sweep: one task per game, so
+    the sweep itself stays short and one slow game does not hold back others."""
+    def wake(game_ids: list[int]) -> None:
+        for game_id in sorted(set(game_ids) - woken):
+            after_commit(SEND_EMAILS, game_id)
+        woken.update(game_ids)
+
+    return wake
 
 
 def send_sign_in_link(player_id: int) -> bool:

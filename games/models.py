@@ -6,11 +6,12 @@ The rules live in games/engines; these rows only hold the engine's JSON state an
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -21,6 +22,40 @@ def unique_row(queryset: QuerySet[M]) -> M | None:
     """The row of a lookup by a unique key, or None. Unlike `.first()`, it adds no ORDER BY: compiling one
     costs about a millisecond, on paths (an order POST, a resolution) that are measured in a few."""
     return next(iter(queryset.order_by()[:1]), None)
+
+
+# Rows a sweep takes per statement (games/sweep.py): a batch is one short transaction, and a task's arguments.
+CLAIM_BATCH = 500
+
+
+def claim(
+    due: QuerySet[M],
+    *,
+    mark: dict[str, Any],
+    enqueue: Callable[[list[Any]], None],
+    value: str = "pk",
+) -> list[Any]:
+    """Take every row of `due`, a batch at a time in its order (an index's), and return their `value`s.
+
+    Each batch is read skipping rows that another transaction holds (a concurrent sweep's batch, a phase being
+    resolved this instant), marked with `mark`, which must take the row out of `due`, and handed to `enqueue`
+    in the same transaction: what it enqueues after commit goes out only for rows this call really took. So of
+    two sweeps running at once each takes different rows, and a later one does not take them again until the
+    mark has run out. Only the rows' ids and values are read, never the rows themselves."""
+    columns = ["pk"] if value == "pk" else ["pk", value]
+    batch = CLAIM_BATCH
+    taken: list[Any] = []
+    while True:
+        with transaction.atomic():
+            locked = due.select_for_update(no_key=True, skip_locked=True, of=("self",))
+            rows = list(locked.values_list(*columns)[:batch])
+            if rows:
+                due.model._default_manager.filter(pk__in=[row[0] for row in rows]).update(**mark)
+                values = [row[-1] for row in rows]
+                enqueue(values)
+                taken += values
+        if len(rows) < batch:
+            return taken
 
 
 def new_link_key() -> str:
@@ -132,6 +167,10 @@ class Phase(models.Model):
     # Some owed order was missing and replaced by the engine's default (the deadline, or "resolve now").
     used_defaults = models.BooleanField(default=False)
     reminded = models.BooleanField(default=False)
+    # While the phase is open and its seats still owe a reminder: when it is due (reminder_time). Set when the
+    # phase opens and whenever its deadline moves (move_deadline); cleared once the reminder is written. A
+    # sweep that takes a phase's reminder moves this on by the settle time, so no other sweep takes it too.
+    remind_at = models.DateTimeField(null=True, blank=True)
     # While the phase is open: when the last owed order came in (set in that order's transaction). The
     # resolution it enqueues is a wake-up call that a dead worker or a broker outage can lose; the sweep
     # resolves an open phase whose complete_at is older than the settle time (PBEM_SETTLE_SECONDS).
@@ -139,6 +178,9 @@ class Phase(models.Model):
     # When bots were asked to play their owed orders (the phase opened, or a seat went to a bot), until
     # they have: the sweep asks again if the bots' task was lost. Both are cleared when the phase resolves.
     bots_due_at = models.DateTimeField(null=True, blank=True)
+    # When a sweep last enqueued this phase's resolution (it was overdue, or complete and unresolved): no sweep
+    # enqueues it again before the settle time has passed, when that task must have been lost.
+    resolve_asked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-phase-number-per-game")]
@@ -156,6 +198,11 @@ class Phase(models.Model):
                 name="open-phase-bots-due",
                 condition=models.Q(status="open", bots_due_at__isnull=False),
             ),
+            models.Index(
+                fields=["remind_at"],
+                name="open-phase-remind",
+                condition=models.Q(status="open", remind_at__isnull=False),
+            ),
         ]
         ordering = ["game", "number"]
 
@@ -169,6 +216,20 @@ class Phase(models.Model):
     def prompt_for(self, seat_number: int) -> dict[str, Any] | None:
         prompt: dict[str, Any] | None = self.prompts.get(str(seat_number))
         return prompt
+
+    def reminder_time(self, reminder_before: timedelta) -> datetime:
+        """When the seats still owing are reminded: `reminder_before` (the game's) ahead of the deadline, but
+        never earlier than half-way through the phase, so a short phase does not remind at once."""
+        halfway = self.opened_at + (self.deadline - self.opened_at) / 2
+        return max(self.deadline - reminder_before, halfway)
+
+    def move_deadline(self, deadline: datetime, reminder_before: timedelta) -> list[str]:
+        """Give the phase a new deadline; its reminder is due again, at the new reminder time. Every change of
+        an open phase's deadline goes through here. Returns the fields to save."""
+        self.deadline = deadline
+        self.reminded = False
+        self.remind_at = self.reminder_time(reminder_before)
+        return ["deadline", "reminded", "remind_at"]
 
 
 class Order(models.Model):

@@ -6,9 +6,11 @@ its name and never import this module (GamesConfig.ready() does, so the names ar
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from celery import shared_task
 
-from games import dispatch, emails, turns
+from games import dispatch, emails, sweep, turns
 
 
 @shared_task(name=dispatch.RESOLVE_PHASE)
@@ -31,14 +33,16 @@ def send_sign_in_link_task(player_id: int) -> bool:
     return emails.send_sign_in_link(player_id)
 
 
+@shared_task(name=dispatch.RESOLVE_OVERDUE)
+def resolve_overdue_task(phase_id: int, at: str) -> bool:
+    return sweep.resolve_overdue(phase_id, datetime.fromisoformat(at))
+
+
+@shared_task(name=dispatch.SEND_REMINDERS)
+def send_reminders_task(phase_ids: list[int], at: str) -> int:
+    return sweep.send_reminders(phase_ids, datetime.fromisoformat(at))
+
+
 @shared_task(name="games.tasks.sweep_deadlines")
 def sweep_deadlines() -> dict[str, int]:
-    result = turns.sweep_deadlines()
-    resent = emails.retry_failed() + emails.send_stragglers()
-    return {
-        "overdue": len(result.overdue),
-        "reminded": result.reminded,
-        "complete": len(result.complete),
-        "bots": len(result.bots),
-        "resent": resent,
-    }
+    return sweep.run().counts()

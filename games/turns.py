@@ -1,4 +1,4 @@
-"""The service layer: create a game, submit an order, resolve a phase, sweep deadlines.
+"""The service layer: create a game, submit an order, resolve a phase, the organisers' actions.
 
 Views, admin actions, management commands and tasks all come through here, so every path keeps the same
 guarantees: orders are validated by the engine and stored sealed; a phase resolves exactly once, under a
@@ -11,7 +11,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,8 +37,9 @@ phase_opened = Signal()
 # What resolve_phase reads with the phase it locks (only the phase and game rows are locked). An app whose
 # `phase_opened` receiver needs more of the game adds its path here, saving each resolution a query.
 PHASE_LOCK_RELATED: list[str] = ["game"]
-# Sent by the sweep with `phase_id` and `now` for a phase past its deadline, before it is resolved with
-# default orders. A receiver returning True has dealt with the phase (e.g. extended its deadline).
+# Sent with `phase_id` and `now` (the sweep's time) by the task of a phase the sweep found past its deadline
+# (games/sweep.py), before it is resolved with default orders. A receiver returning True has dealt with the
+# phase (e.g. extended its deadline).
 deadline_passed = Signal()
 # Sent with `game` and `now` inside the transaction that ends a game, once its result and last emails are
 # stored: a receiver tidies up what the end makes moot (a league withdraws its open seat offers).
@@ -113,7 +114,7 @@ def create_game(
     if phase_length is None:
         phase_length = timedelta(hours=settings.PBEM_DEFAULT_DEADLINE_HOURS)
     if reminder_before is None:
-        # The reminder's lead time, but never more than half the phase (see _reminder_time).
+        # The reminder's lead time, but never more than half the phase (see Phase.reminder_time).
         reminder_before = min(timedelta(hours=settings.PBEM_REMINDER_HOURS), phase_length / 2)
     with transaction.atomic():
         game = Game.objects.create(
@@ -196,11 +197,14 @@ def submitted_seats(phase: Phase) -> set[int]:
 # --- Resolution ------------------------------------------------------------------------------------
 
 
-def resolve_phase(phase_id: int, *, use_defaults: bool = False, force: bool = False) -> bool:
+def resolve_phase(
+    phase_id: int, *, use_defaults: bool = False, force: bool = False, overdue_at: datetime | None = None
+) -> bool:
     """Resolve an open phase once. Without `use_defaults` it waits for every owed order; with it, missing
     orders become the engine's default orders. A paused game resolves only when `force`d (the admin's
-    "resolve now"). Returns whether this call resolved the phase; calling it again, or concurrently, is
-    harmless."""
+    "resolve now"). With `overdue_at` (the sweep's time) it resolves only a phase whose deadline had passed
+    then: one extended since the sweep found it is left to its new deadline. Returns whether this call
+    resolved the phase; calling it again, or concurrently, is harmless."""
     now = timezone.now()
     with transaction.atomic():
         phase = unique_row(
@@ -209,6 +213,8 @@ def resolve_phase(phase_id: int, *, use_defaults: bool = False, force: bool = Fa
             .filter(pk=phase_id)
         )
         if phase is None or phase.status != Phase.Status.OPEN:
+            return False
+        if overdue_at is not None and phase.deadline > overdue_at:
             return False
         game = phase.game
         if game.status == Game.Status.FINISHED or (game.status == Game.Status.PAUSED and not force):
@@ -278,34 +284,35 @@ def _open_next_phase(
         game.result = [{"seat": s.seat, "score": s.score, "rank": s.rank, "detail": s.detail} for s in standings]
         game.save(update_fields=["state", "status", "finished_at", "result", "event_count"])
         assert previous is not None, "a game cannot be over before its first phase"
-        emails = [_email(game, previous, seat, OutboundEmail.Kind.GAME_OVER) for seat in humans]
+        emails = [email_row(game, previous, seat, OutboundEmail.Kind.GAME_OVER) for seat in humans]
         _queue_emails(previous, emails)
         game_finished.send(sender=Game, game=game, now=now)
         return
     game.phase_number += 1
     game.save(update_fields=["state", "phase_number", "event_count"])
     bots_owed = any(seats[n].is_bot for n in prompts)
-    phase = Phase.objects.create(
+    phase = Phase(
         game=game,
         number=game.phase_number,
         name=engine.phase_name(state),
         prompts={str(seat): prompt.to_json() for seat, prompt in prompts.items()},
         opened_at=now,
-        deadline=now + game.phase_length,
         bots_due_at=now if bots_owed else None,
     )
+    phase.move_deadline(now + game.phase_length, game.reminder_before)
+    phase.save(force_insert=True)
     for seat in humans:
         if seat.number in prompts and not seat.is_bot:
-            emails.append(_email(game, phase, seat, OutboundEmail.Kind.TURN_STARTED))
+            emails.append(email_row(game, phase, seat, OutboundEmail.Kind.TURN_STARTED))
         elif previous is not None and seat.player is not None and (seat.player.notify == "all" or seat.is_bot):
-            emails.append(_email(game, previous, seat, OutboundEmail.Kind.PHASE_RESOLVED))
+            emails.append(email_row(game, previous, seat, OutboundEmail.Kind.PHASE_RESOLVED))
     _queue_emails(phase, emails)
     phase_opened.send(sender=Game, game=game, phase=phase, previous=previous, now=now)
     if bots_owed:
         after_commit(PLAY_BOTS, phase.pk)
 
 
-def _email(game: Game, phase: Phase, seat: Seat, kind: str) -> OutboundEmail:
+def email_row(game: Game, phase: Phase, seat: Seat, kind: str) -> OutboundEmail:
     assert seat.player is not None
     return OutboundEmail(
         game=game, phase=phase, seat=seat, kind=kind, to=seat.player.email, events_upto=game.event_count
@@ -358,82 +365,20 @@ def play_bots(phase_id: int) -> int:
     return played
 
 
-# --- Deadlines -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    overdue: list[int]
-    reminded: int
-    complete: list[int] = field(default_factory=list)  # complete phases whose resolution was lost
-    bots: list[int] = field(default_factory=list)  # phases whose bots' task was lost
-
-
-def lost_wake_ups(now: datetime) -> tuple[QuerySet[Phase], QuerySet[Phase]]:
-    """Open phases of running games whose wake-up call was lost: every owed order in, or bots asked to
-    play, longer ago than the settle time. Each is found through its partial index (Phase.Meta)."""
-    settled = now - timedelta(seconds=settings.PBEM_SETTLE_SECONDS)
-    running = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE).order_by()
-    return running.filter(complete_at__lt=settled), running.filter(bots_due_at__lt=settled)
-
-
-def sweep_deadlines(now: datetime | None = None) -> SweepResult:
-    """Resolve every open phase past its deadline with default orders; resolve complete phases and play
-    bots whose task was lost; queue one reminder per seat that still owes an order once a phase is within
-    its game's reminder time. A paused game is left alone (resume_game resolves it if it is complete)."""
-    now = now or timezone.now()
-    open_phases = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE)
-    overdue = list(open_phases.filter(deadline__lte=now).values_list("pk", flat=True))
-    for phase_id in overdue:
-        if any(handled for _, handled in deadline_passed.send(sender=Phase, phase_id=phase_id, now=now)):
-            continue
-        # One task each, so one slow game does not hold back the others.
-        after_commit(RESOLVE_PHASE, phase_id, True)
-    lost_complete, lost_bots = lost_wake_ups(now)
-    complete = list(lost_complete.values_list("pk", flat=True))
-    for phase_id in complete:
-        after_commit(RESOLVE_PHASE, phase_id)
-    bots = list(lost_bots.values_list("pk", flat=True))
-    for phase_id in bots:
-        after_commit(PLAY_BOTS, phase_id)
-    reminded = 0
-    due = open_phases.filter(reminded=False, deadline__gt=now).select_related("game")
-    for phase in due:
-        if now < _reminder_time(phase):
-            continue
-        with transaction.atomic():
-            missing = set(phase.owed_seats) - submitted_seats(phase)
-            seats = Seat.objects.filter(game=phase.game, number__in=missing, is_bot=False, player__isnull=False)
-            rows = [_email(phase.game, phase, s, OutboundEmail.Kind.REMINDER) for s in seats.select_related("player")]
-            OutboundEmail.objects.bulk_create(rows, ignore_conflicts=True)
-            Phase.objects.filter(pk=phase.pk).update(reminded=True)
-            reminded += len(rows)
-            if rows:
-                after_commit(SEND_EMAILS, phase.game_id)
-    if complete or bots:
-        log.warning("sweep: %s complete phases and %s bot phases had lost their task", len(complete), len(bots))
-    return SweepResult(overdue=overdue, reminded=reminded, complete=complete, bots=bots)
-
-
-def _reminder_time(phase: Phase) -> datetime:
-    # Never earlier than half-way through the phase, so a short phase does not remind at once.
-    halfway = phase.opened_at + (phase.deadline - phase.opened_at) / 2
-    return max(phase.deadline - phase.game.reminder_before, halfway)
-
-
 # --- Organisers' actions ---------------------------------------------------------------------------
 
 
 def current_phase(game: Game) -> Phase | None:
-    return unique_row(Phase.objects.filter(game=game, number=game.phase_number, status=Phase.Status.OPEN))
+    phase = unique_row(Phase.objects.filter(game=game, number=game.phase_number, status=Phase.Status.OPEN))
+    if phase is not None:
+        phase.game = game  # the caller's row: reading phase.game costs no query
+    return phase
 
 
 def extend_deadline(game: Game, by: timedelta) -> Phase | None:
     phase = current_phase(game)
     if phase is not None:
-        phase.deadline += by
-        phase.reminded = False
-        phase.save(update_fields=["deadline", "reminded"])
+        phase.save(update_fields=phase.move_deadline(phase.deadline + by, game.reminder_before))
     return phase
 
 
@@ -478,7 +423,7 @@ def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
         if phase is not None and phase.prompt_for(seat.number) is not None:
             # A fresh row even if the seat was emailed before: the old email's links are dead.
             OutboundEmail.objects.filter(phase=phase, seat=seat, kind=OutboundEmail.Kind.TURN_STARTED).delete()
-            _queue_emails(phase, [_email(seat.game, phase, seat, OutboundEmail.Kind.TURN_STARTED)])
+            _queue_emails(phase, [email_row(seat.game, phase, seat, OutboundEmail.Kind.TURN_STARTED)])
     return seat
 
 

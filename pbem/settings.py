@@ -240,7 +240,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # gives up after 100 attempts, about an hour), so the processes need no restart when it comes back.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Faults. A task is only a wake-up call: its row in the database is the truth, a task run twice changes
-# nothing, and the sweep finds any work whose wake-up call was lost (games.turns.sweep_deadlines).
+# nothing, and the sweep finds any work whose wake-up call was lost (games/sweep.py).
 # - A publish waits at most about 2 s for a broker that does not answer (1 s to connect, 2 s for a reply,
 #   no retry; a refused connection fails at once), then is logged and dropped (games/dispatch.py): the
 #   order that caused it is committed, and the sweep resolves its phase once the broker is back.

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from games import turns
+from games import sweep, turns
 from games.leagues import services
 from games.leagues.models import League, Membership, Round, Table
 from games.models import Game, Phase, Seat
@@ -69,7 +69,7 @@ def play_phase(game: Game, absent: Iterable[int] = ()) -> Phase:
         phase.refresh_from_db()
         if phase.status == Phase.Status.RESOLVED:
             return phase
-        turns.sweep_deadlines(now=phase.deadline + timedelta(seconds=1))
+        sweep.run(now=phase.deadline + timedelta(seconds=1))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED, "the phase did not resolve"
     return phase

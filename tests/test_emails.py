@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import turns
+from games import sweep, turns
 from games.models import Game, OutboundEmail
 from tests.conftest import open_phase
 
@@ -160,7 +160,7 @@ def test_reminders_name_the_deadline(make_game):
     game = make_game(humans=3)
     phase = open_phase(game)
     mail.outbox.clear()
-    turns.sweep_deadlines(now=phase.deadline - timedelta(hours=2))
+    sweep.run(now=phase.deadline - timedelta(hours=2))
     assert len(mail.outbox) == 3 and all("Reminder" in m.subject for m in mail.outbox)
 
 

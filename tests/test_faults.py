@@ -18,7 +18,7 @@ from django.db import connection
 from django.db.models import Max
 from django.urls import reverse
 
-from games import turns
+from games import sweep, turns
 from games.models import Game, Order, Phase
 from pbem.celery import app as celery_app
 from tests.conftest import open_phase
@@ -92,15 +92,15 @@ def test_the_sweep_resolves_a_complete_phase_whose_resolution_was_lost_once_it_h
     settings.PBEM_SETTLE_SECONDS = 30
     game = make_game(humans=3)
     phase = complete_but_unresolved(game, lost)
-    early = turns.sweep_deadlines(now=last_order_at(phase) + timedelta(seconds=10))
+    early = sweep.run(now=last_order_at(phase) + timedelta(seconds=10))
     assert early.complete == []
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN  # the normal path may still be on its way
-    settled = turns.sweep_deadlines(now=last_order_at(phase) + timedelta(seconds=31))
+    settled = sweep.run(now=last_order_at(phase) + timedelta(seconds=31))
     assert settled.complete == [phase.pk] and settled.overdue == []
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED and not phase.used_defaults
-    assert turns.sweep_deadlines(now=last_order_at(phase) + timedelta(seconds=90)).complete == []
+    assert sweep.run(now=last_order_at(phase) + timedelta(seconds=90)).complete == []
 
 
 def test_the_sweep_leaves_a_complete_phase_of_a_paused_game_for_its_resume(make_game):
@@ -109,7 +109,7 @@ def test_the_sweep_leaves_a_complete_phase_of_a_paused_game_for_its_resume(make_
     phase = open_phase(game)
     for seat in game.seats.order_by("number"):
         turns.submit_order(seat, phase.number, piraeus_roles(seat.number))
-    assert turns.sweep_deadlines(now=last_order_at(phase) + timedelta(minutes=5)).complete == []
+    assert sweep.run(now=last_order_at(phase) + timedelta(minutes=5)).complete == []
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN
     turns.resume_game(Game.objects.get(pk=game.pk))
@@ -129,9 +129,9 @@ def test_the_sweep_plays_bots_whose_task_was_lost_so_a_bot_table_moves_on(
     turns.submit_order(game.seats.get(number=0), phase.number, piraeus_roles(0))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN and turns.submitted_seats(phase) == {0}  # owing only bots' orders
-    turns.sweep_deadlines(now=phase.opened_at + timedelta(seconds=10))
+    sweep.run(now=phase.opened_at + timedelta(seconds=10))
     assert turns.submitted_seats(phase) == {0}
-    turns.sweep_deadlines(now=phase.opened_at + timedelta(seconds=31))
+    sweep.run(now=phase.opened_at + timedelta(seconds=31))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED
     assert Order.objects.filter(phase=phase).count() == 3
@@ -145,7 +145,7 @@ def test_bots_played_again_only_play_the_seats_still_owing(make_game):
     assert turns.play_bots(phase.pk) == 0
     assert {o.seat_id: (o.revision, o.data) for o in Order.objects.filter(phase=phase)} == orders
     # Played: the sweep does not ask again.
-    assert turns.sweep_deadlines(now=phase.opened_at + timedelta(minutes=5)).bots == []
+    assert sweep.run(now=phase.opened_at + timedelta(minutes=5)).bots == []
 
 
 # --- The broker is unreachable when the last order commits ------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import turns
+from games import sweep, turns
 from games.leagues import services
 from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.results import reliability, season_standings
@@ -44,7 +44,7 @@ def test_the_first_miss_of_a_game_extends_its_deadline_once_for_everyone():
     phase = open_phase_of(game)
     submit_for(game, phase, [0, 1, 2])  # seat 3 misses
     deadline = phase.deadline
-    turns.sweep_deadlines(now=deadline + timedelta(seconds=1))
+    sweep.run(now=deadline + timedelta(seconds=1))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN and phase.deadline == deadline + GRACE
     assert not Order.objects.filter(phase=phase, is_default=True).exists()
@@ -53,7 +53,7 @@ def test_the_first_miss_of_a_game_extends_its_deadline_once_for_everyone():
     turns.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
     assert Order.objects.get(phase=phase, seat__number=0).data == {"role": "seller"}
 
-    turns.sweep_deadlines(now=phase.deadline + timedelta(seconds=1))
+    sweep.run(now=phase.deadline + timedelta(seconds=1))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED
     assert list(Order.objects.filter(phase=phase, is_default=True).values_list("seat__number", flat=True)) == [3]
@@ -63,7 +63,7 @@ def test_an_order_that_arrives_in_the_grace_time_is_used_and_is_no_miss():
     game = one_table()
     phase = open_phase_of(game)
     submit_for(game, phase, [0, 1, 2])
-    turns.sweep_deadlines(now=phase.deadline + timedelta(seconds=1))
+    sweep.run(now=phase.deadline + timedelta(seconds=1))
     submit_for(game, open_phase_of(game), [3])
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED and not phase.used_defaults
@@ -76,7 +76,7 @@ def test_later_misses_of_the_same_game_use_default_orders_at_the_deadline():
     absent = phase.owed_seats[:1]
     submit_for(game, phase, [n for n in phase.owed_seats if n not in absent])
     deadline = phase.deadline
-    turns.sweep_deadlines(now=deadline + timedelta(seconds=1))
+    sweep.run(now=deadline + timedelta(seconds=1))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED and phase.deadline == deadline  # no second grace
     assert list(Order.objects.filter(phase=phase, is_default=True).values_list("seat__number", flat=True)) == absent
@@ -86,7 +86,7 @@ def test_without_grace_the_first_miss_uses_default_orders_at_once():
     game = one_table(grace=timedelta(0))
     phase = open_phase_of(game)
     submit_for(game, phase, [0, 1, 2])
-    turns.sweep_deadlines(now=phase.deadline + timedelta(seconds=1))
+    sweep.run(now=phase.deadline + timedelta(seconds=1))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED and phase.used_defaults
     assert not Table.objects.get(game=game).grace_used
@@ -99,7 +99,7 @@ def test_each_game_of_a_round_has_its_own_grace():
     first, second = open_phase_of(games[0]), open_phase_of(games[1])
     submit_for(games[0], first, [0, 1, 2])
     submit_for(games[1], second, [0, 1, 2])
-    turns.sweep_deadlines(now=max(first.deadline, second.deadline) + timedelta(seconds=1))
+    sweep.run(now=max(first.deadline, second.deadline) + timedelta(seconds=1))
     for phase in (first, second):
         phase.refresh_from_db()
         assert phase.status == Phase.Status.OPEN
@@ -166,7 +166,7 @@ def test_the_grace_keeps_a_daily_deadline_at_its_local_time_across_the_dst_chang
     Phase.objects.filter(game=game, status=Phase.Status.OPEN).update(deadline=saturday)
     phase = open_phase_of(game)
     submit_for(game, phase, [0, 1, 2])
-    turns.sweep_deadlines(now=saturday + timedelta(seconds=1))
+    sweep.run(now=saturday + timedelta(seconds=1))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN
     assert phase.deadline.astimezone(ZoneInfo("Europe/Paris")).replace(tzinfo=None) == datetime(2026, 3, 29, 20, 0)
@@ -251,7 +251,7 @@ def test_the_grace_tells_every_player_of_the_game_the_moved_deadline():
     late = game.seats.get(player__email="p1@example.com").number
     submit_for(game, phase, [n for n in phase.owed_seats if n != late])
     mail.outbox.clear()
-    turns.sweep_deadlines(now=phase.deadline + timedelta(seconds=1))
+    sweep.run(now=phase.deadline + timedelta(seconds=1))
     phase.refresh_from_db()
     told = {m.to[0]: str(m.body) for m in mail.outbox if m.tags == ["deadline-moved"]}
     assert sorted(told) == [f"p{i}@example.com" for i in range(1, 5)]  # p1 owes, so "only when owed" is told
@@ -260,5 +260,5 @@ def test_the_grace_tells_every_player_of_the_game_the_moved_deadline():
     assert "still owed" in told["p1@example.com"] and "https://pbem.example/l/" in told["p1@example.com"]
     assert not any("still owed" in body for email, body in told.items() if email != "p1@example.com")
     mail.outbox.clear()
-    turns.sweep_deadlines(now=phase.deadline + timedelta(seconds=1))  # the second miss: no grace, no news
+    sweep.run(now=phase.deadline + timedelta(seconds=1))  # the second miss: no grace, no news
     assert not [m for m in mail.outbox if m.tags == ["deadline-moved"]]

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import turns
+from games import sweep, turns
 from games.engines import OrderError, get_engine
 from games.models import Event, Game, Order, OutboundEmail, Phase
 from tests.conftest import open_phase
@@ -141,7 +141,7 @@ def test_the_sweep_resolves_an_overdue_phase_with_default_orders(make_game):
     game = make_game(humans=3)
     phase = submit_all(game, except_seats=(1, 2))
     Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(minutes=1))
-    result = turns.sweep_deadlines()
+    result = sweep.run()
     assert result.overdue == [phase.pk]
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED and phase.used_defaults
@@ -153,7 +153,7 @@ def test_the_sweep_resolves_an_overdue_phase_with_default_orders(make_game):
 
 def test_the_sweep_leaves_phases_before_their_deadline_alone(make_game):
     game = make_game(humans=3)
-    assert turns.sweep_deadlines().overdue == []
+    assert sweep.run().overdue == []
     assert open_phase(game).number == 1
 
 
@@ -162,8 +162,8 @@ def test_a_reminder_goes_once_to_each_seat_still_owing(make_game):
     phase = submit_all(game, except_seats=(1, 2))
     mail.outbox.clear()
     near = phase.deadline - timedelta(hours=1)
-    assert turns.sweep_deadlines(now=near).reminded == 2
-    assert turns.sweep_deadlines(now=near + timedelta(minutes=5)).reminded == 0
+    assert sweep.run(now=near).reminders == [phase.pk]
+    assert sweep.run(now=near + timedelta(minutes=5)).reminders == []
     reminders = OutboundEmail.objects.filter(phase=phase, kind="reminder")
     assert sorted(r.seat.number for r in reminders) == [1, 2]
     assert sorted(m.to[0] for m in mail.outbox) == ["player2@example.com", "player3@example.com"]
@@ -173,7 +173,8 @@ def test_a_reminder_goes_once_to_each_seat_still_owing(make_game):
 def test_no_reminder_before_the_reminder_time(make_game):
     game = make_game(humans=3)
     phase = open_phase(game)
-    assert turns.sweep_deadlines(now=phase.opened_at + timedelta(hours=1)).reminded == 0
+    assert sweep.run(now=phase.opened_at + timedelta(hours=1)).reminders == []
+    assert not OutboundEmail.objects.filter(phase=phase, kind="reminder").exists()
 
 
 def test_a_paused_game_does_not_resolve_at_its_deadline_and_resumes_with_its_time_back(make_game):
@@ -181,7 +182,7 @@ def test_a_paused_game_does_not_resolve_at_its_deadline_and_resumes_with_its_tim
     phase = submit_all(game, except_seats=(2,))
     turns.pause_game(game)
     Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(minutes=1))
-    assert turns.sweep_deadlines().overdue == []
+    assert sweep.run().overdue == []
     Game.objects.filter(pk=game.pk).update(paused_at=timezone.now() - timedelta(hours=5))
     game.refresh_from_db()
     turns.resume_game(game)

@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import emails, turns
+from games import emails, sweep, turns
 from games.management.commands.replay import replay
 from games.models import Event, Game, OutboundEmail, Phase
 from pbem.celery import app as celery_app
@@ -176,7 +176,7 @@ def test_a_worker_killed_in_the_middle_of_a_resolution_leaves_it_to_the_sweep_wh
     assert not Event.objects.filter(game=game).exists()
 
     second = workers()
-    found = turns.sweep_deadlines(now=timezone.now() + timedelta(seconds=settings.PBEM_SETTLE_SECONDS + 1))
+    found = sweep.run(now=timezone.now() + timedelta(seconds=settings.PBEM_SETTLE_SECONDS + 1))
     assert found.complete == [phase.pk]
     wait_for(lambda: Phase.objects.filter(game=game, number=2).exists(), 60, "the sweep's resolution", second)
     emails = OutboundEmail.objects.filter(game=game).exclude(phase=phase, kind="turn-started")

@@ -96,7 +96,11 @@ def absent_seats(table: Table, previous: Phase, in_a_row: int) -> list[Seating]:
 def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
     """Grace: the first time anyone misses a deadline in a game, the deadline moves once for everyone."""
     with transaction.atomic():
-        phase = unique_row(Phase.objects.select_for_update().filter(pk=phase_id, status=Phase.Status.OPEN))
+        phase = unique_row(
+            Phase.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .filter(pk=phase_id, status=Phase.Status.OPEN)
+        )
         if phase is None or phase.deadline > now:
             return False
         table = unique_row(
@@ -112,9 +116,8 @@ def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
         missing = set(phase.owed_seats) - turns.submitted_seats(phase)
         if not Seat.objects.filter(game_id=phase.game_id, number__in=missing, is_bot=False).exists():
             return False
-        phase.deadline = add_local(phase.deadline, league.grace, zone(league.time_zone))
-        phase.reminded = False
-        phase.save(update_fields=["deadline", "reminded"])
+        deadline = add_local(phase.deadline, league.grace, zone(league.time_zone))
+        phase.save(update_fields=phase.move_deadline(deadline, phase.game.reminder_before))
         table.grace_used = True
         table.save(update_fields=["grace_used"])
         emails.deadline_moved(league, phase.game, phase)

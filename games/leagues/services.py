@@ -188,8 +188,8 @@ def apply_league_deadline(league: League, phase: Phase) -> None:
     the next ones as they open: games/leagues/policy.py)."""
     if league.deadline_mode != League.DeadlineMode.DAILY:
         return  # the game's own phase_length, set from the league's at creation
-    phase.deadline = daily_deadline(phase.opened_at, league.daily_time, zone(league.time_zone), league.phase_length)
-    Phase.objects.filter(pk=phase.pk).update(deadline=phase.deadline)
+    deadline = daily_deadline(phase.opened_at, league.daily_time, zone(league.time_zone), league.phase_length)
+    phase.save(update_fields=phase.move_deadline(deadline, phase.game.reminder_before))
 
 
 def hash_seed(seed: int, table_number: int) -> int:

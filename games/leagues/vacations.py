@@ -18,7 +18,7 @@ from games.leagues import emails
 from games.leagues.deadlines import add_local_days, zone
 from games.leagues.models import Membership, Seating, Table, Vacation
 from games.leagues.services import LeagueError, current_season
-from games.models import Game, Phase
+from games.models import Game
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ def declare(membership: Membership, days: int, now: datetime | None = None) -> t
             phase = turns.current_phase(table.game)
             if grant <= 0 or phase is None:
                 continue
-            phase.deadline = add_local_days(phase.deadline, grant, tz)
-            Phase.objects.filter(pk=phase.pk).update(deadline=phase.deadline, reminded=False)
+            moved = add_local_days(phase.deadline, grant, tz)
+            phase.save(update_fields=phase.move_deadline(moved, table.game.reminder_before))
             table.vacation_added += timedelta(days=grant)
             table.save(update_fields=["vacation_added"])
             extended.append(Extension(table=table, days=grant, deadline=phase.deadline))

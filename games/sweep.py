@@ -1,0 +1,154 @@
+"""The sweep: run by beat every period, it finds the work that is due and enqueues it, nothing more.
+
+Due work, each kind found through a partial index of open phases (or of the outbox), so its cost follows what
+is due, not how many games are open:
+- phases past their deadline: a task each, which lets the league deal with the miss (its grace) and otherwise
+  resolves the phase with default orders (`resolve_overdue`);
+- phases whose orders are all in, or whose bots were asked to play, longer ago than the settle time
+  (PBEM_SETTLE_SECONDS): their wake-up call was lost (a killed worker, a broker outage), so the resolution or
+  the bots' task goes again;
+- reminders due (Phase.remind_at): a task per batch of phases (`send_reminders`);
+- emails failed with attempts left, lost in flight, or left pending: a sender per game (games/emails.py).
+
+Each kind is taken a batch at a time (models.claim): a batch is read skipping rows another transaction holds,
+marked so that it is no longer due, and its tasks are enqueued after that short transaction commits. Only ids
+are read. So two sweeps running at once (a slow beat, two beat processes by mistake) take different rows,
+and a later sweep enqueues a phase's work again only once the settle time has passed since the last time
+(the task must have been lost). A paused game's phases are left alone; resuming moves its deadline on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from games import emails, turns
+from games.dispatch import (
+    PLAY_BOTS,
+    RESOLVE_OVERDUE,
+    RESOLVE_PHASE,
+    SEND_EMAILS,
+    SEND_REMINDERS,
+    TaskArg,
+    TaskName,
+    after_commit,
+)
+from games.models import Game, Order, OutboundEmail, Phase, Seat, claim
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    overdue: list[int]  # phases enqueued for resolution at their deadline
+    complete: list[int]  # complete phases whose resolution was lost
+    bots: list[int]  # phases whose bots' task was lost
+    reminders: list[int]  # phases whose reminder is due, enqueued in batches
+    resent: int = 0  # failed emails put back, and games whose sender was woken
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "overdue": len(self.overdue),
+            "complete": len(self.complete),
+            "bots": len(self.bots),
+            "reminders": len(self.reminders),
+            "resent": self.resent,
+        }
+
+
+def due(now: datetime) -> dict[str, QuerySet[Phase]]:
+    """The open phases of running games that the sweep takes, by kind, each in the order of its index."""
+    settled = now - timedelta(seconds=settings.PBEM_SETTLE_SECONDS)
+    running = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE)
+    not_asked = Q(resolve_asked_at__isnull=True) | Q(resolve_asked_at__lt=settled)
+    return {
+        "overdue": running.filter(not_asked, deadline__lte=now).order_by("deadline"),
+        "complete": running.filter(not_asked, complete_at__lt=settled).order_by("complete_at"),
+        "bots": running.filter(bots_due_at__lt=settled).order_by("bots_due_at"),
+        "reminders": running.filter(remind_at__lte=now, deadline__gt=now).order_by("remind_at"),
+    }
+
+
+def each(task: TaskName, *extra: TaskArg) -> Callable[[list[int]], None]:
+    """Enqueue `task` once per phase id, after commit: one slow game does not hold back the others."""
+
+    def enqueue(ids: list[int]) -> None:
+        for phase_id in ids:
+            after_commit(task, phase_id, *extra)
+
+    return enqueue
+
+
+def run(now: datetime | None = None) -> SweepResult:
+    """Find and enqueue what is due at `now` (see the module's docstring). Returns what it enqueued."""
+    now = now or timezone.now()
+    at = now.isoformat()
+    lease = now + timedelta(seconds=settings.PBEM_SETTLE_SECONDS)
+    found = due(now)
+    # Overdue first: a phase both overdue and complete is then taken once, as overdue (its defaults are moot).
+    overdue = claim(found["overdue"], mark={"resolve_asked_at": now}, enqueue=each(RESOLVE_OVERDUE, at))
+    complete = claim(found["complete"], mark={"resolve_asked_at": now}, enqueue=each(RESOLVE_PHASE))
+    # bots_due_at is when the bots were last asked: asking again now is its meaning, and the settle time its mark.
+    bots = claim(found["bots"], mark={"bots_due_at": now}, enqueue=each(PLAY_BOTS))
+    reminders = claim(
+        found["reminders"],
+        mark={"remind_at": lease},
+        enqueue=lambda ids: after_commit(SEND_REMINDERS, ids, at),
+    )
+    resent = emails.retry_failed(now) + emails.send_stragglers(now)
+    if complete or bots:
+        log.warning("sweep: %s complete phases and %s bot phases had lost their task", len(complete), len(bots))
+    return SweepResult(overdue=overdue, complete=complete, bots=bots, reminders=reminders, resent=resent)
+
+
+# --- The tasks' work for what the sweep found ---------------------------------------------------------------
+
+
+def resolve_overdue(phase_id: int, at: datetime) -> bool:
+    """A phase the sweep found past its deadline at `at`: a league may deal with the miss (its grace moves the
+    deadline once); otherwise it resolves with default orders, unless its deadline has moved past `at` since
+    the sweep found it. Returns whether it resolved."""
+    if any(handled for _, handled in turns.deadline_passed.send(sender=Phase, phase_id=phase_id, now=at)):
+        return False
+    return turns.resolve_phase(phase_id, use_defaults=True, overdue_at=at)
+
+
+def send_reminders(phase_ids: list[int], at: datetime) -> int:
+    """One reminder for each seat with a player that still owes an order, in each phase of the batch whose
+    reminder is due at `at`. Checked again under the phase's lock: a deadline moved since the sweep took the
+    phase has set its new reminder time, and a phase reminded already (a task run twice) is not reminded
+    again. Returns how many reminders were written."""
+    with transaction.atomic():
+        phases = list(
+            Phase.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("game")
+            .only("game", "prompts", "opened_at", "deadline", "game__reminder_before", "game__event_count")
+            .filter(pk__in=phase_ids, status=Phase.Status.OPEN, reminded=False, game__status=Game.Status.ACTIVE)
+            .order_by("pk")
+        )
+        phases = [p for p in phases if p.reminder_time(p.game.reminder_before) <= at < p.deadline]
+        if not phases:
+            return 0
+        ordered = set(Order.objects.filter(phase__in=phases).values_list("phase_id", "seat__number"))
+        seats: dict[int, list[Seat]] = {}
+        reachable = Seat.objects.filter(game_id__in={p.game_id for p in phases}, is_bot=False, player__isnull=False)
+        for seat in reachable.select_related("player").order_by("game_id", "number"):
+            seats.setdefault(seat.game_id, []).append(seat)
+        rows = [
+            turns.email_row(phase.game, phase, seat, OutboundEmail.Kind.REMINDER)
+            for phase in phases
+            for seat in seats.get(phase.game_id, [])
+            if seat.number in phase.owed_seats and (phase.pk, seat.number) not in ordered
+        ]
+        OutboundEmail.objects.bulk_create(rows, ignore_conflicts=True)
+        Phase.objects.filter(pk__in=[p.pk for p in phases]).update(reminded=True, remind_at=None)
+        for game_id in sorted({row.game_id for row in rows}):
+            after_commit(SEND_EMAILS, game_id)
+    return len(rows)
