@@ -293,7 +293,7 @@ def send_sign_in_link(player_id: int) -> bool:
     player = unique_row(Player.objects.filter(pk=player_id, sign_in_sent_at__isnull=False))
     if player is None:  # used already (or never asked for): nothing to send
         return False
-    context = {"player": player, "link": sign_in_url(player), "minutes": SIGN_IN_MINUTES}
+    context = {"player": addressee(player), "link": sign_in_url(player), "minutes": SIGN_IN_MINUTES}
     subject = " ".join(render_to_string("emails/sign-in-subject.txt", context).split())
     message = EmailMultiAlternatives(
         subject=subject, body=render_to_string("emails/sign-in-body.txt", context), to=[player.email]

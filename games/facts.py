@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime
 
+from games.engines import get_engine
 from games.engines.base import Engine
 from games.models import Event, Game, Order, Phase, Player, Seat
 
@@ -62,10 +63,11 @@ class LogLine:
 
 @dataclass(frozen=True)
 class Addressee:
-    """The player an email is written to: how it greets them."""
+    """The player an email is written to: how it greets them, the zone its times are shown in."""
 
     name: str
     display_name: str
+    time_zone: str
 
 
 @dataclass(frozen=True)
@@ -75,8 +77,12 @@ class OwnOrder:
     revision: int
 
 
-def game_facts(game: Game, engine: Engine, seats: Sequence[Seat]) -> GameFacts:
-    """`seats` are the game's seats with their players (for the final standings' names)."""
+def game_facts(game: Game, engine: Engine | None = None, seats: Sequence[Seat] | None = None) -> GameFacts:
+    """`seats` are the game's seats with their players, for the final standings' names (read here if they
+    are needed and not given)."""
+    engine = engine or get_engine(game.engine)
+    if seats is None:
+        seats = list(game.seats.select_related("player")) if game.result else []
     by_number = {seat.number: seat for seat in seats}
     result = tuple(
         FinalRow(
@@ -119,8 +125,8 @@ def log_lines(events: Iterable[Event]) -> list[LogLine]:
 
 def addressee(player: Player | None) -> Addressee:
     if player is None:
-        return Addressee(name="", display_name="")
-    return Addressee(name=player.name, display_name=player.display_name)
+        return Addressee(name="", display_name="", time_zone="UTC")
+    return Addressee(name=player.name, display_name=player.display_name, time_zone=player.time_zone)
 
 
 def own_order(order: Order | None) -> OwnOrder | None:

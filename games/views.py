@@ -22,8 +22,14 @@ from games.sessions import seat_of
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    recent = Game.objects.order_by("-pk")[:10]
-    return render(request, "games/home.html", {"engines": all_engines(), "recent": recent})
+    # Plain values, as every template gets (games/facts.py): not the games (their state) nor the engines.
+    games = [
+        {"title": e.title, "min_players": e.min_players, "max_players": e.max_players} for e in all_engines()
+    ]
+    recent = [
+        {"id": g.pk, "title": g.title, "status": g.get_status_display()} for g in Game.objects.order_by("-pk")[:10]
+    ]
+    return render(request, "games/home.html", {"engines": games, "recent": recent})
 
 
 @require_GET
@@ -218,7 +224,7 @@ def sign_in(request: HttpRequest, token: str) -> HttpResponse:
     except LinkError as error:
         return render(request, "games/link_error.html", {"message": str(error)}, status=403)
     if request.method == "GET":
-        return render(request, "games/sign_in.html", {"player": player})
+        return render(request, "games/sign_in.html", {"player": facts.addressee(player)})
     messages.success(request, "You are signed in: here are all your games.")
     return redirect("games-mine")
 

@@ -16,11 +16,13 @@ from urllib.parse import urlparse
 import pytest
 from django.core import mail
 from django.db import connection
+from django.test.signals import template_rendered
 from django.urls import clear_url_caches, reverse
 
 from games import engines, turns
 from games.models import Game, Phase, Player
 from pbem.celery import app as celery_app
+from tests.template_audit import audited, context_problems
 from tests.toy_game import TOY
 
 REQUIRE_SERVICES = os.environ.get("PBEM_REQUIRE_SERVICES") == "1"
@@ -66,6 +68,22 @@ def file_outbox(settings: Any, tmp_path: Path) -> Path:
     settings.EMAIL_FILE_PATH = str(tmp_path)
     settings.EMAIL_OUTBOX_DIR = tmp_path
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def template_audit() -> Iterator[list[str]]:
+    """Every audited template a test renders (tests/template_audit.py) gets plain data and public facts
+    only: the test fails if one is handed a model instance or an engine. Yields what was found so far."""
+    found: list[str] = []
+
+    def audit(sender: Any, template: Any, context: Any, **kwargs: Any) -> None:
+        if audited(template.name):
+            found.extend(context_problems(template.name, context))
+
+    template_rendered.connect(audit)
+    yield found
+    template_rendered.disconnect(audit)
+    assert found == [], "templates were handed more than their reader may see:\n" + "\n".join(found[:20])
 
 
 @pytest.fixture

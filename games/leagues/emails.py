@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.utils import timezone
 
 from games import turns
 from games.dispatch import after_commit, task_name
+from games.facts import addressee, game_facts, phase_facts
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership
 from games.links import seat_url
@@ -31,6 +33,22 @@ SETTINGS_SALT = "pbem.league-settings"
 SETTINGS_LINK_DAYS = 90  # a few rounds' worth: every round's emails bring a fresh one
 # The league's wake-up call for its emails (bound in games/leagues/tasks.py).
 SEND_LEAGUE_EMAILS = task_name("leagues.tasks.send_emails")
+
+
+@dataclass(frozen=True)
+class LeagueFacts:
+    """What a league email says of its league (games/facts.py: templates get no model instance)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class DigestItem:
+    """One piece of news in a digest, as it was rendered when it happened."""
+
+    subject: str
+    text: str
+    html: str
 
 
 def settings_url(membership: Membership) -> str:
@@ -52,7 +70,7 @@ def queue(league: League, kind: str, context: dict[str, Any], *, player: Player 
     to = to or (player.email if player else "")
     membership = Membership.objects.filter(league=league, player=player).first() if player else None
     digest = bool(membership and membership.digest and kind not in NEVER_DIGESTED)
-    context = {"league": league, "player": player, **context}
+    context = {"league": LeagueFacts(name=league.name), "player": addressee(player), **context}
     if membership is not None:
         context["settings_url"] = settings_url(membership)
     with timezone.override(zone(player.time_zone if player else "UTC")):
@@ -75,11 +93,17 @@ def deadline_moved(league: League, game: Game, phase: Phase, *, away: Player | N
         Membership.objects.filter(league=league, notify=Membership.Notify.OWED).values_list("player_id", flat=True)
     )
     seats = Seat.objects.filter(game=game, player__isnull=False).select_related("player").order_by("number")
+    facts = game_facts(game)
     for seat in seats.exclude(player=away) if away else seats:
         owes = seat.number in owing and not seat.is_bot
         if seat.player_id in only_owed and not owes:
             continue
-        context = {"game": game, "phase": phase, "away": away, "link": seat_url(seat, phase) if owes else ""}
+        context = {
+            "game": facts,
+            "phase": phase_facts(phase),
+            "away": away.display_name if away else "",
+            "link": seat_url(seat, phase) if owes else "",
+        }
         queue(league, "deadline-moved", context, player=seat.player)
 
 
@@ -118,8 +142,9 @@ def send_digests(now: datetime | None = None) -> int:
         connection = get_connection()
         sent = 0
         for to, items in by_address.items():
-            context = {"items": items, "player": items[0].player, "now": now}
             player = items[0].player
+            news = [DigestItem(subject=row.subject, text=row.text, html=row.html) for row in items]
+            context = {"items": news, "player": addressee(player), "now": now}
             with timezone.override(zone(player.time_zone if player else "UTC")):
                 subject = " ".join(render_to_string("emails/leagues/digest-subject.txt", context).split())
                 text = render_to_string("emails/leagues/digest-body.txt", context)

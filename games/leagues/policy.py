@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.dispatch import receiver
 
 from games import turns
+from games.facts import game_facts, phase_facts
 from games.leagues import emails
 from games.leagues.deadlines import add_local, zone
 from games.leagues.models import League, Membership, Seating, Table
@@ -68,7 +69,7 @@ def withhold_news(league: League, game: Game, previous: Phase, phase: Phase) -> 
     for row in withheld:
         digest = Membership.objects.filter(league=league, player=row.seat.player, digest=True).exists()
         if digest and row.seat.player is not None:
-            news = {"game": game, "previous": previous, "phase": phase}
+            news = {"game": game_facts(game), "previous": phase_facts(previous), "phase": phase_facts(phase)}
             emails.queue(league, "phase-news", news, player=row.seat.player)
     OutboundEmail.objects.filter(pk__in=[row.pk for row in withheld]).delete()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -175,12 +176,24 @@ def start_round(round_id: int, now: datetime | None = None) -> bool:
         round_.save(update_fields=["status"])
         for player_id, player in people.items():
             mine = [
-                {"number": t.number, "game": t.game, "names": [people[p].display_name for p in t.players]}
+                {"number": t.number, "title": t.game.title, "names": [people[p].display_name for p in t.players]}
                 for t in tables
-                if player_id in t.players
+                if player_id in t.players and t.game is not None
             ]
-            emails.queue(league, "round-started", {"round": round_, "tables": mine}, player=player)
+            emails.queue(league, "round-started", {"round": round_facts(round_), "tables": mine}, player=player)
     return True
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """A round as its emails name it (templates get no model instance: games/facts.py)."""
+
+    number: int
+    season: int
+
+
+def round_facts(round_: Round) -> RoundFacts:
+    return RoundFacts(number=round_.number, season=round_.season.number)
 
 
 def apply_league_deadline(league: League, phase: Phase) -> None:
@@ -210,10 +223,10 @@ def finish_rounds(now: datetime | None = None) -> int:
             ):
                 continue  # another sweep got there first
             league = round_.season.league
-            rows = named_standings(round_.season)
+            rows = [(row, person.display_name) for row, person in named_standings(round_.season)]
             members = Membership.objects.filter(league=league).exclude(status=Membership.Status.DROPPED)
             for member in members.select_related("player"):
-                context = {"round": round_, "rows": rows, "me": member.player_id}
+                context = {"round": round_facts(round_), "rows": rows, "me": member.player_id}
                 emails.queue(league, "standings", context, player=member.player)
         finished += 1
     return finished

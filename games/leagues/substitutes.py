@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games import turns
 from games.engines import board_templates, get_engine
+from games.facts import game_facts, phase_facts
 from games.leagues import emails
 from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.services import LeagueError
@@ -63,9 +64,9 @@ def drop_seat(seating: Seating, now: datetime, current: Phase | None = None) -> 
     engine = get_engine(game.engine)
     board = board_templates(game.engine)
     context = {
-        "offer": offer,
-        "game": game,
-        "phase": current,
+        "expires_at": offer.expires_at,
+        "game": game_facts(game, engine),
+        "phase": phase_facts(current) if current else None,
         "seat_title": engine.seat_name(game.state, seating.seat_number),
         "view": engine.view(game.state, None),  # the public board: no hand before the seat is theirs
         "board_txt": board.email_text,
@@ -90,7 +91,9 @@ def drop_absentee(seating: Seating, now: datetime, current: Phase, misses: int) 
     )
     if member is not None:
         Membership.objects.filter(pk=member.pk).update(status=Membership.Status.INACTIVE)
-        emails.queue(league, "member-inactive", {"game": seating.table.game, "misses": misses}, player=member.player)
+        assert seating.table.game is not None
+        context = {"game": game_facts(seating.table.game), "misses": misses}
+        emails.queue(league, "member-inactive", context, player=member.player)
     return offer
 
 

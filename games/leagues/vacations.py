@@ -71,9 +71,11 @@ def declare(membership: Membership, days: int, now: datetime | None = None) -> t
             table.save(update_fields=["vacation_added"])
             extended.append(Extension(table=table, days=grant, deadline=phase.deadline))
             emails.deadline_moved(league, table.game, phase, away=membership.player)
-        emails.queue(
-            league, "vacation-confirmed", {"vacation": vacation, "extended": extended}, player=membership.player
-        )
+        shown = [
+            {"title": e.table.game.title, "days": e.days, "deadline": e.deadline} for e in extended if e.table.game
+        ]
+        context = {"vacation": {"days": vacation.days, "starts_on": vacation.starts_on}, "extended": shown}
+        emails.queue(league, "vacation-confirmed", context, player=membership.player)
     return vacation, extended
 
 

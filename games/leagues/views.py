@@ -151,7 +151,11 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
     except services.LeagueError as error:
         return _error(request, str(error), status=403)
     if request.method == "GET":
-        return render(request, "leagues/claim.html", {"offer": offer, "token": token})
+        game = offer.table.game
+        assert game is not None
+        shown = {"status": offer.status, "seat_number": offer.seat_number, "expires_at": offer.expires_at}
+        context = {"offer": shown, "game": {"id": game.pk, "title": game.title}, "token": token}
+        return render(request, "leagues/claim.html", context)
     try:
         seat = substitutes.claim(token)
     except services.LeagueError as error:
