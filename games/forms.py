@@ -111,7 +111,8 @@ class OrderForm(forms.Form):
         self.typed = typed or source is None or not any(spec["kind"] == "steps" for spec in prompt["fields"])
         if data is not None and not self.typed:
             data = data.copy()
-        super().__init__(data, initial=initial)
+        # Shown beside the builder, the typed form needs ids of its own.
+        super().__init__(data, initial=initial, auto_id="id_typed_%s" if typed else "id_%s")
         self.initial["how"] = "typed" if self.typed else "builder"
         for spec in prompt["fields"]:
             name, kind, label = spec["name"], spec["kind"], spec["label"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,10 +43,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.urls import URLPattern, re_path
 from django.utils.crypto import constant_time_compare
 
-from games import turns
+from games import review, turns
 from games.emails import game_link, reply_address, thread_id
+from games.engines import OrderError
+from games.engines.base import ReadBack
 from games.models import OutboundEmail
-from games.replies import automatic_marker, parse_order, read_back, reply_subject, reply_text, thread_headers
+from games.replies import automatic_marker, parse_order, reply_subject, reply_text, thread_headers
 
 log = logging.getLogger(__name__)
 # The outbox id in a reply address's local part (bounded: a longer number is no row of ours).
@@ -124,21 +126,24 @@ class NoOrderFound(turns.OrderRejected):
 
 
 def take_reply(row: OutboundEmail, text: str) -> ReplyOutcome:
-    """Submit the reply through the service layer, which checks the turn under its lock."""
-    read: dict[str, Any] = {}
+    """Submit the reply through the service layer, which checks the turn under its lock. The receipt reads a
+    stored order back in the engine's words, as the game page does."""
+    read: list[ReadBack] = []
+    phase = row.phase
 
     def order_from_reply(prompt: dict[str, Any]) -> dict[str, Any]:
         order = parse_order(prompt, text)
         if not order:
             example = "\n".join(f"  {f['name']}: ..." for f in prompt["fields"])
             raise NoOrderFound(f"No order found in your reply. Write it above the quoted email, like:\n{example}")
-        read.update(prompt=prompt, order=order)
+        # Under the turn's lock with the phase open, the game's state is this phase's, as submit_order reads it.
+        with suppress(OrderError):  # refused: the verdict says why
+            read.append(review.read_back(phase.game, row.seat.number, review.check(phase.game, row.seat.number, order)))
         return order
 
-    phase = row.phase
     stored = False
     try:
-        turns.submit_order(row.seat, phase.number, order_from_reply)
+        result = turns.submit_order(row.seat, phase.number, order_from_reply)
     except turns.TurnClosed:
         verdict = f"That turn ({phase.name}) is over, so your reply was not used."
     except NoOrderFound as error:
@@ -147,16 +152,18 @@ def take_reply(row: OutboundEmail, text: str) -> ReplyOutcome:
         verdict = f"Your order was not stored: {error}"
     else:
         stored = True
-        verdict = f"Your order for {phase.name} is stored and sealed. You can change it until the turn resolves."
-    return ReplyOutcome(stored, receipt_text(read, verdict))
+        verdict = f"{phase.name}: {review.outcome_words(result, phase.game_id, phase.number)}"
+    return ReplyOutcome(stored, receipt_text(read[0] if stored and read else None, verdict))
 
 
-def receipt_text(read: dict[str, Any], verdict: str) -> str:
-    """What the receipt says: the order as read (when one was), then what became of it."""
-    if not read:
+def receipt_text(read: ReadBack | None, verdict: str) -> str:
+    """What the receipt says: the stored order read back in words (with what may not be meant), then what
+    became of it."""
+    if read is None:
         return verdict
-    lines = "\n".join(f"  {line}" for line in read_back(read["prompt"], read["order"]))
-    return f"We read your reply as:\n{lines}\n\n{verdict}"
+    lines = "\n".join(f"  {line}" for line in read.lines)
+    warnings = "".join(f"\n  Note: {warning}" for warning in read.warnings)
+    return f"We read your reply as:\n{lines}{warnings}\n\n{verdict}"
 
 
 class UnreadablePayload(BadRequest):

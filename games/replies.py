@@ -183,7 +183,7 @@ def thread_headers(message_id: str, references: str, root: str) -> dict[str, str
     return {"In-Reply-To": parent.group(), "References": " ".join([*chain, parent.group()])}
 
 
-# --- The order in it, and the receipt's words ----------------------------------------------------------------------
+# --- The order in it --------------------------------------------------------------------------------------------------
 
 
 def _key(text: str) -> str:
@@ -217,17 +217,3 @@ def parse_order(prompt: dict[str, Any], text: str) -> dict[str, Any]:
         else:
             order[spec["name"]] = value.strip()
     return order
-
-
-def read_back(prompt: dict[str, Any], order: dict[str, Any]) -> list[str]:
-    """The order as read, one "label: value" line a field, in the words of the order form. The receipt's one
-    account of what was understood: an engine's own read-back of an order can take this function's place."""
-    lines = []
-    for spec in prompt["fields"]:
-        if spec["name"] not in order:
-            continue
-        labels = {c["value"]: c["label"] for c in spec["choices"]}
-        value = order[spec["name"]]
-        words = [labels.get(v, str(v)) for v in value] if isinstance(value, list) else [labels.get(value, value)]
-        lines.append(f"{spec['label']}: {', '.join(str(w) for w in words) or 'none'}")
-    return lines

@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import facts, sessions, turns
-from games.engines import all_engines, board_templates, get_engine
+from games import facts, review, sessions, turns
+from games.engines import OrderError, all_engines, board_templates, get_engine
 from games.forms import OrderForm, PlayerSettingsForm, SignInForm
 from games.links import SIGN_IN_MINUTES, LinkError, read_token
 from games.middleware import SESSION_TIME_ZONE
@@ -51,7 +51,7 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
 
 def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = None) -> dict[str, Any]:
     """Only what this browser's reader may see (games/facts.py): the public facts, their seat's view and
-    prompt, their own order's form."""
+    prompt, their own order's forms (the builder and the typed syntax) and its read-back."""
     engine = get_engine(game.engine)
     seat = seat_of(request, game.pk)
     number = seat.number if seat else None
@@ -62,11 +62,21 @@ def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = Non
     mine = next((row for row in table if row.number == number), None)
     prompt = phase.prompt_for(number) if phase and number is not None else None
     own_order = None
+    typed_form = None
+    stored_read_back = None
+    typed_open = form is not None and form.typed  # the player was typing: the typed form shows open
     if prompt is not None and seat is not None and phase is not None:
         own_order = unique_row(Order.objects.filter(phase=phase, seat=seat))
-        if form is None:
-            stored = own_order.data if own_order else None
-            form = OrderForm(prompt, initial=OrderForm.initial_from(prompt, stored, phase.number))
+        stored = own_order.data if own_order else None
+        initial = OrderForm.initial_from(prompt, stored, phase.number)
+        if not any(spec["kind"] == "steps" for spec in prompt["fields"]):
+            form = form or OrderForm(prompt, initial=initial)
+        else:  # steps to build: the builder, and the typed syntax beside it (the one posted keeps its input)
+            source = review.steps_source(game, seat.number)
+            typed_form = form if form is not None and form.typed else OrderForm(prompt, initial=initial, typed=True)
+            form = form if form is not None and not form.typed else OrderForm(prompt, initial=initial, source=source)
+        if own_order is not None:
+            stored_read_back = review.read_back(game, seat.number, own_order.data)
     return {
         "game": facts.game_facts(game, engine, seats),
         "seat": mine,
@@ -74,7 +84,11 @@ def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = Non
         "phase": facts.phase_facts(phase) if phase else None,
         "prompt": prompt,
         "form": form,
+        "typed_form": typed_form,
+        "typed_open": typed_form is not None and typed_open,
+        "single_seat": phase is not None and review.needs_review(phase),
         "own_order": facts.own_order(own_order),
+        "read_back": stored_read_back,
         "view": engine.view(game.state, number),
         "board_template": board_templates(game.engine).page,
         "table": table,
@@ -92,47 +106,124 @@ class FormInvalid(turns.OrderRejected):
     """The form's own checks failed; its errors are on the form."""
 
 
+def _not_a_player(request: HttpRequest, game_id: int) -> HttpResponse:
+    get_object_or_404(Game, pk=game_id)
+    return render(
+        request,
+        "games/link_error.html",
+        {"message": "You are not signed in as a player of this game. Open the link in your turn email."},
+        status=403,
+    )
+
+
+def _closed(request: HttpRequest, game_id: int) -> HttpResponse:
+    messages.error(request, "That turn is no longer open, so nothing was stored. Here is the game now.")
+    return redirect("games-game", game_id=game_id)
+
+
 @require_POST
 def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The order form's buttons: "Add a step" and "Remove the last step" show the form again (nothing is
+    stored); submitting stores a sealed order, or, where it would resolve a one-seat turn, shows it read
+    back for confirmation first; "Change" (from that review) reopens the form with the reviewed order."""
     seat = seat_of(request, game_id)
     if seat is None:
-        get_object_or_404(Game, pk=game_id)
-        return render(
-            request,
-            "games/link_error.html",
-            {"message": "You are not signed in as a player of this game. Open the link in your turn email."},
-            status=403,
-        )
+        return _not_a_player(request, game_id)
     try:
         phase_number = int(request.POST.get("phase", ""))
     except ValueError:
         phase_number = -1
-    form: OrderForm | None = None
+    game = seat.game
+    phase = turns.current_phase(game)
+    prompt = phase.prompt_for(seat.number) if phase is not None and phase.number == phase_number else None
+    if phase is None or prompt is None:
+        return _closed(request, game_id)
+    how = request.POST.get("how", "")
+    # Without "how" (a client posting the fields by name), a steps field's own name means its typed text.
+    typed = how == "typed" or (
+        not how and any(spec["kind"] == "steps" and spec["name"] in request.POST for spec in prompt["fields"])
+    )
+    source = review.steps_source(game, seat.number)
+    if "change" in request.POST:
+        try:
+            reviewed = review.unsign(seat, request.POST["change"])
+        except review.ReviewExpired:
+            messages.info(request, "That review is too old; here is your order form.")
+            return redirect("games-game", game_id=game_id)
+        initial = OrderForm.initial_from(prompt, reviewed.order, phase.number)
+        changed = OrderForm(prompt, initial=initial, source=source, typed=reviewed.typed)
+        return render(request, "games/game.html", _game_context(request, game, changed))
+    form = OrderForm(prompt, request.POST, source=source, typed=typed, remove=request.POST.get("remove", ""))
+    if "add" in request.POST or "remove" in request.POST:
+        form.is_valid()  # shows what no longer holds, stores nothing
+        return render(request, "games/game.html", _game_context(request, game, form))
+    if review.needs_review(phase):
+        return _review(request, game, seat, phase, form)
+    return _store(request, seat, phase_number, form)
+
+
+def _review(request: HttpRequest, game: Game, seat: Seat, phase: Phase, form: OrderForm) -> HttpResponse:
+    if form.is_valid():
+        try:
+            order = review.check(game, seat.number, form.order())
+        except OrderError as error:
+            form.add_error(None, str(error))
+        else:
+            read = review.read_back(game, seat.number, order)
+            token = review.sign(seat, review.Reviewed(phase.number, order, form.typed))
+            seats = list(game.seats.select_related("player"))
+            context = {
+                "game": facts.game_facts(game, get_engine(game.engine), seats),
+                "phase": facts.phase_facts(phase),
+                "read_back": read,
+                "token": token,
+            }
+            return render(request, "games/review.html", context)
+    return render(request, "games/game.html", _game_context(request, game, form), status=400)
+
+
+def _store(request: HttpRequest, seat: Seat, phase_number: int, form: OrderForm) -> HttpResponse:
+    """Through games.turns, which checks the turn under its lock; the form is read from the prompt it gives."""
 
     def order_from_form(prompt: dict[str, Any]) -> dict[str, Any]:
-        nonlocal form
-        form = OrderForm(prompt, request.POST)
         if not form.is_valid():
             raise FormInvalid("")
         return form.order()
 
+    return _submitted(request, seat, phase_number, order_from_form, form)
+
+
+def _submitted(
+    request: HttpRequest, seat: Seat, phase_number: int, order: turns.OrderInput, form: OrderForm | None
+) -> HttpResponse:
+    game_id = seat.game_id
     try:
-        result = turns.submit_order(seat, phase_number, order_from_form)
+        result = turns.submit_order(seat, phase_number, order)
     except turns.TurnClosed:
-        messages.error(request, "That turn is no longer open, so nothing was stored. Here is the game now.")
-        return redirect("games-game", game_id=game_id)
+        return _closed(request, game_id)
     except turns.OrderRejected as error:
-        assert form is not None
+        if form is None:
+            messages.error(request, f"Your order was not stored: {error}")
+            return redirect("games-game", game_id=game_id)
         if not isinstance(error, FormInvalid):
             form.add_error(None, str(error))
         return render(request, "games/game.html", _game_context(request, seat.game, form), status=400)
-    if result.complete:
-        messages.success(request, "Order stored. Every order is in: the turn is being resolved.")
-    elif result.revised:
-        messages.success(request, "Order changed. You can change it again until the turn resolves.")
-    else:
-        messages.success(request, "Order stored and sealed. You can change it until the turn resolves.")
+    messages.success(request, review.outcome_words(result, game_id, phase_number))
     return redirect("games-game", game_id=game_id)
+
+
+@require_POST
+def confirm_order(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The review's "Confirm": the order read back, exactly as reviewed, submitted like any order."""
+    seat = seat_of(request, game_id)
+    if seat is None:
+        return _not_a_player(request, game_id)
+    try:
+        reviewed = review.unsign(seat, request.POST.get("order", ""))
+    except review.ReviewExpired:
+        messages.error(request, "That confirmation is too old or not yours, so nothing was stored. Submit again.")
+        return redirect("games-game", game_id=game_id)
+    return _submitted(request, seat, reviewed.phase_number, reviewed.order, None)
 
 
 @dataclass(frozen=True)
@@ -245,4 +336,3 @@ def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
         request, "You are signed out in every browser, including those that opened one of your turn links."
     )
     return redirect("games-mine")
-

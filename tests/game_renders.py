@@ -89,6 +89,44 @@ def pages(game: Game, phase: Phase | None, clients: dict[int | None, Client]) ->
     return read
 
 
+def order_pages(game: Game, phase: Phase | None, clients: dict[int | None, Client]) -> list[Read]:
+    """What each seat owing an order sees without storing one: its form shown again by "Add a step" (for a
+    prompt with steps to build) and, in a one-seat turn, the review of its default order."""
+    if phase is None:
+        return []
+    engine = turns.engine_of(game)
+    url = reverse("games-order", args=[game.pk])
+    read = []
+    for number in phase.owed_seats:
+        prompt = phase.prompt_for(number)
+        assert prompt is not None
+        steps = [spec["name"] for spec in prompt["fields"] if spec["kind"] == "steps"]
+        if steps:
+            response = clients[number].post(url, {"phase": phase.number, "how": "builder", "add": steps[0]})
+            assert response.status_code == 200, response.status_code
+            read.append(Read("page after 'Add a step'", number, True, response.content.decode()))
+        if len(phase.prompts) == 1:
+            data = form_data(prompt, engine.default_order(game.state, number))
+            response = clients[number].post(url, {"phase": phase.number, "how": "typed", **data})
+            assert response.status_code == 200 and b"Check your order" in response.content
+            read.append(Read("review page", number, True, response.content.decode()))
+    return read
+
+
+def form_data(prompt: dict[str, Any], order: dict[str, Any]) -> dict[str, Any]:
+    """An order as its form posts it (a repeatable pick is one drop-down per pick)."""
+    data: dict[str, Any] = {}
+    for spec in prompt["fields"]:
+        value = order.get(spec["name"])
+        if value is None:
+            continue
+        if spec["kind"] == "multichoice" and spec.get("repeat"):
+            data.update({f"{spec['name']}__{i}": pick for i, pick in enumerate(value)})
+        else:
+            data[spec["name"]] = value
+    return data
+
+
 def emails_due(game: Game, phase: Phase | None, remind: bool = False) -> list[Read]:
     """Send the emails due now (with `remind`, a reminder to the first seat owing one too)."""
     if remind and phase is not None and phase.owed_seats:
@@ -119,7 +157,7 @@ def board(game: Game, seat: int | None, where: str) -> str:
     """The game's board template `where` ("page", "email_html", "email_text") rendered alone for `seat`'s
     view of the game now, wrapped as the pages and emails include it: a board sees only its view."""
     name = getattr(board_templates(game.engine), where)
-    wrapped = '{% load l10n %}{% localize off %}{% include name %}{% endlocalize %}'
+    wrapped = "{% load l10n %}{% localize off %}{% include name %}{% endlocalize %}"
     if where == "email_text":
         wrapped = "{% autoescape off %}" + wrapped + "{% endautoescape %}"
     view = turns.engine_of(game).view(game.state, seat)

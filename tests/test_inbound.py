@@ -462,3 +462,33 @@ def test_postmark_fields_of_any_json_type_are_answered_400_or_200(make_game, cha
     response = client.post(WEBHOOK, payload, content_type="application/json", HTTP_AUTHORIZATION=AUTH)
     assert response.status_code in (200, 400), changes
     assert not Order.objects.exists()
+
+
+def test_the_receipt_reads_the_stored_order_back_in_the_engines_words(client, make_game):
+    """The same words as the game page (Engine.read_back), not the form's labels."""
+    make_game(humans=3)
+    address = reply_to_of("player1@example.com")
+    mail.outbox.clear()
+    post(client, postmark_payload(address, "role: seller"))
+    body = mail.outbox[0].body
+    assert "We read your reply as:\n  You will sell your own goods today.\n" in body
+    assert "Today I will: Sell my own goods" not in body
+
+
+def test_a_one_seat_reply_is_read_back_with_its_warnings_and_says_the_turn_has_been_resolved(client, make_game):
+    game = make_game(humans=2, engine="phoenician", seed=3)
+    for _ in range(2):  # both ships choose where they start
+        phase = open_phase(game)
+        (seat,) = phase.prompts
+        centre = phase.prompt_for(int(seat))["fields"][0]["choices"][0]["value"]
+        turns.submit_order(game.seats.get(number=int(seat)), phase.number, {"centre": centre})
+    (seat,) = open_phase(game).prompts
+    player = game.seats.get(number=int(seat)).player.email
+    address = [m for m in mail.outbox if m.to == [player]][-1].reply_to[0]  # this turn's email
+    mail.outbox.clear()
+    post(client, postmark_payload(address, "steps: pass", sender=player))
+    receipt = next(m for m in mail.outbox if m.to == [player] and m.subject.startswith("Re:")).body
+    assert (
+        "We read your reply as:\n  You will end your turn without a move.\n  Note: You do nothing this turn" in receipt
+    )
+    assert "Every order is in: the turn has been resolved." in receipt

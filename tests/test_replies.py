@@ -17,7 +17,7 @@ from django.core.cache import cache
 
 from games.engines.base import Field, Prompt
 from games.models import Order
-from games.replies import html_to_text, parse_order, read_back, reply_lines, reply_subject, reply_text, unflow
+from games.replies import html_to_text, parse_order, reply_lines, reply_subject, reply_text, unflow
 from tests import reply_samples as samples
 from tests.conftest import open_phase
 from tests.reply_samples import RAW_DELIVERIES, Turn
@@ -197,7 +197,7 @@ def what_became_of(client, game, turn: Turn, delivery: str, sample: Sample) -> l
     if len(mail.outbox) != 1:
         return [*wrong, f"{len(mail.outbox)} receipts"]
     [receipt] = mail.outbox
-    words = "Today I will: Sell my own goods" if sample.meant == SELLER else "No order found"
+    words = "You will sell your own goods today." if sample.meant == SELLER else "No order found"
     if words not in receipt.body:
         wrong.append(f"receipt says {receipt.body.splitlines()[:3]}")
     threading = {
@@ -302,7 +302,9 @@ def test_lines_that_only_look_like_quote_headers_are_read():
     assert reply_lines(text) == ["On reflection:", "role: seller", "From: my phone", "wrote: nothing"]
 
 
-def test_a_field_given_twice_keeps_its_first_value_and_the_receipt_reads_it_back_in_the_forms_words():
+def test_a_field_given_twice_keeps_its_first_value():
+    """A signature below the order ("Role: buyer") cannot change it; the receipt's words are the engine's
+    read-back (tests/test_inbound.py)."""
     prompt = {
         "fields": [
             {
@@ -327,8 +329,3 @@ def test_a_field_given_twice_keeps_its_first_value_and_the_receipt_reads_it_back
     }
     order = parse_order(prompt, "role: seller\ngoods: wine and oil\nBob Smith\nRole: buyer")
     assert order == {"role": "seller", "goods": ["wine", "oil"]}
-    assert read_back(prompt, order) == [
-        "Today I will: Sell my own goods",
-        "Goods to sell: wine (you hold 2), oil (you hold 1)",
-    ]
-    assert read_back(prompt, {"goods": []}) == ["Goods to sell: none"]

@@ -12,7 +12,7 @@ import pytest
 
 from games.engines import all_engines
 from games.models import Event, Game, Phase
-from tests.game_renders import PLAYERS, Read, emails_due, pages, points, seat_clients
+from tests.game_renders import PLAYERS, Read, emails_due, order_pages, pages, points, seat_clients
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 GAMES = [engine.slug for engine in all_engines()] + ["toy"]
@@ -53,7 +53,9 @@ def test_no_template_can_reach_or_shows_the_state_the_seed_or_another_seats_prom
     for phase in points(game, seed=f"secrecy:{slug}"):
         if phase is not None:
             plant_prompt_secrets(phase)
-        for read in pages(game, phase, clients) + emails_due(game, phase, remind=True):
+        for read in (
+            pages(game, phase, clients) + order_pages(game, phase, clients) + emails_due(game, phase, remind=True)
+        ):
             assert secrets_shown(read) == [], (read.what, read.seat)
             own = [kind for kind in ("PROMPT", "LINE") if f"PLANTED-{kind}-{read.seat}" in read.content]
             own_seen.update(f"{kind}-{read.seat}" for kind in own)

@@ -1,0 +1,133 @@
+"""Orders on the game page, issue 15: built a step at a time without JavaScript (each step a drop-down of
+what the engine says may come next, "Add a step" and "Remove the last step" storing nothing), typed
+instead if the player likes, read back in words; in a one-seat turn looked at and confirmed before it
+counts, the confirmation carrying exactly the reviewed order; and a success message that is true."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core import signing
+from django.test import Client
+from django.urls import reverse
+
+from games import review, turns
+from games.models import Game, Order, Phase
+from tests.conftest import open_phase
+from tests.test_views import signed_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+BLUE = 1
+
+
+def phoenician(make_game: Any) -> tuple[Game, int]:
+    """A Phoenician game at the first ship's start, then at its first turn (a one-seat phase)."""
+    game = make_game(humans=2, engine="phoenician", seed=3)
+    for _ in range(2):
+        phase = open_phase(game)
+        (seat,) = phase.prompts
+        centre = phase.prompt_for(int(seat))["fields"][0]["choices"][0]["value"]  # type: ignore[index]
+        turns.submit_order(game.seats.get(number=int(seat)), phase.number, {"centre": centre})
+    phase = open_phase(game)
+    assert game.state["step"] == "turn" and len(phase.prompts) == 1
+    return game, int(next(iter(phase.prompts)))
+
+
+def post(client: Client, game: Game, data: dict[str, Any]) -> Any:
+    return client.post(reverse("games-order", args=[game.pk]), {"phase": open_phase(game).number, **data})
+
+
+def first_choice(response: Any, name: str) -> str:
+    found = re.search(
+        rf'<select name="{name}"[^>]*>\s*<option value=""[^>]*>[^<]*</option>\s*<option value="([^"]+)"',
+        response.content.decode(),
+    )
+    assert found, f"no choice in {name}"
+    return found.group(1).replace("&#x27;", "'")
+
+
+def test_a_one_seat_turn_is_built_step_by_step_reviewed_and_confirmed(client: Client, make_game: Any) -> None:
+    """Before issue 15 a one-seat order resolved the turn the moment it was posted."""
+    game, seat = phoenician(make_game)
+    signed_in(client, game, seat)
+    page = client.get(reverse("games-game", args=[game.pk]))
+    html = page.content.decode()
+    assert '<fieldset class="steps" id="steps-steps">' in html and "<legend>Your turn</legend>" in html
+    assert '<label for="id_steps__0">Step 1:</label>' in html and "<summary>Type it instead</summary>" in html
+    assert "Check my order" in html
+    step = first_choice(page, "steps__0")
+    added = post(client, game, {"how": "builder", "steps__0": step, "add": "steps"})
+    assert added.status_code == 200 and 'name="steps__1"' in added.content.decode()
+    removed = post(client, game, {"how": "builder", "steps__0": step, "steps__1": "", "remove": "steps"})
+    assert removed.status_code == 200 and 'name="steps__1"' not in removed.content.decode()
+    assert not Order.objects.filter(phase=open_phase(game)).exists()
+
+    reviewed = post(client, game, {"how": "builder", "steps__0": step, "steps__1": ""})
+    assert reviewed.status_code == 200 and b"Check your order" in reviewed.content
+    order = review.check(game, seat, {"steps": step})
+    expected = review.read_back(game, seat, order)
+    assert all(line in reviewed.content.decode() for line in expected.lines)
+    assert not Order.objects.filter(phase=open_phase(game)).exists(), "nothing is stored before Confirm"
+    token, phase_number = reviewed.context["token"], open_phase(game).number
+    confirmed = client.post(reverse("games-order-confirm", args=[game.pk]), {"order": token}, follow=True)
+    stored = Order.objects.get(seat__number=seat, phase__game=game, phase__number=phase_number)
+    assert stored.data == order
+    assert b"Every order is in: the turn has been resolved." in confirmed.content
+    assert Phase.objects.get(pk=stored.phase_id).status != Phase.Status.OPEN
+
+
+def test_change_reopens_the_form_with_the_reviewed_order_and_stores_nothing(client: Client, make_game: Any) -> None:
+    game, seat = phoenician(make_game)
+    signed_in(client, game, seat)
+    reviewed = post(client, game, {"how": "typed", "steps": "pass"})
+    assert b"You do nothing this turn" in reviewed.content  # the warning, before it counts
+    changed = post(client, game, {"change": reviewed.context["token"]})
+    assert changed.status_code == 200 and changed.context["typed_open"]
+    assert changed.context["typed_form"]["steps"].value() == "pass"
+    assert not Order.objects.filter(phase=open_phase(game)).exists()
+
+
+def test_a_confirmation_that_was_tampered_with_or_is_another_seats_stores_nothing(make_game: Any) -> None:
+    game, seat = phoenician(make_game)
+    client = signed_in(Client(), game, seat)
+    token = post(client, game, {"how": "typed", "steps": "pass"}).context["token"]
+    forged = signing.dumps(
+        {**signing.loads(token, salt=review.SALT), "o": {"steps": "storm A1"}}, salt="another salt", compress=True
+    )
+    url = reverse("games-order-confirm", args=[game.pk])
+    refused = client.post(url, {"order": forged}, follow=True)
+    assert b"too old or not yours" in refused.content
+    other = signed_in(Client(), game, 1 - seat)
+    assert b"too old or not yours" in other.post(url, {"order": token}, follow=True).content
+    assert not Order.objects.filter(phase=open_phase(game)).exists()
+
+
+def test_the_builder_and_the_typed_syntax_store_the_same_order(make_game: Any) -> None:
+    game = make_game(humans=3, engine="genoa", seed=5)
+    assert game.state["asked"] == [1, 2] and len(open_phase(game).prompts) == 2  # sealed offers
+    space = "Harbor"
+    blue = signed_in(Client(), game, BLUE)
+    built = post(blue, game, {"how": "builder", "offers__0": f"{space}: {{n}} ducats", "offers__0__n": "13"})
+    assert built.status_code == 302
+    by_builder = Order.objects.get(seat__number=BLUE).data
+    post(blue, game, {"how": "typed", "offers": "harbor: 13", "tiles": ""})
+    assert Order.objects.get(seat__number=BLUE).data == by_builder == {"offers": "Harbor: 13 ducats", "tiles": ""}
+    html = blue.get(reverse("games-game", args=[game.pk])).content.decode()
+    assert "Your stored order, as the game reads it" in html
+    assert "You will offer Red 13 ducats for the Harbor action." in html
+
+
+def test_the_last_sealed_order_says_the_turn_has_been_resolved_when_it_has(client: Client, make_game: Any) -> None:
+    """Tasks run inline after the commit (as with no broker): the turn is resolved before the page answers."""
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    for number in (1, 2):
+        turns.submit_order(game.seats.get(number=number), phase.number, {"role": "buyer"})
+    signed_in(client, game, 0)
+    response = client.post(
+        reverse("games-order", args=[game.pk]), {"phase": phase.number, "role": "buyer"}, follow=True
+    )
+    assert b"Every order is in: the turn has been resolved." in response.content
+    assert b"being resolved" not in response.content
