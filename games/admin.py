@@ -10,7 +10,6 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
-from django.apps import apps
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -22,18 +21,18 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.html import format_html_join
 
-from games import emails, turns
+from games import emails, extensions, turns
 from games.engines import all_engines, engine_choices
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
 from games.newgame import read_options, read_player, start_game
 
 
 def games_of(user: Any) -> QuerySet[Game]:
-    """The games a staff user is responsible for: those they started with the Add game form and those of
-    the leagues they organise."""
+    """The games a staff user is responsible for: those they started with the Add game form, and those an
+    app makes theirs (games.extensions: a league's organisers, its games)."""
     responsible = Q(started_by=user)
-    if apps.is_installed("games.leagues"):
-        responsible |= Q(league_table__round__season__league__organisers=user)
+    for theirs in extensions.games_of(user):
+        responsible |= theirs
     return Game.objects.filter(responsible)
 
 
@@ -107,11 +106,12 @@ class PlayerAdmin(StaffScoped):
     ordering = ["email"]
 
     def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
-        """Only the people of the user's own games and leagues: an address is not theirs to browse
-        otherwise (this also scopes the player pickers that autocomplete from here)."""
+        """Only the people of the user's own games, and those an app makes theirs (games.extensions: a
+        league's members): an address is not theirs to browse otherwise (this also scopes the player pickers
+        that autocomplete from here)."""
         theirs = Q(seats__game__in=games_of(user))
-        if apps.is_installed("games.leagues"):
-            theirs |= Q(memberships__league__organisers=user)
+        for more in extensions.players_of(user):
+            theirs |= more
         return queryset.filter(pk__in=Player.objects.filter(theirs).values("pk"))
 
 

@@ -29,7 +29,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import emails, turns
+from games import emails, extensions, turns
 from games.dispatch import (
     PLAY_BOTS,
     RESOLVE_OVERDUE,
@@ -115,7 +115,7 @@ def resolve_overdue(phase_id: int, at: datetime) -> bool:
     """A phase the sweep found past its deadline at `at`: a league may deal with the miss (its grace moves the
     deadline once); otherwise it resolves with default orders, unless its deadline has moved past `at` since
     the sweep found it. Returns whether it resolved."""
-    if any(handled for _, handled in turns.deadline_passed.send(sender=Phase, phase_id=phase_id, now=at)):
+    if any(handled for _, handled in extensions.deadline_passed.send(sender=Phase, phase_id=phase_id, now=at)):
         return False
     return turns.resolve_phase(phase_id, use_defaults=True, overdue_at=at)
 

@@ -18,32 +18,15 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
-from django.dispatch import Signal
 from django.utils import timezone
 
+from games import extensions
 from games.dispatch import PLAY_BOTS, RESOLVE_PHASE, SEND_EMAILS, after_commit
 from games.engines import OrderError, get_engine
 from games.engines.base import Engine
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, new_link_key, unique_row
 
 log = logging.getLogger(__name__)
-
-
-# Where a league (games/leagues/policy.py) applies its own deadline rules; games outside leagues ignore them.
-# Sent with `game`, `phase`, `previous` (None for the first phase) and `now`, inside the transaction that
-# opens the phase, after its outbox rows are written (they are rendered when sent): a receiver may move
-# `phase.deadline` or withdraw rows a player chose not to get.
-phase_opened = Signal()
-# What resolve_phase reads with the phase it locks (only the phase and game rows are locked). An app whose
-# `phase_opened` receiver needs more of the game adds its path here, saving each resolution a query.
-PHASE_LOCK_RELATED: list[str] = ["game"]
-# Sent with `phase_id` and `now` (the sweep's time) by the task of a phase the sweep found past its deadline
-# (games/sweep.py), before it is resolved with default orders. A receiver returning True has dealt with the
-# phase (e.g. extended its deadline).
-deadline_passed = Signal()
-# Sent with `game` and `now` inside the transaction that ends a game, once its result and last emails are
-# stored: a receiver tidies up what the end makes moot (a league withdraws its open seat offers).
-game_finished = Signal()
 
 
 class OrderRejected(Exception):
@@ -209,7 +192,7 @@ def resolve_phase(
     with transaction.atomic():
         phase = unique_row(
             Phase.objects.select_for_update(no_key=True, of=("self", "game"))
-            .select_related(*PHASE_LOCK_RELATED)
+            .select_related(*extensions.phase_related())  # only the phase and game rows are locked
             .filter(pk=phase_id)
         )
         if phase is None or phase.status != Phase.Status.OPEN:
@@ -286,7 +269,7 @@ def _open_next_phase(
         assert previous is not None, "a game cannot be over before its first phase"
         emails = [email_row(game, previous, seat, OutboundEmail.Kind.GAME_OVER) for seat in humans]
         _queue_emails(previous, emails)
-        game_finished.send(sender=Game, game=game, now=now)
+        extensions.game_finished.send(sender=Game, game=game, now=now)
         return
     game.phase_number += 1
     game.save(update_fields=["state", "phase_number", "event_count"])
@@ -307,7 +290,7 @@ def _open_next_phase(
         elif previous is not None and seat.player is not None and (seat.player.notify == "all" or seat.is_bot):
             emails.append(email_row(game, previous, seat, OutboundEmail.Kind.PHASE_RESOLVED))
     _queue_emails(phase, emails)
-    phase_opened.send(sender=Game, game=game, phase=phase, previous=previous, now=now)
+    extensions.phase_opened.send(sender=Game, game=game, phase=phase, previous=previous, now=now)
     if bots_owed:
         after_commit(PLAY_BOTS, phase.pk)
 

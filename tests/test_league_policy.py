@@ -175,8 +175,8 @@ def test_the_grace_keeps_a_daily_deadline_at_its_local_time_across_the_dst_chang
 
 @pytest.mark.parametrize("in_league", [False, True])
 def test_the_policy_finds_a_games_league_table_without_a_query_of_its_own(in_league, make_game, monkeypatch):
-    """The resolution reads the league table with the phase it locks (turns.PHASE_LOCK_RELATED), so the
-    phase_opened receiver looks nothing up, in a league or outside one."""
+    """The resolution reads the league table with the phase it locks (the path the leagues app registers
+    with games.extensions), so the phase_opened receiver looks nothing up, in a league or outside one."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

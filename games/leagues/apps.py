@@ -1,4 +1,19 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models import Q
+
+from games.extensions import Extension, register
+
+
+def organised_games(user: Any) -> Q:
+    """The games of the leagues a staff user organises are theirs in the admin."""
+    return Q(league_table__round__season__league__organisers=user)
+
+
+def organised_members(user: Any) -> Q:
+    """So are the members of those leagues, whether or not they sit at a table yet."""
+    return Q(memberships__league__organisers=user)
 
 
 class LeaguesConfig(AppConfig):
@@ -8,11 +23,15 @@ class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games import turns  # noqa: PLC0415
         from games.leagues import policy, tasks  # noqa: F401, PLC0415  (the policy's receivers; its tasks' names)
 
-        # A resolution reads the game's league table with the phase it locks, so the policy's
-        # phase_opened receiver needs no query of its own (games outside leagues find None).
-        path = "game__league_table__round__season__league"
-        if path not in turns.PHASE_LOCK_RELATED:
-            turns.PHASE_LOCK_RELATED.append(path)
+        register(
+            self.label,
+            Extension(
+                # A resolution reads the game's league table with the phase it locks, so the policy's
+                # phase_opened receiver needs no query of its own (games outside leagues find None).
+                phase_related=("game__league_table__round__season__league",),
+                games_of=organised_games,
+                players_of=organised_members,
+            ),
+        )

@@ -1,4 +1,4 @@
-"""The league's rules for deadlines and missed turns, attached to the core at three points (games.turns):
+"""The league's rules for deadlines and missed turns, attached to the core's three signals (games.extensions):
 
 - `phase_opened`: a league game's phase closes at the league's daily time, if it has one; and a seat
   whose holder has now missed `substitute_after` owed orders in a row is handed to a substitute (the
@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.dispatch import receiver
 
-from games import turns
+from games import extensions, turns
 from games.facts import game_facts, phase_facts
 from games.leagues import emails
 from games.leagues.deadlines import add_local, zone
@@ -33,14 +33,14 @@ from games.models import Game, Order, OutboundEmail, Phase, Seat, unique_row
 
 def table_of(game: Game) -> Table | None:
     """The game's league table. Free after a resolution, which read it along with the phase it locked
-    (turns.PHASE_LOCK_RELATED); one query otherwise."""
+    (the phase_related path games/leagues/apps.py registers); one query otherwise."""
     try:
         return game.league_table
     except Table.DoesNotExist:
         return None
 
 
-@receiver(turns.phase_opened, sender=Game)
+@receiver(extensions.phase_opened, sender=Game)
 def on_phase_opened(game: Game, phase: Phase, previous: Phase | None, now: datetime, **kwargs: Any) -> None:
     if previous is None:
         return  # a round's first phases get their deadline in start_round, once the table points at the game
@@ -93,7 +93,7 @@ def absent_seats(table: Table, previous: Phase, in_a_row: int) -> list[Seating]:
     return absent
 
 
-@receiver(turns.deadline_passed, sender=Phase)
+@receiver(extensions.deadline_passed, sender=Phase)
 def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
     """Grace: the first time anyone misses a deadline in a game, the deadline moves once for everyone."""
     with transaction.atomic():
@@ -125,7 +125,7 @@ def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
     return True
 
 
-@receiver(turns.game_finished, sender=Game)
+@receiver(extensions.game_finished, sender=Game)
 def on_game_finished(game: Game, now: datetime, **kwargs: Any) -> None:
     table = table_of(game)
     if table is not None:

@@ -1,0 +1,9 @@
+"""The project's settings without the leagues app: the core on its own (tests/test_core_alone.py)."""
+
+from pbem.settings import *  # noqa: F403
+from pbem.settings import DATABASES, INSTALLED_APPS
+
+INSTALLED_APPS = [app for app in INSTALLED_APPS if app != "games.leagues"]
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  # SQLite tests use a database in memory
+    # A test database of its own, so these tests may run beside the whole suite's run.
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_core"}
