@@ -12,7 +12,10 @@ Signals, sent by the service layer (games.turns, games.sweep):
   past its deadline (games/sweep.py), before it is resolved with default orders: a receiver returning True
   has dealt with the phase (e.g. extended its deadline);
 - `game_finished`, with `game` and `now`, inside the transaction that ends the game, once its result and
-  last emails are stored: a receiver tidies up what the end makes moot.
+  last emails are stored: a receiver tidies up what the end makes moot;
+- `seat_replaced`, with `seat` (held by the newcomer now), `previous` (the Player who held it, or None) and
+  `now`, by games.turns.replace_player inside its transaction, whoever asked for it (an organiser in the
+  admin, a league's substitute claim): a receiver records who holds the seat from which phase.
 
 Declared with `register(app_label, Extension(...))`:
 
@@ -34,6 +37,7 @@ from django.dispatch import Signal
 phase_opened = Signal()
 deadline_passed = Signal()
 game_finished = Signal()
+seat_replaced = Signal()
 
 # A staff user (django.contrib.auth's user model) -> the rows they are responsible for.
 Responsible = Callable[[Any], Q]

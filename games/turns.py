@@ -398,10 +398,11 @@ def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
         player = player_for(email, name)
         if Seat.objects.filter(game=seat.game, player=player).exclude(pk=seat.pk).exists():
             raise ValueError(f"{email} already sits in this game.")
-        seat.player = player
+        previous, seat.player = seat.player, player
         seat.is_bot = seat.bot_plays_defaults = False
         seat.link_key = new_link_key()
         seat.save(update_fields=["player", "is_bot", "bot_plays_defaults", "link_key"])
+        extensions.seat_replaced.send(sender=Seat, seat=seat, previous=previous, now=timezone.now())
         phase = current_phase(seat.game)
         if phase is not None and phase.prompt_for(seat.number) is not None:
             # A fresh row even if the seat was emailed before: the old email's links are dead.

@@ -329,3 +329,28 @@ def test_the_league_page_shows_who_actually_plays_each_seat(client):
         ]
     )
     assert f"<td>{row}</td>" in body
+
+
+def test_an_organiser_replacing_a_league_seat_in_the_admin_credits_each_holder_with_their_own_phases(admin_client):
+    league = make_league(players=4, standby=0, grace=timedelta(0), substitute_after=9)
+    game = first_game(started_round(league))
+    table = Table.objects.get(game=game)
+    holder = Seat.objects.get(game=game, number=2).player
+    assert holder is not None
+    owed_turns_of(game, 2, [True])  # the holder misses one owed order
+    game.refresh_from_db()
+    seat = Seat.objects.get(game=game, number=2)
+    response = admin_client.post(
+        reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": "newcomer@example.com", "new_name": "Nia"}
+    )
+    assert response.status_code == 302
+    newcomer = Seat.objects.get(game=game, number=2).player
+    assert newcomer is not None and newcomer.email == "newcomer@example.com"
+    chain = list(Seating.objects.filter(table=table, seat_number=2).order_by("from_phase"))
+    assert [(s.player_id, s.from_phase, s.until_phase) for s in chain] == [
+        (holder.pk, 1, game.phase_number - 1),
+        (newcomer.pk, game.phase_number, None),
+    ]
+    owed_turns_of(game, 2, [False])  # the newcomer plays
+    counts = reliability(Table.objects.filter(game=game))
+    assert counts[holder.pk][1] == 1 and counts[newcomer.pk] == (1, 0)

@@ -7,7 +7,10 @@
   grace time (whole days in the league's calendar, so a 20:00 deadline stays at 20:00 across a daylight-
   saving change), and every player is told the new deadline; later misses fall through to the core,
   which resolves with default orders;
-- `game_finished`: seats still offered to standby players are withdrawn, nobody can claim a game that is over.
+- `game_finished`: seats still offered to standby players are withdrawn, nobody can claim a game that is over;
+- `seat_replaced`: whoever gave the seat to someone else (an organiser in the admin, a substitute's claim),
+  the seat's holder so far stops holding it before the current phase and the newcomer holds it from
+  there, so misses, results and the public page credit each of them with their own phases.
 
 Games outside leagues have no Table row, so the receivers return at once for them.
 """
@@ -130,3 +133,15 @@ def on_game_finished(game: Game, now: datetime, **kwargs: Any) -> None:
     table = table_of(game)
     if table is not None:
         withdraw_offers(table)
+
+
+@receiver(extensions.seat_replaced, sender=Seat)
+def on_seat_replaced(seat: Seat, previous: object, now: datetime, **kwargs: Any) -> None:
+    table = table_of(seat.game)
+    if table is None:
+        return
+    from_phase = seat.game.phase_number
+    for seating in Seating.objects.filter(table=table, seat_number=seat.number, until_phase__isnull=True):
+        # A holder replaced in the phase they sat down in held it for no phase at all.
+        Seating.objects.filter(pk=seating.pk).update(until_phase=max(from_phase - 1, seating.from_phase - 1))
+    Seating.objects.create(table=table, seat_number=seat.number, player=seat.player, from_phase=from_phase)

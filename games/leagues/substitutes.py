@@ -162,12 +162,7 @@ def claim(token: str, now: datetime | None = None) -> Seat:
         offer.status = Substitution.Status.CLAIMED
         offer.save(update_fields=["status"])
         Membership.objects.filter(pk=offer.standby.pk).update(status=Membership.Status.ACTIVE)
-        Seating.objects.create(
-            table=offer.table,
-            seat_number=offer.seat_number,
-            player=offer.standby.player,
-            from_phase=game.phase_number,
-        )
+        # The Seating row is written by the league's seat_replaced receiver (games/leagues/policy.py).
     return seat
 
 
