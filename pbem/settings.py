@@ -325,9 +325,13 @@ else:
 PBEM_REPLY_ADDRESS = os.environ.get("PBEM_REPLY_ADDRESS", "")
 ANYMAIL = {key.removeprefix("ANYMAIL_"): value for key, value in os.environ.items() if key.startswith("ANYMAIL_")}
 
+# The games' lines go to the root logger's handler, not one of their own: a Celery worker replaces the root
+# handlers with its own (worker_hijack_root_logger), so each line is written once, in the worker's format,
+# and once by the web server's console handler.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"games": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {"games": {"level": os.environ.get("LOG_LEVEL", "INFO")}},
 }

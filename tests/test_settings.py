@@ -291,3 +291,27 @@ def test_an_smtp_production_environment_passes_check_deploy(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     result = manage(tmp_path, "check", **{**relay, "EMAIL_HOST": ""})
     assert result.returncode != 0 and "pbem.E006" in result.stderr and "EMAIL_HOST" in result.stderr
+
+
+LOG_ONE_LINE = """
+import logging, django
+django.setup()
+if WORKER:
+    from pbem.celery import app
+    app.log.setup_logging_subsystem(loglevel="INFO")  # what a worker does when it starts
+logging.getLogger("games.turns").info("phase 7 of game 3 resolved")
+"""
+
+
+@pytest.mark.parametrize("worker", [False, True], ids=["web", "worker"])
+def test_a_games_log_line_is_written_once_by_the_web_server_and_by_a_worker(worker):
+    result = subprocess.run(
+        [sys.executable, "-c", f"WORKER = {worker}\n{LOG_ONE_LINE}"],
+        cwd=PROJECT_DIR,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "pbem.settings", "PYTHONPATH": str(PROJECT_DIR)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (result.stdout + result.stderr).count("phase 7 of game 3 resolved") == 1, result.stderr
