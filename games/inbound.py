@@ -17,7 +17,8 @@ out-of-office reply) is dropped unanswered.
 
 anymail parses a payload partly in its views and partly lazily, when a header or body is first read. Both
 are pure and deterministic, so a payload that fails to parse will fail again: it is answered 400 (a 500
-makes the provider retry for days), with a log line that names the provider and the error type only.
+makes the provider retry for days), or 406 to Mailgun, which retries every other refusal for 8 hours and
+stops only at a 406; with a log line that names the provider and the error type only.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from django.core.cache import cache
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.core.mail import EmailMessage
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, re_path
 from django.utils.crypto import constant_time_compare
 
@@ -185,6 +186,10 @@ def unreadable_is_bad_request(esp_name: str) -> Iterator[None]:
         raise UnreadablePayload(f"unreadable {esp_name} inbound payload") from None
 
 
+# The answer that tells a provider not to send an unreadable payload again, where it is not 400.
+UNREADABLE_STATUS = {"Mailgun": 406}
+
+
 class ReadableInbound(AnymailCoreWebhookView):
     """Put before an anymail inbound view: a payload that its checks, its parsing or our reading of the message
     cannot read is answered 400, with one log line; the rest of the request is anymail's."""
@@ -201,7 +206,7 @@ class ReadableInbound(AnymailCoreWebhookView):
         try:
             return super().post(request, *args, **kwargs)
         except UnreadablePayload:
-            return HttpResponseBadRequest("unreadable payload")
+            return HttpResponse("unreadable payload", status=UNREADABLE_STATUS.get(self.esp_name, 400))
 
 
 def inbound_urlpatterns() -> list[URLPattern]:

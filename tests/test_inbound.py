@@ -433,7 +433,11 @@ def test_malformed_payloads_are_answered_400_or_200_and_store_nothing(make_game,
     client = Client(raise_request_exception=False)
     answers = malformed_posts(client, address)
     assert len(answers) >= 40
-    assert [(name, code) for name, code in answers if code not in (200, 400)] == []
+    # Unreadable is 400, but 406 to Mailgun: the only answer that stops its retries.
+    unreadable = {"Postmark": 400, "mailgun": 406, "sendgrid": 400}
+    wrong = [(name, code) for name, code in answers if code not in (200, unreadable[name.split(":")[0]])]
+    assert wrong == [("mailgun: a multipart body cut short", 400)]  # anymail's own refusal, below
+    assert any(code == 406 for name, code in answers if name.startswith("mailgun"))
     assert not Order.objects.exists()
     # The secret was right every time: anymail refused as unauthenticated only the Mailgun body cut short
     # before its signature fields.
