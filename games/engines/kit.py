@@ -38,6 +38,30 @@ from games.engines.base import (
 # run the automatic steps until some seat owes a decision or the game is over.
 Handler = Callable[[State, dict[int, Order], random.Random, list[Event]], None]
 
+
+@dataclass(frozen=True)
+class Placing:
+    """A seat's place in the final standings before it is ranked: `order` sorts the seats best first (smaller
+    first) and decides ties; `score` and `detail` are what the players read."""
+
+    seat: int
+    order: tuple[Any, ...]
+    score: int
+    detail: str
+
+
+def ranked(placings: Iterable[Placing]) -> list[Standing]:
+    """Standings best first. Seats whose `order` is equal share the rank of the first of them (1, 2, 2, 4)
+    and are listed by seat number."""
+    rows = sorted(placings, key=lambda placing: (placing.order, placing.seat))
+    standings: list[Standing] = []
+    for place, row in enumerate(rows, start=1):
+        tied = place > 1 and rows[place - 2].order == row.order
+        rank = standings[-1].rank if tied else place
+        standings.append(Standing(seat=row.seat, score=row.score, rank=rank, detail=row.detail))
+    return standings
+
+
 DIGITS = re.compile(r"[0-9]+")
 
 

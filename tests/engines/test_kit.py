@@ -10,6 +10,7 @@ import pytest
 
 from games.engines import all_engines, get_engine
 from games.engines.base import Engine, OptionSpec, OrderError
+from games.engines.kit import Placing, ranked
 
 ENGINES = all_engines()
 
@@ -137,3 +138,25 @@ def test_the_final_view_and_event_rank_every_seat_by_its_name(engine: Engine) ->
     for row, name in zip(rows, names, strict=True):
         named = [key for key in row if key not in {"seat", "score", "rank", "detail"}]
         assert len(named) == 1 and row[named[0]] == name, row  # the seat's name, and nothing else
+
+
+# The shared ranking of final standings (ranked), which every engine but Ports of Call uses with its own order.
+def test_equal_orders_share_the_first_rank_and_the_next_rank_skips():
+    placings = [
+        Placing(0, (-5,), 5, "a"),
+        Placing(1, (-9,), 9, "b"),
+        Placing(2, (-5,), 5, "c"),
+        Placing(3, (-1,), 1, "d"),
+    ]
+    assert [(s.seat, s.rank, s.score, s.detail) for s in ranked(placings)] == [
+        (1, 1, 9, "b"),
+        (0, 2, 5, "a"),
+        (2, 2, 5, "c"),
+        (3, 4, 1, "d"),
+    ]
+
+
+def test_the_tie_break_decides_before_a_shared_rank():
+    # Equal score, the second key apart: no shared rank; listed by the key, not by seat.
+    placings = [Placing(0, (-5, 2), 5, ""), Placing(1, (-5, 1), 5, "")]
+    assert [(s.seat, s.rank) for s in ranked(placings)] == [(1, 1), (0, 2)]

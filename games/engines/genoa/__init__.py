@@ -32,7 +32,7 @@ from games.engines.genoa.flow import begin_turn
 from games.engines.genoa.orders import not_asked_reason
 from games.engines.genoa.steps import STEPS
 from games.engines.genoa.view import build_view
-from games.engines.kit import StepEngine, copy_state
+from games.engines.kit import Placing, StepEngine, copy_state, ranked
 
 
 def _goods_count(state: State, seat: int) -> int:
@@ -42,16 +42,11 @@ def _goods_count(state: State, seat: int) -> int:
 def _standings(state: State) -> list[Standing]:
     """Most ducats first; a tie goes to the most goods (cards, commodities, special tiles); still equal:
     a shared rank."""
-    rows = sorted(
-        ((state["ducats"][seat], _goods_count(state, seat), seat) for seat in range(state["players"])),
-        key=lambda row: (-row[0], -row[1], row[2]),
-    )
-    standings: list[Standing] = []
-    for place, (ducats, goods, seat) in enumerate(rows, start=1):
-        tied = place > 1 and rows[place - 2][:2] == (ducats, goods)
-        rank = standings[-1].rank if tied else place
-        standings.append(Standing(seat=seat, score=ducats, rank=rank, detail=f"{ducats} ducats, {goods} goods"))
-    return standings
+    placings = []
+    for seat in range(state["players"]):
+        ducats, goods = state["ducats"][seat], _goods_count(state, seat)
+        placings.append(Placing(seat, (-ducats, -goods), ducats, f"{ducats} ducats, {goods} goods"))
+    return ranked(placings)
 
 
 class GenoaEngine(StepEngine):

@@ -14,7 +14,7 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import Choice, OptionSpec, Standing, State
-from games.engines.kit import StepEngine, copy_state
+from games.engines.kit import Placing, StepEngine, copy_state, ranked
 from games.engines.manila.data import (
     COLOURS,
     REDEEM,
@@ -51,12 +51,11 @@ def fortune(state: State, seat: int) -> tuple[int, str]:
 
 def standings(state: State) -> list[Standing]:
     """Largest fortune first; HOUSE DEFAULT (RULES.md): tied fortunes share the rank."""
-    rows = sorted(((*fortune(state, seat), seat) for seat in range(state["players"])), key=lambda r: (-r[0], r[2]))
-    result: list[Standing] = []
-    for place, (score, detail, seat) in enumerate(rows, start=1):
-        rank = result[-1].rank if result and result[-1].score == score else place
-        result.append(Standing(seat=seat, score=score, rank=rank, detail=detail))
-    return result
+    placings = []
+    for seat in range(state["players"]):
+        score, detail = fortune(state, seat)
+        placings.append(Placing(seat, (-score,), score, detail))
+    return ranked(placings)
 
 
 class ManilaEngine(StepEngine):

@@ -15,7 +15,7 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import OptionSpec, Standing, State
-from games.engines.kit import StepEngine, copy_state
+from games.engines.kit import Placing, StepEngine, copy_state, ranked
 from games.engines.phoenician.board import generate
 from games.engines.phoenician.data import COLOURS, DEFAULT_ROUND_LIMIT, HAND_SIZE, START_GOLD, full_deck
 from games.engines.phoenician.orders import STEPS
@@ -24,17 +24,11 @@ from games.engines.phoenician.view import build_view
 
 def _standings(state: State) -> list[Standing]:
     """The winner first; then the richest. Equal gold shares a rank (the rules give no tie-break)."""
-    rows = sorted(range(state["players"]), key=lambda s: (s != state["winner"], -state["gold"][s], s))
-    standings: list[Standing] = []
-    for place, seat in enumerate(rows, start=1):
-        key = (seat == state["winner"], state["gold"][seat])
-        previous = rows[place - 2] if place > 1 else None
-        tied = previous is not None and key == (previous == state["winner"], state["gold"][previous])
-        detail = f"{state['gold'][seat]} gold" + (", first to 25" if seat == state["winner"] else "")
-        standings.append(
-            Standing(seat=seat, score=state["gold"][seat], rank=standings[-1].rank if tied else place, detail=detail)
-        )
-    return standings
+    placings = []
+    for seat in range(state["players"]):
+        gold, winner = state["gold"][seat], seat == state["winner"]
+        placings.append(Placing(seat, (not winner, -gold), gold, f"{gold} gold" + (", first to 25" if winner else "")))
+    return ranked(placings)
 
 
 class PhoenicianEngine(StepEngine):

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import Choice, OptionSpec, Standing, State
-from games.engines.kit import StepEngine, copy_state
+from games.engines.kit import Placing, StepEngine, copy_state, ranked
 from games.engines.piraeus.cards import (
     COUNTRIES,
     GOODS,
@@ -31,18 +31,12 @@ from games.engines.piraeus.view import build_view
 
 def _standings(state: State) -> list[Standing]:
     """Richest first; equal money: fewer own goods left first; still equal: a shared rank."""
-    rows = []
+    placings = []
     for seat in range(len(state["countries"])):
         own_left = len(state["hands"][seat])
         score, detail = final_score(state["cash"][seat], state["collected"][seat], own_left)
-        rows.append((score, own_left, seat, detail))
-    rows.sort(key=lambda row: (-row[0], row[1], row[2]))
-    standings: list[Standing] = []
-    for place, (score, own_left, seat, detail) in enumerate(rows, start=1):
-        tied_with_previous = place > 1 and rows[place - 2][:2] == (score, own_left)
-        rank = standings[-1].rank if tied_with_previous else place
-        standings.append(Standing(seat=seat, score=score, rank=rank, detail=detail))
-    return standings
+        placings.append(Placing(seat, (-score, own_left), score, detail))
+    return ranked(placings)
 
 
 class PiraeusEngine(StepEngine):
