@@ -197,39 +197,32 @@ class NewGameForm(forms.Form):
         )
 
 
+# An organiser edits a game's title and timings; the rest is the game's own record.
+GAME_FIELDS = (
+    "title",
+    "engine",
+    "status",
+    "options",
+    "phase_length",
+    "reminder_before",
+    "phase_number",
+    "current_phase",
+    "deadline",
+    "result",
+    "created_at",
+    "finished_at",
+    "started_by",
+)
+
+
 @admin.register(Game)
 class GameAdmin(OrganisersGames):
     game_path = "pk"
     list_display = ["id", "title", "engine", "status", "phase_number", "current_phase", "deadline", "created_at"]
     list_filter = ["engine", "status"]
     search_fields = ["title", "seats__player__email"]
-    fields = [
-        "title",
-        "engine",
-        "status",
-        "options",
-        "phase_length",
-        "reminder_before",
-        "phase_number",
-        "current_phase",
-        "deadline",
-        "result",
-        "created_at",
-        "finished_at",
-        "started_by",
-    ]
-    readonly_fields = [
-        "engine",
-        "status",
-        "options",
-        "phase_number",
-        "current_phase",
-        "deadline",
-        "result",
-        "created_at",
-        "finished_at",
-        "started_by",
-    ]
+    fields = GAME_FIELDS
+    readonly_fields = [name for name in GAME_FIELDS if name not in ("title", "phase_length", "reminder_before")]
     inlines = [SeatInline]
     actions = ["extend_24h", "extend_72h", "resolve_now", "pause", "resume"]
 
