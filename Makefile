@@ -13,7 +13,7 @@ SERVICES = $(shell $(PYTHON) -c "import socket,sys; \
 	print(('DATABASE_URL=postgres://postgres@127.0.0.1:5432/pbem ' if up(5432) else '') + \
 	('CELERY_BROKER_URL=redis://127.0.0.1:6379/14' if up(6379) else ''))" 2>/dev/null)
 
-.PHONY: run test lint types pytest bench bench-leagues bench-scale bench-faults clean venv
+.PHONY: run test lint types pytest screenshots bench bench-leagues bench-scale bench-faults clean venv
 
 venv: $(STAMP)
 $(STAMP): requirements.txt
@@ -42,6 +42,16 @@ pytest: venv
 	env $(if $(DATABASE_URL),,$(filter DATABASE_URL=%,$(SERVICES))) \
 	    $(if $(CELERY_BROKER_URL),,$(filter CELERY_BROKER_URL=%,$(SERVICES))) \
 	    $(BIN)/pytest $(PYTEST_ARGS)
+
+# A phone (390 px) and a desktop (1280 px) picture of each game's page and turn email, taken in Debian's
+# Chromium by the browser tests' own flows (tests/test_browser_games.py), in var/screenshots/; the desktop
+# page of each game, which the README shows, is copied to tests/screenshots/. Fails (after copying) if the
+# flows do.
+screenshots: venv
+	rm -rf var/screenshots
+	PBEM_SCREENSHOTS=var/screenshots $(MAKE) --no-print-directory pytest \
+	    PYTEST_ARGS="tests/test_browser_games.py -q -k plays"; status=$$?; \
+	    cp var/screenshots/*-desktop-page.png tests/screenshots/ && exit $$status
 
 bench: venv
 	$(BIN)/python bench/run.py

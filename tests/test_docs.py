@@ -3,6 +3,7 @@ game with its player counts, and no comment points at a file kept outside the re
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from games.engines import all_engines
@@ -33,3 +34,11 @@ def test_nothing_of_the_core_or_the_leagues_nor_the_readme_points_at_a_file_outs
         if any(name in line for name in OUTSIDE)
     ]
     assert found == []
+
+
+def test_every_picture_the_readme_shows_is_in_the_repository() -> None:
+    readme = (ROOT / "README.md").read_text()
+    pictures = re.findall(r'<img src="([^"]+)"|!\[[^\]]*\]\(([^)]+)\)', readme)
+    paths = [src or alt for src, alt in pictures]
+    assert paths, "the README shows no picture"
+    assert [path for path in paths if not (ROOT / path).is_file()] == []

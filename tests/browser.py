@@ -1,0 +1,100 @@
+"""A real browser for the tests: Playwright drives Debian's Chromium (/usr/bin/chromium, never a browser
+download), and each page is checked the way a phone or desktop shows it: no horizontal scroll, and no
+serious or critical violation from axe-core (its own script, as bundled by the axe-playwright-python
+package, injected into the page).
+
+Playwright's sync API runs an asyncio loop in the test's thread for as long as it is started, and Django
+refuses database calls from a thread with a running loop (SynchronousOnlyOperation). The loop is
+Playwright's, not the test's, and the live server answers from its own thread, so `started_chromium`
+allows those calls (DJANGO_ALLOW_ASYNC_UNSAFE) only while Playwright runs, and stops Playwright before
+the next test module, so no other test runs beside a loop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+PHONE = 390
+DESKTOP = 1280
+HEIGHT = {PHONE: 844, DESKTOP: 800}
+WIDTH_NAMES = {PHONE: "phone", DESKTOP: "desktop"}
+SERIOUS = ("serious", "critical")
+AXE = Axe()
+
+
+@contextmanager
+def started_chromium() -> Iterator[Browser]:
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class UnfitPage(AssertionError):
+    """A page or email scrolls sideways, or axe-core finds a serious or critical violation on it."""
+
+
+@dataclass
+class Findings:
+    """What the checks found over a whole flow: each problem names the page and the width."""
+
+    problems: list[str] = field(default_factory=list)
+
+    def assert_none(self) -> None:
+        if self.problems:
+            raise UnfitPage(f"{len(self.problems)} problem(s):\n" + "\n".join(self.problems))
+
+
+def horizontal_overflow(page: Page) -> int:
+    """How many CSS pixels the document is wider than the window (0 when it fits)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each with where they are."""
+    results = AXE.run(page)
+    lines = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in SERIOUS:
+            targets = [", ".join(map(str, node["target"])) for node in violation["nodes"]]
+            shown = "; ".join(targets[:5]) + (f"; and {len(targets) - 5} more" if len(targets) > 5 else "")
+            lines.append(f"{violation['id']} ({violation['impact']}, {len(targets)}×): {violation['help']} — {shown}")
+    return lines
+
+
+def check(page: Page, what: str, findings: Findings, *, accessibility: bool = True) -> None:
+    """Record what would make `what` (as shown in `page` now) unfit for its width."""
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    where = f"{what} at {width} px"
+    extra = horizontal_overflow(page)
+    if extra > 0:
+        findings.problems.append(f"{where}: {extra} px wider than the window (scrolls sideways)")
+    if accessibility:
+        findings.problems.extend(f"{where}: axe {line}" for line in serious_violations(page))
+
+
+def new_context(browser: Browser, width: int) -> BrowserContext:
+    return browser.new_context(viewport={"width": width, "height": HEIGHT[width]})
+
+
+def watch_console(page: Page, what: list[str], findings: Findings) -> None:
+    """A Content-Security-Policy refusal means the page renders otherwise than written: record it against
+    the page being looked at (`what[0]`)."""
+
+    def seen(message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            findings.problems.append(f"{what[0]}: the browser refused {message.text}")
+
+    page.on("console", seen)
+
