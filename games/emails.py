@@ -1,47 +1,38 @@
-"""Outgoing email: one small function per kind over subject/text/HTML templates, and the outbox sender.
+"""Game emails (turn started, reminder, phase resolved, game over) and the sign-in email, through the mail
+pipeline of games/mail.py.
 
 Rows are written by the service layer in the transaction that makes an email due; `send_pending`, run
-after commit, renders them with the game as it is now, claims each one just before sending it and records
-the result just after. A turn email for a phase that has already resolved is skipped, not sent. The sweep
-wakes a sender again for rows whose task was lost (`send_stragglers`) and retries failures.
+after commit, renders them with the game as it is now and hands them to the pipeline, which claims each one
+just before sending it and records the result just after. A turn email for a phase that has already resolved
+is skipped, not sent. The sweep wakes a sender again for rows whose task was lost and retries failures
+(games/mail.py, over this outbox and the apps').
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlparse
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db.models import F, Max, Q, QuerySet
-from django.template.loader import render_to_string
+from django.core.mail import EmailMultiAlternatives
+from django.db.models import Max, QuerySet
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.crypto import salted_hmac
-from django.utils.timezone import now
 
+from games import mail
 from games.dispatch import SEND_EMAILS, after_commit
 from games.engines import board_templates, get_engine
 from games.engines.base import Engine
+from games.extensions import Outbox
 from games.facts import GameFacts, PhaseFacts, addressee, game_facts, log_lines, phase_facts
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
-from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, claim, unique_row
+from games.mail import mail_domain
+from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
-MAX_ATTEMPTS = 5
-# Longer than one provider call can take (anymail's requests time out well before): a row still being
-# sent after this has lost its worker.
-SENDING_TIMEOUT = timedelta(minutes=2)
-
-
-def mail_domain() -> str:
-    return urlparse(settings.SITE_URL).hostname or "pbem.localhost"
 
 
 def thread_id(game_id: int) -> str:
@@ -67,13 +58,6 @@ def reply_address(row: OutboundEmail) -> str | None:
         return None
     local, _, domain = settings.PBEM_REPLY_ADDRESS.partition("@")
     return f"{local}+{row.pk}-{reply_signature(row)}@{domain}"
-
-
-def player_zone(seat: Seat) -> ZoneInfo:
-    try:
-        return ZoneInfo(seat.player.time_zone if seat.player else "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
 
 
 @dataclass
@@ -160,31 +144,25 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
 
 
 def build(row: OutboundEmail, batch: Batch | None = None) -> EmailMultiAlternatives:
-    """The message for one outbox row, from templates/emails/<kind>-subject.txt, -body.txt, -body.html."""
+    """The message for one outbox row, from templates/emails/<kind>-subject.txt, -body.txt, -body.html,
+    with datetimes in the player's own time zone."""
     context = _context(row, batch or Batch.load(row.game, [row]))
-    # Templates show datetimes in the active time zone: the player's own.
-    with timezone.override(player_zone(row.seat)):
-        subject = " ".join(render_to_string(f"emails/{row.kind}-subject.txt", context).split())
-        text = render_to_string(f"emails/{row.kind}-body.txt", context)
-        html = render_to_string(f"emails/{row.kind}-body.html", context)
+    rendered = mail.render(
+        f"emails/{row.kind}", context, mail.zone_of(row.seat.player.time_zone if row.seat.player else None)
+    )
     thread = thread_id(row.game_id)
-    reply_to = reply_address(row)
-    message = EmailMultiAlternatives(
-        subject=subject,
-        body=text,
-        to=[row.to],
-        reply_to=[reply_to] if reply_to else None,
+    return mail.compose(
+        rendered,
+        row.to,
+        kind=row.kind,
+        reply_to=reply_address(row),
         headers={
             "Message-ID": f"<pbem.{row.game_id}.{row.pk}@{mail_domain()}>",
             "References": thread,
             "In-Reply-To": thread,
         },
+        metadata={"game": str(row.game_id), "outbox": str(row.pk)},
     )
-    message.attach_alternative(html, "text/html")
-    # anymail extensions: providers that support them record the kind and the row for webhooks.
-    message.tags = [row.kind]  # type: ignore[attr-defined]
-    message.metadata = {"game": str(row.game_id), "outbox": str(row.pk)}  # type: ignore[attr-defined]
-    return message
 
 
 def is_obsolete(row: OutboundEmail) -> bool:
@@ -193,11 +171,8 @@ def is_obsolete(row: OutboundEmail) -> bool:
 
 
 def send_pending(game_id: int) -> int:
-    """Send every pending email of a game. Returns how many went out.
-
-    Each row is rendered, then claimed (pending -> sending, committed) just before its send and recorded
-    just after, so a worker killed half-way through a batch leaves the rows it sent recorded sent, the
-    rows it had not reached pending, and at most one row, the one in the provider's hands, sending."""
+    """Send every pending email of a game (games/mail.py's deliver: each row rendered, then claimed just
+    before its send and recorded just after). Returns how many went out."""
     rows = list(
         OutboundEmail.objects.filter(game_id=game_id, status=OutboundEmail.Status.PENDING)
         .select_related("game", "phase", "seat__player")
@@ -205,86 +180,30 @@ def send_pending(game_id: int) -> int:
     )
     if not rows:
         return 0
-    sent = 0
-    connection = get_connection()
     batch = Batch.load(rows[0].game, rows)
-    for row in rows:
-        pending = OutboundEmail.objects.filter(pk=row.pk, status=OutboundEmail.Status.PENDING)
-        if is_obsolete(row):
-            pending.update(status=OutboundEmail.Status.SKIPPED)
-            continue
-        message = build(row, batch)  # before the claim: a worker killed while rendering has sent nothing
-        # The claim is conditional: of two senders of one game (its task and the sweep), one sends each row.
-        if not pending.update(status=OutboundEmail.Status.SENDING, attempts=F("attempts") + 1, attempted_at=now()):
-            continue
-        claimed = OutboundEmail.objects.filter(pk=row.pk)
-        try:
-            message.connection = connection
-            message.send()
-        except Exception as error:  # noqa: BLE001  (any provider error: keep the row to retry)
-            error_text = f"{type(error).__name__}: {error}"[:2000]
-            claimed.update(status=OutboundEmail.Status.FAILED, error=error_text)
-            log.warning("email %s (%s) failed: %s", row.pk, row.kind, error_text)
-            continue
-        claimed.update(status=OutboundEmail.Status.SENT, subject=message.subject[:250], sent_at=now())
-        sent += 1
-    return sent
+
+    def outgoing() -> Iterator[mail.Outgoing]:
+        for row in rows:
+            if is_obsolete(row):
+                yield mail.Outgoing([row.pk], None)
+                continue
+            message = build(row, batch)
+            yield mail.Outgoing([row.pk], message, record={"subject": message.subject[:250]})
+
+    return mail.deliver(OutboundEmail, outgoing())
 
 
 def unsent() -> QuerySet[OutboundEmail]:
-    """Rows owed and not yet sent: pending, being sent, or failed with attempts left. Its partial index
-    (OutboundEmail.Meta) keeps the health check's oldest-first read cheap."""
-    return OutboundEmail.objects.filter(
-        Q(status__in=[OutboundEmail.Status.PENDING, OutboundEmail.Status.SENDING])
-        | Q(status=OutboundEmail.Status.FAILED, attempts__lt=MAX_ATTEMPTS)
-    )
+    """Game emails owed and not yet sent (games/mail.py), for the health check."""
+    return mail.unsent(OutboundEmail)
 
 
-def retry_failed(at: datetime | None = None) -> int:
-    """Put failed rows with attempts left back in the queue and wake a sender for each of their games.
-    Returns how many rows were put back. Run by the sweep: the rows are taken in batches through the unsent
-    index, and marked woken at `at` (attempted_at), so a later sweep wakes them again only if they are still
-    pending a minute later (send_stragglers)."""
-    at = at or now()
-    failed = OutboundEmail.objects.filter(status=OutboundEmail.Status.FAILED, attempts__lt=MAX_ATTEMPTS)
-    woken: set[int] = set()
-    requeue = {"status": OutboundEmail.Status.PENDING, "attempted_at": at}
-    return len(claim(failed.order_by("created_at"), mark=requeue, enqueue=_waker(woken), value="game_id"))
+def wake_senders(game_ids: list[int]) -> None:
+    for game_id in game_ids:
+        after_commit(SEND_EMAILS, game_id)
 
 
-def send_stragglers(at: datetime | None = None) -> int:
-    """Wake a sender for each game with rows left pending for over a minute: their task was lost (a worker
-    that died, a broker outage). A row left sending longer than a send can take is put back first: its
-    worker died with it in the provider's hands, so whether it went out is unknown. It is sent again: a
-    turn email twice is a lesser harm than a turn nobody hears of. Returns how many games were woken.
-
-    Run by the sweep, in batches through the unsent index. A row is marked woken at `at` (attempted_at: the
-    last time a sender claimed it, or was woken for it), so a later sweep wakes its game again only if the
-    row is still pending a minute after that."""
-    at = at or now()
-    woken: set[int] = set()
-    lost = OutboundEmail.objects.filter(status=OutboundEmail.Status.SENDING, attempted_at__lt=at - SENDING_TIMEOUT)
-    requeue = {"status": OutboundEmail.Status.PENDING, "attempted_at": at}
-    claim(lost.order_by("attempted_at"), mark=requeue, enqueue=_waker(woken), value="game_id")
-    stale = at - timedelta(minutes=1)
-    left = OutboundEmail.objects.filter(
-        Q(attempted_at__isnull=True) | Q(attempted_at__lt=stale),
-        status=OutboundEmail.Status.PENDING,
-        created_at__lt=stale,  # attempted_at is never earlier: the index's range
-    )
-    claim(left.order_by("created_at"), mark={"attempted_at": at}, enqueue=_waker(woken), value="game_id")
-    return len(woken)
-
-
-def _waker(woken: set[int]) -> Callable[[list[int]], None]:
-    """Wake a sender after commit for each game of a batch not woken yet by this sweep: one task per game, so
-    the sweep itself stays short and one slow game does not hold back others."""
-    def wake(game_ids: list[int]) -> None:
-        for game_id in sorted(set(game_ids) - woken):
-            after_commit(SEND_EMAILS, game_id)
-        woken.update(game_ids)
-
-    return wake
+mail.core_outboxes.append(Outbox(model=OutboundEmail, wake=wake_senders, value="game_id"))
 
 
 def send_sign_in_link(player_id: int) -> bool:
@@ -294,12 +213,8 @@ def send_sign_in_link(player_id: int) -> bool:
     if player is None:  # used already (or never asked for): nothing to send
         return False
     context = {"player": addressee(player), "link": sign_in_url(player), "minutes": SIGN_IN_MINUTES}
-    subject = " ".join(render_to_string("emails/sign-in-subject.txt", context).split())
-    message = EmailMultiAlternatives(
-        subject=subject, body=render_to_string("emails/sign-in-body.txt", context), to=[player.email]
-    )
-    message.attach_alternative(render_to_string("emails/sign-in-body.html", context), "text/html")
-    message.tags = ["sign-in"]  # type: ignore[attr-defined]
+    rendered = mail.render("emails/sign-in", context, mail.zone_of(player.time_zone))
+    message = mail.compose(rendered, player.email, kind="sign-in")
     try:
         message.send()
     except Exception as error:  # noqa: BLE001  (the player can ask again; the log says why it failed)

@@ -6,8 +6,7 @@ same (tests/test_core_alone.py runs it with the leagues app removed). The league
 Signals, sent by the service layer (games.turns, games.sweep):
 
 - `phase_opened`, with `game`, `phase`, `previous` (None for the first phase) and `now`, inside the
-  transaction that opens the phase, after its outbox rows are written (they are rendered when sent): a
-  receiver may move `phase.deadline` or withdraw rows a player chose not to get;
+  transaction that opens the phase, after its outbox rows are written (they are rendered when sent);
 - `deadline_passed`, with `phase_id` and `now` (the sweep's time), by the task of a phase the sweep found
   past its deadline (games/sweep.py), before it is resolved with default orders: a receiver returning True
   has dealt with the phase (e.g. extended its deadline);
@@ -22,17 +21,28 @@ Declared with `register(app_label, Extension(...))`:
 - `phase_related`: rows a resolution reads with the phase it locks (select_related paths from Phase, beyond
   its game), so a `phase_opened` receiver needs no query of its own;
 - `games_of` / `players_of`: which games and which players a staff user is responsible for in the admin,
-  beyond the games they started and those games' players (a Q over Game, a Q over Player).
+  beyond the games they started and those games' players (a Q over Game, a Q over Player);
+- `phase_deadline`: asked when a phase opens, before it is stored: the deadline the app gives it (a
+  league's daily time), or None for the game's own phase length;
+- `declines`: asked before any outbox row is written (games/mail.py): the ids of the players of an
+  `EmailAsk` who must not be written that email (a member who chose fewer emails). The app may tell them
+  the news its own way (the league's digest); the core writes no row for them;
+- `outbox`: the app's own outbox table (a games.models.MailRow), so the sweep retries its failed rows and
+  wakes its senders too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 from django.dispatch import Signal
+
+if TYPE_CHECKING:  # apps import this module from their AppConfig, before the models can be
+    from games.models import Game, MailRow, Phase, Player
 
 phase_opened = Signal()
 deadline_passed = Signal()
@@ -44,12 +54,39 @@ Responsible = Callable[[Any], Q]
 
 
 @dataclass(frozen=True)
+class EmailAsk:
+    """Emails of `kind` about to be written to `players`: for a game email, about `game` and `phase` (the
+    phase it asks for or reports; for "phase-resolved", `opened` is the phase that opened after it)."""
+
+    kind: str
+    players: tuple[Player, ...]
+    game: Game | None = None
+    phase: Phase | None = None
+    opened: Phase | None = None
+
+
+@dataclass(frozen=True)
+class Outbox:
+    """An outbox table and how to wake its sender after commit: `wake` is handed the `value` column of
+    the rows to send (for game emails their game ids, a task per game). Rows matching `held` are kept
+    pending on purpose (a digest's news) and are not stragglers."""
+
+    model: type[MailRow]
+    wake: Callable[[list[Any]], None]
+    value: str = "pk"
+    held: Q | None = None
+
+
+@dataclass(frozen=True)
 class Extension:
     """What one app adds to the core (see the module's docstring)."""
 
     phase_related: tuple[str, ...] = ()
     games_of: Responsible | None = None
     players_of: Responsible | None = None
+    phase_deadline: Callable[[Game, Phase], datetime | None] | None = None
+    declines: Callable[[EmailAsk], Collection[int]] | None = None
+    outbox: Outbox | None = None
 
 
 _registered: dict[str, Extension] = {}
@@ -73,3 +110,19 @@ def games_of(user: Any) -> list[Q]:
 def players_of(user: Any) -> list[Q]:
     """The apps' conditions for players `user` is responsible for (the core adds its games' players)."""
     return [extension.players_of(user) for extension in _registered.values() if extension.players_of]
+
+
+def phase_deadline(game: Game, phase: Phase) -> datetime | None:
+    """The deadline an app gives a phase that is opening (the first app's that answers), or None."""
+    for extension in _registered.values():
+        if extension.phase_deadline and (deadline := extension.phase_deadline(game, phase)) is not None:
+            return deadline
+    return None
+
+
+def declines() -> list[Callable[[EmailAsk], Collection[int]]]:
+    return [extension.declines for extension in _registered.values() if extension.declines]
+
+
+def outboxes() -> list[Outbox]:
+    return [extension.outbox for extension in _registered.values() if extension.outbox]

@@ -272,7 +272,33 @@ class Event(models.Model):
         return f"line {self.seq} of game {self.game_id}"
 
 
-class OutboundEmail(models.Model):
+class MailStatus(models.TextChoices):
+    PENDING = "pending"
+    SENDING = "sending"  # claimed by a sender, in the provider's hands
+    SENT = "sent"
+    SKIPPED = "skipped"  # no longer worth sending (a turn email for a phase that resolved)
+    FAILED = "failed"
+
+
+class MailRow(models.Model):
+    """What every outbox table has (this one and the apps'): the claim/send/record path of games/mail.py
+    reads and writes only these columns."""
+
+    Status = MailStatus
+
+    status = models.CharField(max_length=10, choices=MailStatus.choices, default=MailStatus.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    # When a sender last claimed it (status "sending" until the provider answers), or was woken for it.
+    attempted_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class OutboundEmail(MailRow):
     """The email outbox: a row per (phase, seat, kind), written in the transaction that decides the
     email is due, claimed and sent by a task after commit. The unique constraint makes every email
     at most once, whatever retries or sweeps do."""
@@ -283,34 +309,20 @@ class OutboundEmail(models.Model):
         PHASE_RESOLVED = "phase-resolved"
         GAME_OVER = "game-over"
 
-    class Status(models.TextChoices):
-        PENDING = "pending"
-        SENDING = "sending"
-        SENT = "sent"
-        SKIPPED = "skipped"
-        FAILED = "failed"
-
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="emails")
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="emails")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="emails")
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     to = models.EmailField(blank=True)
     subject = models.CharField(max_length=250, blank=True)
     # The log's length when the email became due: it reports the lines after the previous email's.
     events_upto = models.PositiveIntegerField(default=0)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    # When a sender last claimed it (status "sending" until the provider answers).
-    attempted_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["phase", "seat", "kind"], name="one-email-per-phase-seat-kind")]
         indexes = [
             models.Index(fields=["status"], name="outbox-status"),
-            # Rows still owed (games.emails.unsent: the 5 is MAX_ATTEMPTS), oldest first, for /healthz.
+            # Rows still owed (games.mail.unsent: the 5 is MAX_ATTEMPTS), oldest first, for /healthz.
             models.Index(
                 fields=["created_at"],
                 name="outbox-unsent",

@@ -8,7 +8,7 @@ is due, not how many games are open:
   (PBEM_SETTLE_SECONDS): their wake-up call was lost (a killed worker, a broker outage), so the resolution or
   the bots' task goes again;
 - reminders due (Phase.remind_at): a task per batch of phases (`send_reminders`);
-- emails failed with attempts left, lost in flight, or left pending: a sender per game (games/emails.py).
+- emails failed with attempts left, lost in flight, or left pending, in every outbox (games/mail.py).
 
 Each kind is taken a batch at a time (models.claim): a batch is read skipping rows another transaction holds,
 marked so that it is no longer due, and its tasks are enqueued after that short transaction commits. Only ids
@@ -29,7 +29,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import emails, extensions, turns
+from games import extensions, mail, turns
 from games.dispatch import (
     PLAY_BOTS,
     RESOLVE_OVERDUE,
@@ -102,7 +102,7 @@ def run(now: datetime | None = None) -> SweepResult:
         mark={"remind_at": lease},
         enqueue=lambda ids: after_commit(SEND_REMINDERS, ids, at),
     )
-    resent = emails.retry_failed(now) + emails.send_stragglers(now)
+    resent = mail.retry_failed(now) + mail.send_stragglers(now)
     if complete or bots:
         log.warning("sweep: %s complete phases and %s bot phases had lost their task", len(complete), len(bots))
     return SweepResult(overdue=overdue, complete=complete, bots=bots, reminders=reminders, resent=resent)
@@ -142,10 +142,18 @@ def send_reminders(phase_ids: list[int], at: datetime) -> int:
         for seat in reachable.select_related("player").order_by("game_id", "number"):
             seats.setdefault(seat.game_id, []).append(seat)
         rows = [
-            turns.email_row(phase.game, phase, seat, OutboundEmail.Kind.REMINDER)
+            row
             for phase in phases
-            for seat in seats.get(phase.game_id, [])
-            if seat.number in phase.owed_seats and (phase.pk, seat.number) not in ordered
+            for row in turns.email_rows(
+                phase.game,
+                phase,
+                [
+                    s
+                    for s in seats.get(phase.game_id, [])
+                    if s.number in phase.owed_seats and (phase.pk, s.number) not in ordered
+                ],
+                OutboundEmail.Kind.REMINDER,
+            )
         ]
         OutboundEmail.objects.bulk_create(rows, ignore_conflicts=True)
         Phase.objects.filter(pk__in=[p.pk for p in phases]).update(reminded=True, remind_at=None)

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
 
-from games import extensions
+from games import extensions, mail
 from games.dispatch import PLAY_BOTS, RESOLVE_PHASE, SEND_EMAILS, after_commit
 from games.engines import OrderError, get_engine
 from games.engines.base import Engine
@@ -267,7 +267,7 @@ def _open_next_phase(
         game.result = [{"seat": s.seat, "score": s.score, "rank": s.rank, "detail": s.detail} for s in standings]
         game.save(update_fields=["state", "status", "finished_at", "result", "event_count"])
         assert previous is not None, "a game cannot be over before its first phase"
-        emails = [email_row(game, previous, seat, OutboundEmail.Kind.GAME_OVER) for seat in humans]
+        emails = email_rows(game, previous, humans, OutboundEmail.Kind.GAME_OVER)
         _queue_emails(previous, emails)
         extensions.game_finished.send(sender=Game, game=game, now=now)
         return
@@ -282,13 +282,18 @@ def _open_next_phase(
         opened_at=now,
         bots_due_at=now if bots_owed else None,
     )
-    phase.move_deadline(now + game.phase_length, game.reminder_before)
+    # An app may give the phase its own deadline (a league's daily time) before it is stored.
+    phase.move_deadline(extensions.phase_deadline(game, phase) or now + game.phase_length, game.reminder_before)
     phase.save(force_insert=True)
-    for seat in humans:
-        if seat.number in prompts and not seat.is_bot:
-            emails.append(email_row(game, phase, seat, OutboundEmail.Kind.TURN_STARTED))
-        elif previous is not None and seat.player is not None and (seat.player.notify == "all" or seat.is_bot):
-            emails.append(email_row(game, previous, seat, OutboundEmail.Kind.PHASE_RESOLVED))
+    owed = [seat for seat in humans if seat.number in prompts and not seat.is_bot]
+    emails += email_rows(game, phase, owed, OutboundEmail.Kind.TURN_STARTED)
+    if previous is not None:
+        # The news of the phase to the others: players who want every phase's, and seats on autopilot.
+        others = [
+            s for s in humans if s not in owed and s.player is not None and (s.player.notify == "all" or s.is_bot)
+        ]
+        emails += email_rows(game, previous, others, OutboundEmail.Kind.PHASE_RESOLVED, opened=phase)
+    emails.sort(key=lambda row: row.seat.number)  # one email per seat; written in the seats' order
     _queue_emails(phase, emails)
     extensions.phase_opened.send(sender=Game, game=game, phase=phase, previous=previous, now=now)
     if bots_owed:
@@ -300,6 +305,19 @@ def email_row(game: Game, phase: Phase, seat: Seat, kind: str) -> OutboundEmail:
     return OutboundEmail(
         game=game, phase=phase, seat=seat, kind=kind, to=seat.player.email, events_upto=game.event_count
     )
+
+
+def email_rows(
+    game: Game, phase: Phase, seats: Sequence[Seat], kind: str, opened: Phase | None = None
+) -> list[OutboundEmail]:
+    """The outbox rows of `kind` for `seats`, but those the apps' preferences decline (games/mail.py): asked
+    before anything is written. `opened`: for the news of `phase`, the phase that opened after it."""
+    players = tuple(seat.player for seat in seats if seat.player is not None)
+    if not players:
+        return []
+    ask = extensions.EmailAsk(kind=kind, players=players, game=game, phase=phase, opened=opened)
+    declined = mail.declined(ask)
+    return [email_row(game, phase, seat, kind) for seat in seats if seat.player_id not in declined]
 
 
 def _queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
@@ -407,7 +425,7 @@ def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
         if phase is not None and phase.prompt_for(seat.number) is not None:
             # A fresh row even if the seat was emailed before: the old email's links are dead.
             OutboundEmail.objects.filter(phase=phase, seat=seat, kind=OutboundEmail.Kind.TURN_STARTED).delete()
-            _queue_emails(phase, [email_row(seat.game, phase, seat, OutboundEmail.Kind.TURN_STARTED)])
+            _queue_emails(phase, email_rows(seat.game, phase, [seat], OutboundEmail.Kind.TURN_STARTED))
     return seat
 
 

@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.db.models.signals import post_init
 from django.utils import timezone
 
-from games import dispatch, emails, models, sweep, turns
+from games import dispatch, emails, mail, models, sweep, turns
 from games.leagues import vacations
 from games.leagues.models import League, Membership, Table
 from games.models import Game, OutboundEmail, Phase
@@ -210,9 +210,9 @@ def test_a_sender_woken_for_a_straggler_is_woken_again_only_a_minute_later(make_
     assert row is not None
     OutboundEmail.objects.filter(pk=row.pk).update(status="pending")
     later = row.created_at + timedelta(minutes=2)
-    assert emails.send_stragglers(at=later) == 1 and enqueued.of("send_emails") == [(game.pk,)]
-    assert emails.send_stragglers(at=later + timedelta(seconds=30)) == 0
-    assert emails.send_stragglers(at=later + timedelta(seconds=61)) == 1
+    assert mail.send_stragglers(at=later) == 1 and enqueued.of("send_emails") == [(game.pk,)]
+    assert mail.send_stragglers(at=later + timedelta(seconds=30)) == 0
+    assert mail.send_stragglers(at=later + timedelta(seconds=61)) == 1
 
 
 # --- Two sweeps at once -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import emails, sweep, turns
+from games import mail, sweep, turns
 from games.management.commands.replay import replay
 from games.models import Event, Game, OutboundEmail, Phase
 from pbem.celery import app as celery_app
@@ -216,7 +216,7 @@ def test_a_worker_killed_while_sending_a_phases_emails_sends_none_twice_and_none
 
     second = workers(**recorded)
     # Later: the row the dead worker held is past the time a send can take, the others are stragglers.
-    assert emails.send_stragglers(at=timezone.now() + emails.SENDING_TIMEOUT + timedelta(minutes=1)) == 1
+    assert mail.send_stragglers(at=timezone.now() + mail.SENDING_TIMEOUT + timedelta(minutes=1)) == 1
     wait_for(lambda: not owed.exclude(status="sent").exists(), 60, "the new worker to send the rest", second)
     ids = recording_mail.message_ids(mail_dir)
     assert len(ids) == len(set(ids)) == 3

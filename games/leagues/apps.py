@@ -23,7 +23,8 @@ class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.leagues import policy, tasks  # noqa: F401, PLC0415  (the policy's receivers; its tasks' names)
+        # The policy's receivers and extension points, the league outbox, its tasks' names.
+        from games.leagues import emails, policy, tasks  # noqa: F401, PLC0415
 
         register(
             self.label,
@@ -33,5 +34,8 @@ class LeaguesConfig(AppConfig):
                 phase_related=("game__league_table__round__season__league",),
                 games_of=organised_games,
                 players_of=organised_members,
+                phase_deadline=policy.phase_deadline,
+                declines=policy.declines,
+                outbox=emails.OUTBOX,
             ),
         )

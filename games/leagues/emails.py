@@ -1,27 +1,28 @@
 """League emails: one small function per kind over templates/emails/leagues/<kind>-subject.txt, -body.txt
-and -body.html, rendered when the news happens and kept as a LeagueEmail row. A row is sent after commit,
-or, for players who chose the daily digest, gathered with the day's other news into one email."""
+and -body.html, rendered (games/mail.py) when the news happens and kept as a LeagueEmail row: league news
+tells what happened then, unlike a turn email, which shows the game as it is when sent. A row is sent after
+commit, or, for players who chose the daily digest, gathered with the day's other news into one email; both
+through the pipeline's claim/send/record path, so a failed send is retried by the sweep like a game email."""
 
 from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import transaction
-from django.template.loader import render_to_string
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games import turns
+from games import mail, turns
 from games.dispatch import after_commit, task_name
+from games.extensions import EmailAsk, Outbox
 from games.facts import addressee, game_facts, phase_facts
-from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership
 from games.links import seat_url
 from games.models import Game, Phase, Player, Seat
@@ -68,17 +69,23 @@ def read_settings_token(token: str) -> int | None:
 def queue(league: League, kind: str, context: dict[str, Any], *, player: Player | None = None, to: str = "") -> None:
     """Render a league email now and send it after commit (or keep it for the player's digest)."""
     to = to or (player.email if player else "")
+    if player is not None and mail.declined(EmailAsk(kind=kind, players=(player,))):
+        return
     membership = Membership.objects.filter(league=league, player=player).first() if player else None
     digest = bool(membership and membership.digest and kind not in NEVER_DIGESTED)
     context = {"league": LeagueFacts(name=league.name), "player": addressee(player), **context}
     if membership is not None:
         context["settings_url"] = settings_url(membership)
-    with timezone.override(zone(player.time_zone if player else "UTC")):
-        subject = " ".join(render_to_string(f"emails/leagues/{kind}-subject.txt", context).split())
-        text = render_to_string(f"emails/leagues/{kind}-body.txt", context)
-        html = render_to_string(f"emails/leagues/{kind}-body.html", context)
+    rendered = mail.render(f"emails/leagues/{kind}", context, mail.zone_of(player.time_zone if player else None))
     LeagueEmail.objects.create(
-        league=league, player=player, to=to, kind=kind, subject=subject[:250], text=text, html=html, digest=digest
+        league=league,
+        player=player,
+        to=to,
+        kind=kind,
+        subject=rendered.subject[:250],
+        text=rendered.text,
+        html=rendered.html,
+        digest=digest,
     )
     if not digest:
         after_commit(SEND_LEAGUE_EMAILS)
@@ -109,63 +116,42 @@ def deadline_moved(league: League, game: Game, phase: Phase, *, away: Player | N
 
 def send_pending() -> int:
     """Send every pending league email that is not waiting for a digest."""
-    with transaction.atomic():
-        rows = list(
-            LeagueEmail.objects.select_for_update(skip_locked=True)
-            .filter(status=LeagueEmail.Status.PENDING, digest=False)
-            .order_by("pk")
-        )
-        connection = get_connection()
-        for row in rows:
-            message = EmailMultiAlternatives(subject=row.subject, body=row.text, to=[row.to], connection=connection)
-            message.attach_alternative(row.html, "text/html")
-            # anymail extension: providers that support it record the kind.
-            message.tags = [row.kind]  # type: ignore[attr-defined]
-            _send(row, message)
-        LeagueEmail.objects.bulk_update(rows, ["status", "sent_at"])
-    return sum(row.status == LeagueEmail.Status.SENT for row in rows)
+    rows = list(LeagueEmail.objects.filter(status=LeagueEmail.Status.PENDING, digest=False).order_by("pk"))
+    news = (mail.Outgoing([row.pk], mail.compose(as_rendered(row), row.to, kind=row.kind)) for row in rows)
+    return mail.deliver(LeagueEmail, news)
+
+
+def as_rendered(row: LeagueEmail) -> mail.Rendered:
+    return mail.Rendered(subject=row.subject, text=row.text, html=row.html)
 
 
 def send_digests(now: datetime | None = None) -> int:
-    """One email per player with every piece of league news kept for their digest (the daily beat task)."""
+    """One email per player with every piece of league news kept for their digest (the daily beat task).
+    A digest that fails leaves its rows failed: the sweep puts them back, for the next day's digest."""
     now = now or timezone.now()
-    with transaction.atomic():
-        rows = list(
-            LeagueEmail.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(status=LeagueEmail.Status.PENDING, digest=True)
-            .select_related("league", "player")
-            .order_by("pk")
-        )
-        by_address: dict[str, list[LeagueEmail]] = defaultdict(list)
-        for row in rows:
-            by_address[row.to].append(row)
-        connection = get_connection()
-        sent = 0
+    rows = list(
+        LeagueEmail.objects.filter(status=LeagueEmail.Status.PENDING, digest=True)
+        .select_related("player")
+        .order_by("pk")
+    )
+    by_address: dict[str, list[LeagueEmail]] = defaultdict(list)
+    for row in rows:
+        by_address[row.to].append(row)
+
+    def digests() -> Iterator[mail.Outgoing]:
         for to, items in by_address.items():
             player = items[0].player
             news = [DigestItem(subject=row.subject, text=row.text, html=row.html) for row in items]
             context = {"items": news, "player": addressee(player), "now": now}
-            with timezone.override(zone(player.time_zone if player else "UTC")):
-                subject = " ".join(render_to_string("emails/leagues/digest-subject.txt", context).split())
-                text = render_to_string("emails/leagues/digest-body.txt", context)
-                html = render_to_string("emails/leagues/digest-body.html", context)
-            message = EmailMultiAlternatives(subject=subject, body=text, to=[to], connection=connection)
-            message.attach_alternative(html, "text/html")
-            message.tags = ["digest"]  # type: ignore[attr-defined]
-            _send(items[0], message)
-            for row in items[1:]:
-                row.status, row.sent_at = items[0].status, items[0].sent_at
-            sent += items[0].status == LeagueEmail.Status.SENT
-        LeagueEmail.objects.bulk_update(rows, ["status", "sent_at"])
-    return sent
+            rendered = mail.render("emails/leagues/digest", context, mail.zone_of(player.time_zone if player else None))
+            yield mail.Outgoing([row.pk for row in items], mail.compose(rendered, to, kind="digest"))
+
+    return mail.deliver(LeagueEmail, digests())
 
 
-def _send(row: LeagueEmail, message: EmailMultiAlternatives) -> None:
-    try:
-        message.send()
-    except Exception as error:  # noqa: BLE001  (any provider error: keep the row to retry)
-        row.status = LeagueEmail.Status.FAILED
-        log.warning("league email %s (%s) failed: %s", row.pk, row.kind, type(error).__name__)
-        return
-    row.status = LeagueEmail.Status.SENT
-    row.sent_at = timezone.now()
+def wake_sender(league_ids: list[int]) -> None:
+    after_commit(SEND_LEAGUE_EMAILS)
+
+
+# For the sweep (games/mail.py): failed rows retried, lost ones sent; a digest's rows wait for the daily task.
+OUTBOX = Outbox(model=LeagueEmail, wake=wake_sender, value="league_id", held=Q(digest=True, status="pending"))

@@ -15,7 +15,7 @@ from django.db import models
 from django.utils import timezone
 
 from games.engines import engine_choices, get_engine
-from games.models import Game, Player
+from games.models import Game, MailRow, Player
 from games.newgame import check_options
 
 
@@ -211,14 +211,10 @@ class Vacation(models.Model):
         return self.starts_on + timedelta(days=self.days)
 
 
-class LeagueEmail(models.Model):
-    """League news for one player (sign-up, round started, vacation, substitute offer, standings): sent at
-    once, or gathered into the player's daily digest."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending"
-        SENT = "sent"
-        FAILED = "failed"
+class LeagueEmail(MailRow):
+    """League news for one player (sign-up, round started, vacation, substitute offer, standings), rendered
+    when it happens: sent at once, or gathered into the player's daily digest (then `digest` is set and the
+    row waits, pending, for the daily task). Sent, retried and swept like the game emails (games/mail.py)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="emails")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True)
@@ -228,12 +224,17 @@ class LeagueEmail(models.Model):
     text = models.TextField()
     html = models.TextField(blank=True)
     digest = models.BooleanField(default=False)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(default=timezone.now)
-    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "digest"], name="league-email-status")]
+        indexes = [
+            models.Index(fields=["status", "digest"], name="league-email-status"),
+            # Rows still owed (games.mail.unsent: the 5 is MAX_ATTEMPTS), oldest first, for the sweep.
+            models.Index(
+                fields=["created_at"],
+                name="league-email-unsent",
+                condition=models.Q(status__in=["pending", "sending"]) | models.Q(status="failed", attempts__lt=5),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.to}"

@@ -1,8 +1,11 @@
-"""The league's rules for deadlines and missed turns, attached to the core's three signals (games.extensions):
+"""The league's rules for deadlines, emails and missed turns, attached to the core's extension points and
+signals (games.extensions):
 
-- `phase_opened`: a league game's phase closes at the league's daily time, if it has one; and a seat
-  whose holder has now missed `substitute_after` owed orders in a row is handed to a substitute (the
-  holder becomes inactive: not drawn again until they say they are back);
+- `phase_deadline`: a league game's phase closes at the league's daily time, if it has one;
+- `declines`: members who chose "only when I owe an order" get no email for a phase that asks nothing of
+  them; members on the daily digest find that phase's news in their digest instead;
+- `phase_opened`: a seat whose holder has now missed `substitute_after` owed orders in a row is handed to a
+  substitute (the holder becomes inactive: not drawn again until they say they are back);
 - `deadline_passed`: the first miss of a game extends its deadline once, for everyone, by the league's
   grace time (whole days in the league's calendar, so a 20:00 deadline stays at 20:00 across a daylight-
   saving change), and every player is told the new deadline; later misses fall through to the core,
@@ -17,6 +20,7 @@ Games outside leagues have no Table row, so the receivers return at once for the
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -25,11 +29,12 @@ from django.db.models import Q
 from django.dispatch import receiver
 
 from games import extensions, turns
+from games.extensions import EmailAsk
 from games.facts import game_facts, phase_facts
 from games.leagues import emails
 from games.leagues.deadlines import add_local, zone
-from games.leagues.models import League, Membership, Seating, Table
-from games.leagues.services import apply_league_deadline
+from games.leagues.models import Membership, Seating, Table
+from games.leagues.services import league_deadline
 from games.leagues.substitutes import drop_absentee, withdraw_offers
 from games.models import Game, Order, OutboundEmail, Phase, Seat, unique_row
 
@@ -51,30 +56,40 @@ def on_phase_opened(game: Game, phase: Phase, previous: Phase | None, now: datet
     if table is None:
         return
     league = table.round.season.league
-    apply_league_deadline(league, phase)
-    withhold_news(league, game, previous, phase)
     if previous.used_defaults and league.substitute_after:
         for seating in absent_seats(table, previous, league.substitute_after):
             drop_absentee(seating, now, phase, league.substitute_after)
 
 
-def withhold_news(league: League, game: Game, previous: Phase, phase: Phase) -> None:
+def phase_deadline(game: Game, phase: Phase) -> datetime | None:
+    """The league's daily deadline for a phase opening in a league game (None outside leagues, and for a
+    round's first phases, which start_round gives theirs once the table points at the game)."""
+    table = table_of(game)
+    return league_deadline(table.round.season.league, phase) if table is not None else None
+
+
+def declines(ask: EmailAsk) -> Collection[int]:
     """Members who chose "only when I owe an order" get no email for a phase that asks nothing of them;
-    members on the daily digest find it in their digest instead. A turn email that asks for an order
+    members on the daily digest find its news in their digest instead. A turn email that asks for an order
     always goes out at once."""
-    rows = OutboundEmail.objects.filter(
-        Q(seat__player__memberships__league=league)
-        & (Q(seat__player__memberships__notify=Membership.Notify.OWED) | Q(seat__player__memberships__digest=True)),
-        phase=previous,
-        kind=OutboundEmail.Kind.PHASE_RESOLVED,
+    if ask.kind != OutboundEmail.Kind.PHASE_RESOLVED or ask.game is None or not ask.players:
+        return ()
+    table = table_of(ask.game)
+    if table is None:
+        return ()
+    league = table.round.season.league
+    chosen = dict(
+        Membership.objects.filter(league=league, player__in=ask.players)
+        .filter(Q(notify=Membership.Notify.OWED) | Q(digest=True))
+        .values_list("player_id", "digest")
     )
-    withheld = list(rows.select_related("seat__player"))
-    for row in withheld:
-        digest = Membership.objects.filter(league=league, player=row.seat.player, digest=True).exists()
-        if digest and row.seat.player is not None:
-            news = {"game": game_facts(game), "previous": phase_facts(previous), "phase": phase_facts(phase)}
-            emails.queue(league, "phase-news", news, player=row.seat.player)
-    OutboundEmail.objects.filter(pk__in=[row.pk for row in withheld]).delete()
+    assert ask.phase is not None and ask.opened is not None, "phase news is about a phase and the next"
+    digest = [player for player in ask.players if chosen.get(player.pk)]
+    if digest:
+        news = {"game": game_facts(ask.game), "previous": phase_facts(ask.phase), "phase": phase_facts(ask.opened)}
+        for player in digest:
+            emails.queue(league, "phase-news", news, player=player)
+    return chosen.keys()
 
 
 def absent_seats(table: Table, previous: Phase, in_a_row: int) -> list[Seating]:

@@ -196,13 +196,20 @@ def round_facts(round_: Round) -> RoundFacts:
     return RoundFacts(number=round_.number, season=round_.season.number)
 
 
-def apply_league_deadline(league: League, phase: Phase) -> None:
-    """A league game's phase closes at the league's daily time, if it has one (a round's first phases here,
-    the next ones as they open: games/leagues/policy.py)."""
+def league_deadline(league: League, phase: Phase) -> datetime | None:
+    """A league game's phase closes at the league's daily time, if it has one; None: the game's own
+    phase_length, set from the league's at creation."""
     if league.deadline_mode != League.DeadlineMode.DAILY:
-        return  # the game's own phase_length, set from the league's at creation
-    deadline = daily_deadline(phase.opened_at, league.daily_time, zone(league.time_zone), league.phase_length)
-    phase.save(update_fields=phase.move_deadline(deadline, phase.game.reminder_before))
+        return None
+    return daily_deadline(phase.opened_at, league.daily_time, zone(league.time_zone), league.phase_length)
+
+
+def apply_league_deadline(league: League, phase: Phase) -> None:
+    """A round's first phases get the league's deadline here, once the table points at the game; the next
+    ones are given it as they open (games/leagues/policy.py, the core's phase_deadline extension)."""
+    deadline = league_deadline(league, phase)
+    if deadline is not None:
+        phase.save(update_fields=phase.move_deadline(deadline, phase.game.reminder_before))
 
 
 def hash_seed(seed: int, table_number: int) -> int:
@@ -267,4 +274,3 @@ def come_back(membership: Membership) -> bool:
     """An inactive member is back: drawn again from the next round on. False if they were not inactive."""
     inactive = Membership.objects.filter(pk=membership.pk, status=Membership.Status.INACTIVE)
     return bool(inactive.update(status=Membership.Status.ACTIVE))
-

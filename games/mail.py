@@ -1,0 +1,216 @@
+"""The one mail pipeline, for game emails (games/emails.py), league news (games/leagues/emails.py), sign-in
+links and receipts:
+
+- `render`: a kind's subject, text and HTML templates, rendered once in the reader's time zone;
+- `compose`: the message, and the one place its headers are set;
+- `declined`: asked before an outbox row is written, for who does not want this kind of email (the apps'
+  preferences, games/extensions.py), so no row is written to be deleted afterwards;
+- `deliver`: claim, send and record, the same for every outbox table (each a `MailRow`): a row is claimed
+  (pending -> sending, an attempt counted) just before its send and recorded sent or failed just after;
+- `retry_failed` and `send_stragglers`, run by the sweep over every outbox (the core's and the apps'), put
+  failed rows with attempts left back and wake a sender for rows whose task was lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlparse
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail.backends.base import BaseEmailBackend
+from django.db.models import F, Q, QuerySet
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.timezone import now
+
+from games import extensions
+from games.extensions import EmailAsk, Outbox
+from games.models import MailRow, MailStatus, claim
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 5
+# Longer than one provider call can take (anymail's requests time out well before): a row still being
+# sent after this has lost its worker.
+SENDING_TIMEOUT = timedelta(minutes=2)
+
+
+def mail_domain() -> str:
+    """The site's domain, which every Message-ID this server writes ends in (not the machine's name)."""
+    return urlparse(settings.SITE_URL).hostname or "pbem.localhost"
+
+
+def zone_of(name: str | None) -> ZoneInfo:
+    """A reader's time zone by its name; UTC for none or one this machine does not know."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    text: str
+    html: str
+
+
+def render(templates: str, context: dict[str, Any], zone: ZoneInfo) -> Rendered:
+    """A kind's three templates, `<templates>-subject.txt`, `-body.txt` and `-body.html` (e.g.
+    "emails/reminder"), with datetimes shown in the reader's `zone`. The subject is one line."""
+    with timezone.override(zone):
+        subject = " ".join(render_to_string(f"{templates}-subject.txt", context).split())
+        text = render_to_string(f"{templates}-body.txt", context)
+        html = render_to_string(f"{templates}-body.html", context)
+    return Rendered(subject=subject, text=text, html=html)
+
+
+def compose(
+    rendered: Rendered,
+    to: str,
+    *,
+    kind: str,
+    headers: dict[str, str] | None = None,
+    reply_to: str | None = None,
+    metadata: dict[str, str] | None = None,
+) -> EmailMultiAlternatives:
+    """The message for one reader: the text body with the HTML as its alternative. Every header a message
+    carries is set here."""
+    message = EmailMultiAlternatives(
+        subject=rendered.subject,
+        body=rendered.text,
+        to=[to],
+        reply_to=[reply_to] if reply_to else None,
+        headers=dict(headers) if headers else None,
+    )
+    message.attach_alternative(rendered.html, "text/html")
+    # anymail extensions: providers that support them record the kind (and the row) for webhooks.
+    message.tags = [kind]  # type: ignore[attr-defined]
+    if metadata:
+        message.metadata = metadata  # type: ignore[attr-defined]
+    return message
+
+
+def declined(ask: EmailAsk) -> set[int]:
+    """The players of `ask` who must not be written this email, by the apps' preferences. An app may tell
+    them the news its own way (the league's daily digest)."""
+    return {player_id for declines in extensions.declines() for player_id in declines(ask)}
+
+
+@dataclass
+class Outgoing:
+    """One message to send and the outbox rows it stands for (a digest stands for several); None for rows
+    that are no longer worth sending (they are marked skipped)."""
+
+    rows: Sequence[int]
+    message: EmailMultiAlternatives | None
+    record: dict[str, Any] = field(default_factory=dict)  # more columns to store with the sent rows
+
+
+def deliver(model: type[MailRow], outgoing: Iterable[Outgoing], connection: BaseEmailBackend | None = None) -> int:
+    """Claim, send and record each message of `outgoing` (built lazily, before its claim: a worker killed
+    while rendering has sent nothing). A worker killed half-way leaves the rows it sent recorded sent, the
+    rows it had not reached pending, and at most the rows in the provider's hands sending. The claim is
+    conditional: of two senders of the same rows (a task and the sweep), one sends them. Returns how many
+    messages went out."""
+    connection = connection or get_connection()
+    sent = 0
+    for item in outgoing:
+        pending = model._default_manager.filter(pk__in=item.rows, status=MailStatus.PENDING)
+        if item.message is None:
+            pending.update(status=MailStatus.SKIPPED)
+            continue
+        if not pending.update(status=MailStatus.SENDING, attempts=F("attempts") + 1, attempted_at=now()):
+            continue
+        claimed = model._default_manager.filter(pk__in=item.rows)
+        try:
+            item.message.connection = connection
+            item.message.send()
+        except Exception as error:  # noqa: BLE001  (any provider error: keep the rows to retry)
+            error_text = f"{type(error).__name__}: {error}"[:2000]
+            claimed.update(status=MailStatus.FAILED, error=error_text)
+            log.warning("%s %s failed: %s", model._meta.verbose_name, list(item.rows), error_text)
+            continue
+        claimed.update(status=MailStatus.SENT, sent_at=now(), **item.record)
+        sent += 1
+    return sent
+
+
+def unsent(model: type[MailRow]) -> QuerySet[Any]:
+    """Rows owed and not yet sent: pending, being sent, or failed with attempts left. Each outbox has a
+    partial index on this condition, so the health check's oldest-first read stays cheap."""
+    return model._default_manager.filter(
+        Q(status__in=[MailStatus.PENDING, MailStatus.SENDING]) | Q(status=MailStatus.FAILED, attempts__lt=MAX_ATTEMPTS)
+    )
+
+
+def outboxes() -> list[Outbox]:
+    return [*core_outboxes, *extensions.outboxes()]
+
+
+# The core's outbox (games/emails.py registers it at import), then the apps'.
+core_outboxes: list[Outbox] = []
+
+
+def retry_failed(at: datetime | None = None) -> int:
+    """Put failed rows with attempts left back in the queue and wake their senders. Returns how many rows
+    were put back. Run by the sweep: the rows are taken in batches through the unsent index, and marked woken
+    at `at` (attempted_at), so a later sweep wakes them again only if they are still pending a minute later
+    (send_stragglers)."""
+    at = at or now()
+    put_back = 0
+    for outbox in outboxes():
+        failed = outbox.model._default_manager.filter(status=MailStatus.FAILED, attempts__lt=MAX_ATTEMPTS)
+        requeue = {"status": MailStatus.PENDING, "attempted_at": at}
+        woken: set[Any] = set()
+        put_back += len(
+            claim(failed.order_by("created_at"), mark=requeue, enqueue=_waker(outbox, woken), value=outbox.value)
+        )
+    return put_back
+
+
+def send_stragglers(at: datetime | None = None) -> int:
+    """Wake a sender for rows left pending for over a minute: their task was lost (a worker that died, a
+    broker outage). A row left sending longer than a send can take is put back first: its worker died with it
+    in the provider's hands, so whether it went out is unknown. It is sent again: a turn email twice is a
+    lesser harm than a turn nobody hears of. Returns how many senders were woken (one per game for game
+    emails).
+
+    Run by the sweep, in batches through the unsent index. A row is marked woken at `at` (attempted_at: the
+    last time a sender claimed it, or was woken for it), so a later sweep wakes it again only if the row is
+    still pending a minute after that. Rows an outbox holds on purpose (a digest's news) are left alone."""
+    at = at or now()
+    stale = at - timedelta(minutes=1)
+    woken_count = 0
+    for outbox in outboxes():
+        rows = outbox.model._default_manager.exclude(outbox.held) if outbox.held else outbox.model._default_manager
+        woken: set[Any] = set()
+        requeue = {"status": MailStatus.PENDING, "attempted_at": at}
+        lost = rows.filter(status=MailStatus.SENDING, attempted_at__lt=at - SENDING_TIMEOUT)
+        claim(lost.order_by("attempted_at"), mark=requeue, enqueue=_waker(outbox, woken), value=outbox.value)
+        left = rows.filter(
+            Q(attempted_at__isnull=True) | Q(attempted_at__lt=stale),
+            status=MailStatus.PENDING,
+            created_at__lt=stale,  # attempted_at is never earlier: the index's range
+        )
+        claim(left.order_by("created_at"), mark={"attempted_at": at}, enqueue=_waker(outbox, woken), value=outbox.value)
+        woken_count += len(woken)
+    return woken_count
+
+
+def _waker(outbox: Outbox, woken: set[Any]) -> Any:
+    """Wake a sender after commit for each value of a batch not woken yet by this sweep (for game emails,
+    one task per game, so the sweep stays short and one slow game does not hold back others)."""
+
+    def wake(values: list[Any]) -> None:
+        new = sorted(set(values) - woken)
+        if new:
+            outbox.wake(new)
+        woken.update(values)
+
+    return wake
