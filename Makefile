@@ -13,7 +13,7 @@ SERVICES = $(shell $(PYTHON) -c "import socket,sys; \
 	print(('DATABASE_URL=postgres://postgres@127.0.0.1:5432/pbem ' if up(5432) else '') + \
 	('CELERY_BROKER_URL=redis://127.0.0.1:6379/14' if up(6379) else ''))" 2>/dev/null)
 
-.PHONY: run test lint types pytest screenshots bench bench-leagues bench-scale bench-faults clean venv
+.PHONY: run test lint types pytest screenshots bench bench-leagues bench-scale bench-workers bench-faults clean venv
 
 venv: $(STAMP)
 $(STAMP): requirements.txt
@@ -27,6 +27,7 @@ DEMO_ENV = DEBUG=1 SITE_URL=$${SITE_URL:-http://$(HOST)}
 
 run: venv
 	$(DEMO_ENV) $(BIN)/python manage.py migrate -v 0
+	$(DEMO_ENV) $(BIN)/python manage.py createcachetable
 	$(DEMO_ENV) $(BIN)/python manage.py demo
 	$(DEMO_ENV) $(BIN)/python manage.py runserver $(HOST)
 
@@ -65,6 +66,11 @@ bench-leagues: venv
 # SQL on first use, a few minutes, reused after). Not in CI.
 bench-scale: venv
 	$(BIN)/python bench/scale.py
+
+# Bot games through 1, 2 and 4 worker processes: resolutions per second per count (bench/workers.py; PostgreSQL
+# and Redis, or BROKER=amqp://... for RabbitMQ; a few minutes; not in CI).
+bench-workers: venv
+	$(BIN)/python bench/workers.py $(if $(BROKER),--broker $(BROKER))
 
 # Faults: bot games through a real worker SIGKILLed 100 times and a 60 s broker outage (bench/faults.py;
 # PostgreSQL and Redis; about 20 minutes; not in CI).

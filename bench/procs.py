@@ -8,6 +8,7 @@ import signal
 import socket
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -72,6 +73,15 @@ def stop(proc: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
 def stop_all() -> None:
     for proc in list(_started):
         stop(proc)
+
+
+def run_main(main: Callable[[], None]) -> None:
+    """Run a bench script's main, stopping every process it started at the end: on errors and SIGTERM too."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below runs
+    try:
+        main()
+    finally:
+        stop_all()
 
 
 def wait_until(ready: Callable[[], bool], proc: subprocess.Popen[bytes], what: str, timeout: float = 60.0) -> None:

@@ -16,7 +16,6 @@ import os
 import platform
 import re
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -698,8 +697,4 @@ def floor_age(fl: dict[str, Any]) -> str:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops our processes
-    try:
-        main()
-    finally:
-        procs.stop_all()
+    procs.run_main(main)

@@ -10,6 +10,11 @@ league module for its own tasks) and never imports a tasks module; a tasks modul
 binds each name to a Celery task (`@shared_task(name=...)`). Each app's AppConfig.ready() imports its tasks
 module, so every declared name is bound before a request or a worker runs (tests/test_dispatch.py).
 
+Each task goes to one of three queues (Queue), so that workers can be given the work they are sized for:
+resolutions and bots, email, the sweeps. The tasks module that binds a name says its queue (`routed`), and
+`route` (Celery's router, set in pbem/celery.py) sends it there. A worker started without -Q consumes all
+three (pbem/celery.py declares them); README, "Running it for real".
+
 Inline mode (no broker) queues the calls and drains them in a loop instead of nesting them: in a game of
 bots every resolution opens a phase whose bots submit, which resolves the next phase, and nesting those
 would grow the stack with the length of the game. The queue is per thread, like a database connection.
@@ -20,6 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
+from enum import StrEnum
 from typing import NewType
 
 from celery import Task, current_app
@@ -35,6 +41,30 @@ TaskName = NewType("TaskName", str)
 TaskArg = int | bool | str | list[int]
 
 DECLARED: set[TaskName] = set()
+
+
+class Queue(StrEnum):
+    """The broker queues. A resolution never waits behind a phase's emails, nor either behind a sweep."""
+
+    RESOLVE = "resolve"  # resolutions (last order in, deadline passed) and the bots' orders: short, latency-bound
+    EMAIL = "email"  # rendering and handing mail to the provider: several times a resolution's cost, and I/O
+    SWEEP = "sweep"  # the beat's periodic finders: one at a time is enough
+
+
+QUEUE_OF: dict[str, Queue] = {}
+
+
+def routed(name: str, queue: Queue) -> str:
+    """Send the task bound to `name` to `queue`; returns the name, for the binding `@shared_task(name=...)`."""
+    QUEUE_OF[name] = queue
+    return name
+
+
+def route(
+    name: str, args: object, kwargs: object, options: object, task: object = None, **kw: object
+) -> dict[str, str]:
+    """Celery's router (task_routes): a task's queue as its tasks module gave it, else the resolutions' queue."""
+    return {"queue": QUEUE_OF.get(name, Queue.RESOLVE).value}
 
 
 def task_name(name: str) -> TaskName:

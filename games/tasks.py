@@ -2,7 +2,8 @@
 running one twice (a redelivery after a worker died, a sweep racing the last order) changes nothing.
 
 The only place the core's wake-up names (games.dispatch) are bound to tasks: the services wake a task by
-its name and never import this module (GamesConfig.ready() does, so the names are bound in every process)."""
+its name and never import this module (GamesConfig.ready() does, so the names are bound in every process).
+Each binding names the task's queue (dispatch.routed): where a task is bound is where its kind of work is known."""
 
 from __future__ import annotations
 
@@ -11,38 +12,39 @@ from datetime import datetime
 from celery import shared_task
 
 from games import dispatch, emails, sweep, turns
+from games.dispatch import Queue, routed
 
 
-@shared_task(name=dispatch.RESOLVE_PHASE)
+@shared_task(name=routed(dispatch.RESOLVE_PHASE, Queue.RESOLVE))
 def resolve_phase_task(phase_id: int, use_defaults: bool = False) -> bool:
     return turns.resolve_phase(phase_id, use_defaults=use_defaults)
 
 
-@shared_task(name=dispatch.PLAY_BOTS)
+@shared_task(name=routed(dispatch.PLAY_BOTS, Queue.RESOLVE))
 def play_bots_task(phase_id: int) -> int:
     return turns.play_bots(phase_id)
 
 
-@shared_task(name=dispatch.SEND_EMAILS)
+@shared_task(name=routed(dispatch.SEND_EMAILS, Queue.EMAIL))
 def send_emails_task(game_id: int) -> int:
     return emails.send_pending(game_id)
 
 
-@shared_task(name=dispatch.SEND_SIGN_IN_LINK)
+@shared_task(name=routed(dispatch.SEND_SIGN_IN_LINK, Queue.EMAIL))
 def send_sign_in_link_task(player_id: int) -> bool:
     return emails.send_sign_in_link(player_id)
 
 
-@shared_task(name=dispatch.RESOLVE_OVERDUE)
+@shared_task(name=routed(dispatch.RESOLVE_OVERDUE, Queue.RESOLVE))
 def resolve_overdue_task(phase_id: int, at: str) -> bool:
     return sweep.resolve_overdue(phase_id, datetime.fromisoformat(at))
 
 
-@shared_task(name=dispatch.SEND_REMINDERS)
+@shared_task(name=routed(dispatch.SEND_REMINDERS, Queue.EMAIL))
 def send_reminders_task(phase_ids: list[int], at: str) -> int:
     return sweep.send_reminders(phase_ids, datetime.fromisoformat(at))
 
 
-@shared_task(name="games.tasks.sweep_deadlines")
+@shared_task(name=routed("games.tasks.sweep_deadlines", Queue.SWEEP))
 def sweep_deadlines() -> dict[str, int]:
     return sweep.run().counts()

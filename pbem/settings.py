@@ -123,6 +123,10 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# The cache is a table of the database (`manage.py createcachetable` makes it), so that what it caps holds
+# across every web and worker process on every machine, which share only the database and the broker: the
+# owner's notice of refused replies, at most once a day per email (games/inbound.py).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pbem_cache"}}
 
 # django-axes first: it refuses a locked-out login before any password is checked.
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
@@ -263,11 +267,6 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
 # resolution costs 3-4 ms, about half the throughput. Reusing it for many tasks is safe because
 # CONN_HEALTH_CHECKS (above) replaces a dead connection before use.
 CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
-# Rendering a phase's emails costs several times its resolution. Naming a queue here routes the email
-# task to it, so a worker started with `-Q <name>` renders mail while the others only resolve phases.
-# Unset, every task goes to the default queue that a plain `celery worker` consumes.
-PBEM_EMAIL_QUEUE = os.environ.get("PBEM_EMAIL_QUEUE", "")
-CELERY_TASK_ROUTES = {"games.tasks.send_emails": {"queue": PBEM_EMAIL_QUEUE}} if PBEM_EMAIL_QUEUE else {}
 SWEEP_EVERY_SECONDS = int(os.environ.get("PBEM_SWEEP_EVERY_SECONDS", "60"))
 # A phase whose last order is older than this and is still open lost its resolution (a killed worker, a
 # broker outage): the sweep resolves it. The normal path takes milliseconds; the margin keeps the sweep
@@ -279,9 +278,16 @@ PBEM_HEALTH_COMPLETE_PHASE_SECONDS = int(os.environ.get("PBEM_HEALTH_COMPLETE_PH
 PBEM_HEALTH_UNSENT_EMAIL_SECONDS = int(os.environ.get("PBEM_HEALTH_UNSENT_EMAIL_SECONDS", "600"))
 # League digests go out once a day at this hour (UTC).
 PBEM_DIGEST_HOUR = int(os.environ.get("PBEM_DIGEST_HOUR", "7"))
+# A sweep not started within its period is dropped (`expires`): the next one is already on its way, and a
+# backlog of sweeps (no worker on the sweep queue for a while) would only run the same finders again.
+SWEEP_OPTIONS = {"expires": float(SWEEP_EVERY_SECONDS)}
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": float(SWEEP_EVERY_SECONDS)},
-    "sweep-leagues": {"task": "leagues.tasks.sweep", "schedule": float(SWEEP_EVERY_SECONDS)},
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": float(SWEEP_EVERY_SECONDS),
+        "options": SWEEP_OPTIONS,
+    },
+    "sweep-leagues": {"task": "leagues.tasks.sweep", "schedule": float(SWEEP_EVERY_SECONDS), "options": SWEEP_OPTIONS},
     "league-digests": {"task": "leagues.tasks.send_digests", "schedule": crontab(minute=0, hour=PBEM_DIGEST_HOUR)},
 }
 

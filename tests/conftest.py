@@ -1,12 +1,14 @@
 """Shared fixtures. Service tests run on whatever DATABASE_URL names (PostgreSQL in CI); tests that need
-PostgreSQL or Redis skip without them, unless PBEM_REQUIRE_SERVICES=1 makes that a failure."""
+PostgreSQL, Redis or RabbitMQ skip without them, unless PBEM_REQUIRE_SERVICES=1 makes that a failure."""
 
 from __future__ import annotations
 
 import importlib
 import os
 import re
+import shutil
 import socket
+import subprocess
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -26,6 +28,8 @@ from tests.template_audit import audited, context_problems
 from tests.toy_game import TOY
 
 REQUIRE_SERVICES = os.environ.get("PBEM_REQUIRE_SERVICES") == "1"
+# RabbitMQ for the real-worker tests that run on it too (CELERY_BROKER_URL names the Redis the others use).
+RABBITMQ_URL = os.environ.get("PBEM_TEST_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:5672/")
 
 
 def missing_service(reason: str) -> None:
@@ -102,6 +106,29 @@ def broker_url() -> str:
         if probe.connect_ex((parsed.hostname or "127.0.0.1", parsed.port or 6379)) != 0:
             missing_service(f"Redis is not answering at {url}")
     return url
+
+
+@pytest.fixture(scope="session")
+def rabbitmq_url() -> Iterator[str]:
+    """RabbitMQ, on a virtual host of this test run's own when rabbitmqctl is at hand (this machine's case):
+    the queues' names are the same in every run, so two test runs at once on the default virtual host would
+    take each other's tasks. A URL naming a virtual host is used as it is."""
+    parsed = urlparse(RABBITMQ_URL)
+    with socket.socket() as probe:
+        if probe.connect_ex((parsed.hostname or "127.0.0.1", parsed.port or 5672)) != 0:
+            missing_service(f"RabbitMQ is not answering at {parsed.hostname}:{parsed.port or 5672}")
+    rabbitmqctl = shutil.which("rabbitmqctl")
+    if not rabbitmqctl or parsed.path.strip("/"):
+        yield RABBITMQ_URL
+        return
+    vhost = f"pbem-test-{os.getpid()}"
+    user = parsed.username or "guest"
+    for command in (["add_vhost", vhost], ["set_permissions", "-p", vhost, user, ".*", ".*", ".*"]):
+        subprocess.run([rabbitmqctl, *command], check=True, capture_output=True)
+    try:
+        yield parsed._replace(path=f"/{vhost}").geturl()
+    finally:
+        subprocess.run([rabbitmqctl, "delete_vhost", vhost], capture_output=True)
 
 
 @pytest.fixture

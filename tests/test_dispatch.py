@@ -42,3 +42,46 @@ def test_waking_a_name_no_task_binds_fails_loudly_at_commit() -> None:
     refused = pytest.raises(LookupError, match="no Celery task is bound to 'games.tasks.nothing_here'")
     with refused, transaction.atomic():
         dispatch.after_commit(unbound, 1)
+
+
+QUEUES_AFTER_SETUP = """
+import json, django
+django.setup()
+from celery import current_app
+print(json.dumps({
+    "declared": sorted(current_app.amqp.queues),
+    "routes": {name: current_app.amqp.router.route({}, name, (), {})["queue"].name
+               for name in current_app.tasks if not name.startswith("celery.")},
+    "beat": {entry["task"]: entry.get("options", {}) for entry in current_app.conf.beat_schedule.values()},
+}))
+"""
+
+
+def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_consumes_all_of_them() -> None:
+    """In a fresh process, as a worker or beat starts: resolutions and bots, email, and the sweeps each have a
+    queue; a worker started without -Q consumes all three, so one worker alone still does everything."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "pbem.settings"}
+    out = subprocess.run(
+        [sys.executable, "-c", QUEUES_AFTER_SETUP], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    found = json.loads(out.stdout)
+    assert found["declared"] == ["email", "resolve", "sweep"]
+    assert found["routes"] == {
+        "games.tasks.resolve_phase": "resolve",
+        "games.tasks.resolve_overdue": "resolve",
+        "games.tasks.play_bots": "resolve",
+        "games.tasks.send_emails": "email",
+        "games.tasks.send_reminders": "email",
+        "games.tasks.send_sign_in_link": "email",
+        "leagues.tasks.send_emails": "email",
+        "leagues.tasks.send_digests": "email",
+        "games.tasks.sweep_deadlines": "sweep",
+        "leagues.tasks.sweep": "sweep",
+    }
+    # A sweep left waiting longer than its period (no worker on the sweep queue) is dropped, not run late.
+    sweeps = [found["beat"]["games.tasks.sweep_deadlines"], found["beat"]["leagues.tasks.sweep"]]
+    assert all(options.get("expires") == 60 for options in sweeps)
+
+
+def test_a_task_bound_without_a_queue_goes_to_the_resolutions_queue() -> None:
+    assert dispatch.route("games.tasks.nothing_here", (), {}, {}) == {"queue": "resolve"}

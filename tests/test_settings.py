@@ -61,16 +61,6 @@ def test_beat_runs_the_deadline_sweep_task():
     assert entry["schedule"] > 0
 
 
-def test_email_work_goes_to_its_own_queue_only_when_asked(monkeypatch):
-    import pbem.settings as project_settings
-
-    monkeypatch.setenv("PBEM_EMAIL_QUEUE", "email")
-    routed = importlib.reload(project_settings)
-    assert routed.CELERY_TASK_ROUTES == {"games.tasks.send_emails": {"queue": "email"}}
-    monkeypatch.delenv("PBEM_EMAIL_QUEUE")
-    assert importlib.reload(project_settings).CELERY_TASK_ROUTES == {}
-
-
 # --- Deployment settings: read at import, so these load pbem.settings afresh or run manage.py ------------
 
 DEPLOY_VARIABLES = [

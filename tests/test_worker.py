@@ -1,5 +1,6 @@
-"""The resolution path through a real Celery worker on Redis: the last order's commit enqueues the task,
-a worker process picks it up, resolves under the row lock, writes and sends the next phase's emails."""
+"""The resolution path through a real Celery worker on Redis (and on RabbitMQ): the last order's commit
+enqueues the task, a worker process picks it up, resolves under the row lock, writes and sends the next
+phase's emails; resolutions and emails each go to their own queue, taken by the workers started on it."""
 
 from __future__ import annotations
 
@@ -8,15 +9,19 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
+import kombu.pools
 import psycopg
 import pytest
 from django.db import connection
 from django.utils import timezone
 
 from games import mail, sweep, turns
+from games.dispatch import RESOLVE_PHASE, SEND_EMAILS, Queue
 from games.management.commands.replay import replay
 from games.models import Event, Game, OutboundEmail, Phase
 from pbem.celery import app as celery_app
@@ -32,11 +37,23 @@ def database_url() -> str:
     return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-@pytest.fixture
-def workers(postgres, broker_url, settings, tmp_path):
-    """start(**env) -> a new real worker process (solo pool) on Redis, the test's database and anymail's test
-    backend (`env` adds to its environment); every worker still running is stopped at the end. Once one is
-    started, tasks sent from the test go to Redis instead of running inline."""
+BROKER_URLS = ("broker_url", "broker_read_url", "broker_write_url")
+
+
+def point_at(urls: dict[str, str]) -> None:
+    """This process's tasks go to the broker `urls` name (Celery and kombu keep pools made for the broker first
+    used: they are dropped)."""
+    celery_app.conf.update(urls)
+    kombu.pools.reset()
+    celery_app._pool = None  # type: ignore[attr-defined]
+    celery_app.amqp._producer_pool = None  # type: ignore[attr-defined]
+
+
+def started_workers(broker_url: str, settings, tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """start(*queues, **env) -> a new real worker process (solo pool) on `broker_url`, the test's database and
+    anymail's test backend, consuming `queues` (all of them if none is named; `env` adds to its environment);
+    every worker still running is stopped at the end. Once one is started, tasks sent from the test go to the
+    broker instead of running inline."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -45,13 +62,17 @@ def workers(postgres, broker_url, settings, tmp_path):
         "SITE_URL": "https://pbem.example",
         "PBEM_VAR_DIR": str(tmp_path),
     }
-    celery_app.conf.broker_url = broker_url
+    saved = {name: celery_app.conf[name] for name in BROKER_URLS}
+    point_at(dict.fromkeys(BROKER_URLS, broker_url))
     celery_app.control.purge()
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(**extra_env: str) -> subprocess.Popen[bytes]:
+    def start(*queues: Queue, **extra_env: str) -> subprocess.Popen[bytes]:
         settings.CELERY_TASK_ALWAYS_EAGER = False
         celery_app.conf.task_always_eager = False
+        consume = ["-Q", ",".join(queues)] if queues else []
+        # Each worker its own node name: on RabbitMQ two of one name cannot both hold their control queue.
+        name = f"worker{len(started) + 1}@%h"
         with (tmp_path / f"worker-{len(started) + 1}.log").open("w") as log:
             process = subprocess.Popen(
                 [
@@ -66,6 +87,9 @@ def workers(postgres, broker_url, settings, tmp_path):
                     "--without-gossip",
                     "--without-mingle",
                     "--without-heartbeat",
+                    "-n",
+                    name,
+                    *consume,
                 ],
                 cwd=ROOT,
                 env={**env, **extra_env},
@@ -82,11 +106,32 @@ def workers(postgres, broker_url, settings, tmp_path):
             process.wait(timeout=20)
     celery_app.control.purge()  # a killed worker's unacknowledged task must not reach the next test
     celery_app.conf.task_always_eager = True
+    point_at(saved)
+
+
+@pytest.fixture
+def workers(postgres, broker_url, settings, tmp_path):
+    """Real workers on Redis (see started_workers)."""
+    yield from started_workers(broker_url, settings, tmp_path)
+
+
+@pytest.fixture(params=["redis", "rabbitmq"])
+def broker_workers(request, postgres, settings, tmp_path):
+    """Real workers on Redis, then on RabbitMQ: the test runs once on each."""
+    url = request.getfixturevalue("broker_url" if request.param == "redis" else "rabbitmq_url")
+    yield from started_workers(url, settings, tmp_path)
 
 
 @pytest.fixture
 def worker(workers):
     return workers()
+
+
+def waiting_in(queue: Queue) -> int:
+    """Tasks waiting in `queue` on the broker the tasks go to (declared as the workers declare it)."""
+    with celery_app.connection_for_write() as conn:
+        declared: Any = celery_app.amqp.queues[queue](conn.default_channel).queue_declare()
+        return int(declared.message_count)  # kombu types the reply as the queue's name
 
 
 def wait_for(condition, timeout: float, what: str, worker_process) -> None:
@@ -100,8 +145,9 @@ def wait_for(condition, timeout: float, what: str, worker_process) -> None:
     pytest.fail(f"timed out waiting for {what}")
 
 
-def test_a_real_worker_resolves_the_phase_when_the_last_order_commits(make_game, worker):
+def test_a_real_worker_resolves_the_phase_when_the_last_order_commits(make_game, broker_workers):
     game = make_game(humans=3)  # created before the worker mode: its first emails were sent here
+    worker = broker_workers()
     phase = open_phase(game)
     for seat in game.seats.order_by("number"):
         turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
@@ -121,6 +167,29 @@ def test_a_real_worker_resolves_the_phase_when_the_last_order_commits(make_game,
         worker,
     )
     assert OutboundEmail.objects.get(phase=following).seat.number == 0
+
+
+def test_resolutions_and_emails_go_to_their_own_queues_each_taken_by_its_own_workers(
+    make_game, broker_workers, tmp_path
+):
+    """A worker on the resolutions' queue resolves the phase and leaves its emails' task waiting in the email
+    queue, untouched, until a worker on that queue starts and sends them."""
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    resolver = broker_workers(Queue.RESOLVE)
+    for seat in game.seats.order_by("number"):
+        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+    wait_for(lambda: Phase.objects.filter(game=game, number=2).exists(), 60, "the resolution", resolver)
+    wait_for(lambda: waiting_in(Queue.EMAIL) == 1, 60, "the emails' task to reach the email queue", resolver)
+    owed = OutboundEmail.objects.filter(game=game).exclude(phase=phase, kind="turn-started")
+    assert owed.count() == 3 and set(owed.values_list("status", flat=True)) == {"pending"}
+    assert waiting_in(Queue.RESOLVE) == 0
+
+    mailer = broker_workers(Queue.EMAIL)
+    wait_for(lambda: not owed.exclude(status="sent").exists(), 60, "the email worker to send them", mailer)
+    resolver_log, mailer_log = (tmp_path / "worker-1.log").read_text(), (tmp_path / "worker-2.log").read_text()
+    assert f"Task {RESOLVE_PHASE}[" in resolver_log and f"Task {SEND_EMAILS}[" not in resolver_log
+    assert f"Task {SEND_EMAILS}[" in mailer_log and f"Task {RESOLVE_PHASE}[" not in mailer_log
 
 
 def blocked_by(lock_connection: psycopg.Connection) -> list[int]:
@@ -194,9 +263,7 @@ def test_a_worker_killed_in_the_middle_of_a_resolution_leaves_it_to_the_sweep_wh
     assert turns.resolve_phase(phase.pk) is False  # the killed worker's task, if Redis hands it out again
 
 
-def test_a_worker_killed_while_sending_a_phases_emails_sends_none_twice_and_none_is_lost(
-    make_game, workers, tmp_path
-):
+def test_a_worker_killed_while_sending_a_phases_emails_sends_none_twice_and_none_is_lost(make_game, workers, tmp_path):
     """The worker is stopped inside the provider's call for the second of a phase's three emails (the test
     backend writes each message to a file and hangs on the second). SIGKILL there. The email it had sent
     is not sent again; the sweep wakes a new worker, which sends the other two."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from games.dispatch import Queue, routed
 from games.leagues import emails, services, substitutes
 
 
-@shared_task(name="leagues.tasks.sweep")
+@shared_task(name=routed("leagues.tasks.sweep", Queue.SWEEP))
 def sweep_leagues() -> dict[str, int]:
     """Start rounds whose time has come, give unclaimed seats to bots, close finished rounds."""
     return {
@@ -19,11 +20,11 @@ def sweep_leagues() -> dict[str, int]:
     }
 
 
-@shared_task(name=emails.SEND_LEAGUE_EMAILS)
+@shared_task(name=routed(emails.SEND_LEAGUE_EMAILS, Queue.EMAIL))
 def send_league_emails_task() -> int:
     return emails.send_pending()
 
 
-@shared_task(name="leagues.tasks.send_digests")
+@shared_task(name=routed("leagues.tasks.send_digests", Queue.EMAIL))
 def send_digests_task() -> int:
     return emails.send_digests()
