@@ -15,6 +15,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import get_fields_from_path
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.db.models import Field, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -22,6 +23,7 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html_join
 
 from games import emails, extensions, turns
+from games.durations import DurationInWordsField
 from games.engines import all_engines, engine_choices
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
 from games.newgame import read_options, read_player, start_game
@@ -72,7 +74,9 @@ class ListedLookupsOnly(admin.ModelAdmin):
 class StaffScoped(ListedLookupsOnly):
     """On a server shared by several organisers, staff who are not superusers see only the rows `scope`
     keeps. Lists, change pages, pickers and bulk actions all start from get_queryset, so nothing else can
-    reach another organiser's rows."""
+    reach another organiser's rows. Lengths of time read "2 days", not Django's "2 00:00:00"."""
+
+    formfield_overrides = {models.DurationField: {"form_class": DurationInWordsField}}
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset = super().get_queryset(request)
@@ -115,9 +119,16 @@ class PlayerAdmin(StaffScoped):
         return queryset.filter(pk__in=Player.objects.filter(theirs).values("pk"))
 
 
-class SeatInline(ReadOnlyMixin, admin.TabularInline):
+class SeatPosition:
+    @admin.display(description="seat", ordering="number")
+    def position(self, seat: Seat) -> int:
+        """Seats as the players see them, from 1 (they are stored from 0, as the engines number them)."""
+        return seat.number + 1
+
+
+class SeatInline(SeatPosition, ReadOnlyMixin, admin.TabularInline):
     model = Seat
-    fields = readonly_fields = ("number", "player", "is_bot")
+    fields = readonly_fields = ("position", "player", "is_bot")
     extra = 0
     can_delete = False
     show_change_link = True
@@ -298,13 +309,13 @@ class ReplaceSeatForm(forms.ModelForm):
 
 
 @admin.register(Seat)
-class SeatAdmin(OrganisersGames):
+class SeatAdmin(SeatPosition, OrganisersGames):
     form = ReplaceSeatForm
-    list_display = ["game", "number", "player", "is_bot"]
+    list_display = ["game", "position", "player", "is_bot"]
     list_filter = ["is_bot"]
     search_fields = ["player__email", "game__title"]
-    readonly_fields = ["game", "number", "player", "is_bot"]
-    fields = ["game", "number", "player", "is_bot", "new_email", "new_name"]
+    readonly_fields = ["game", "position", "player", "is_bot"]
+    fields = ["game", "position", "player", "is_bot", "new_email", "new_name"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -5,7 +5,7 @@ pbem/urls.py registers these URLs only while DEBUG is on, so a production server
 
 from __future__ import annotations
 
-from email import message_from_bytes
+from email import message_from_bytes, policy
 from email.message import Message
 from pathlib import Path
 
@@ -19,7 +19,8 @@ from django.views.decorators.http import require_GET
 def _parse(path: Path) -> list[Message]:
     # The file backend appends messages to one file per connection, separated by a line of dashes.
     chunks = path.read_bytes().split(b"\n" + b"-" * 79 + b"\n")
-    return [message_from_bytes(chunk.strip(b"\n")) for chunk in chunks if chunk.strip()]
+    # The default policy decodes headers: a subject reads "Dein Zug" and "Zoë", not "=?utf-8?q?...".
+    return [message_from_bytes(chunk.strip(b"\n"), policy=policy.default) for chunk in chunks if chunk.strip()]
 
 
 def _part(message: Message, content_type: str) -> str:

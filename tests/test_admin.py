@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -225,3 +226,15 @@ def test_an_organiser_who_is_not_a_superuser_sees_and_acts_on_only_their_games(c
         reverse("admin:games_outboundemail_changelist"), {"action": "send_again", "_selected_action": [failed.pk]}
     )
     assert OutboundEmail.objects.get(pk=failed.pk).status == OutboundEmail.Status.FAILED
+
+
+def test_the_admin_numbers_seats_as_players_see_them_from_one(organiser, make_game):
+    game = make_game(humans=3)
+    listing = organiser.get(reverse("admin:games_seat_changelist")).content.decode()
+    cells = re.findall(r'class="field-position">(\d+)<', listing)
+    assert sorted(cells) == ["1", "2", "3"]
+    page = organiser.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert sorted(re.findall(r'field-position">\s*<p>(\d+)</p>', page)) == ["1", "2", "3"]
+    seat = game.seats.get(number=0)
+    page = organiser.get(reverse("admin:games_seat_change", args=[seat.pk])).content.decode()
+    assert re.search(r'field-position">.*?<div class="readonly">1</div>', page, re.S)

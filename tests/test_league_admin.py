@@ -3,6 +3,7 @@ a claim link while a round is being played."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -164,3 +165,17 @@ def test_a_league_saved_with_a_choice_of_game_and_its_options_draws_and_shows_it
     round_ = started_round(league)
     assert first_game(round_).engine == "piraeus"
     assert client.get(reverse("leagues-league", args=[league.slug])).status_code == 200
+
+
+def test_the_league_admin_numbers_seats_from_one_and_says_lengths_in_words(admin_client):
+    league = make_league(players=4, standby=1)
+    round_ = started_round(league)
+    game = first_game(round_)
+    substitutes.drop_member(Membership.objects.get(league=league, player=game.seats.get(number=3).player))
+    offer = Substitution.objects.get()
+    page = admin_client.get(reverse("admin:leagues_substitution_change", args=[offer.pk])).content.decode()
+    assert re.search(r'field-seat">.*?<div class="readonly">4</div>', page, re.S)
+    page = admin_client.get(reverse("admin:leagues_round_change", args=[round_.pk])).content.decode()
+    assert re.search(r'field-vacation">\s*<p>0 minutes</p>', page) and "0:00:00" not in page
+    page = admin_client.get(reverse("admin:leagues_league_change", args=[league.pk])).content.decode()
+    assert 'value="2 days"' in page and 'value="1 day"' in page and "00:00:00" not in page

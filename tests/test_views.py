@@ -182,6 +182,19 @@ def test_the_outbox_page_lists_emails_in_development(client, make_game, file_out
     assert detail.status_code == 200 and b"Submit" in detail.content
 
 
+def test_the_outbox_shows_subjects_and_names_decoded(client, make_game, file_outbox, urls_loaded_with):
+    urls_loaded_with(debug=True)
+    make_game(humans=3, title="Zoë’s Piraeus")
+    raw = next(file_outbox.glob("*.log")).read_text()
+    assert "=?utf-8?" in raw  # what the file holds: the subject as MIME encodes it
+    listing = client.get(reverse("games-outbox"))
+    assert all("Zoë’s Piraeus" in mail["subject"] for mail in listing.context["mails"])
+    assert "=?utf-8?" not in listing.content.decode()
+    first = listing.context["mails"][0]
+    detail = client.get(reverse("games-outbox-message", args=[first["file"], first["index"]])).content.decode()
+    assert "Zoë’s Piraeus" in detail and "=?utf-8?" not in detail
+
+
 def test_without_debug_the_outbox_does_not_exist(client, make_game, file_outbox, urls_loaded_with):
     make_game(humans=3)
     name = next(file_outbox.glob("*.log")).name

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from games.admin import StaffScoped
+from games.durations import in_words
 from games.leagues import ical, services, substitutes, vacations
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
@@ -110,13 +111,17 @@ class SeasonAdmin(OrganisersOwn):
 
 class TableInline(admin.TabularInline):
     model = Table
-    fields = readonly_fields = ("number", "players", "game", "grace_used", "vacation_added")
+    fields = readonly_fields = ("number", "players", "game", "grace_used", "vacation")
     extra = 0
     can_delete = False
     show_change_link = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    @admin.display(description="vacation added")
+    def vacation(self, table: Table) -> str:
+        return in_words(table.vacation_added)
 
 
 @admin.register(Round)
@@ -217,6 +222,12 @@ class SubstitutionAdmin(ReadOnly):
     league_path = "table__round__season__league"
     list_display = ["__str__", "standby", "status", "created_at", "expires_at"]
     list_filter = ["status"]
+    fields = ["table", "seat", "standby", "status", "created_at", "expires_at"]
+    readonly_fields = ["seat"]
+
+    @admin.display(description="seat")
+    def seat(self, substitution: Substitution) -> int:
+        return substitution.seat_number + 1  # as players see seats, from 1
 
 
 @admin.register(LeagueEmail)
