@@ -1,14 +1,16 @@
 from django.urls import path
 
-from games import health, views
+from games import health, pages, views
 
 urlpatterns = [
     path("", views.home, name="games-home"),
     path("healthz", health.healthz, name="games-healthz"),
     path("l/<str:token>/", views.follow_link, name="games-link"),
     path("games/<int:game_id>/", views.game_page, name="games-game"),
+    path("games/<int:game_id>/history/", pages.game_history, name="games-history"),
     path("games/<int:game_id>/order/", views.submit_order, name="games-order"),
     path("games/<int:game_id>/order/confirm/", views.confirm_order, name="games-order-confirm"),
+    path("rules/<slug:slug>/", pages.rules, name="games-rules"),
     path("me/", views.my_games, name="games-mine"),
     path("me/sign-in/<str:token>/", views.sign_in, name="games-sign-in"),
     path("sign-out/", views.sign_out, name="games-sign-out"),

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import facts, review, sessions, turns
@@ -93,6 +94,11 @@ def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = Non
         "board_template": board_templates(game.engine).page,
         "table": table,
         "events": facts.log_lines(turns.visible_events(game, number).order_by("-seq")[:200]),
+        "rules_url": reverse("games-rules", args=[game.engine]),
+        # Earlier turns once one has resolved (the phase after it opened, or the game ended with it).
+        "history_url": reverse("games-history", args=[game.pk])
+        if game.phase_number > 1 or game.status == Game.Status.FINISHED
+        else None,
     }
 
 

@@ -89,6 +89,21 @@ def pages(game: Game, phase: Phase | None, clients: dict[int | None, Client]) ->
     return read
 
 
+def history_pages(game: Game, number: int, state_then: dict[str, Any], clients: dict[int | None, Client]) -> list[Read]:
+    """The history page of resolved phase `number` as every seat and a spectator read it. `state_then` is the
+    game's state while that phase was open: each reader's board must be drawn from exactly their view of it
+    (their board then, as the game page showed it), whatever the replay did to rebuild it."""
+    engine = turns.engine_of(game)
+    url = reverse("games-history", args=[game.pk]) + f"?phase={number}"
+    read = []
+    for seat, client in clients.items():
+        response = client.get(url)
+        assert response.status_code == 200, (seat, response.status_code)
+        assert response.context["view"] == engine.view(state_then, seat), (number, seat)
+        read.append(Read(f"history of phase {number}", seat, False, response.content.decode()))
+    return read
+
+
 def order_pages(game: Game, phase: Phase | None, clients: dict[int | None, Client]) -> list[Read]:
     """What each seat owing an order sees without storing one: its form shown again by "Add a step" (for a
     prompt with steps to build) and, in a one-seat turn, the review of its default order."""

@@ -24,6 +24,8 @@ from games.engines.base import Engine
 AUDITED_PREFIXES = ("emails/", "boards/")
 AUDITED_PAGES = {
     "games/game.html",
+    "games/history.html",
+    "games/rules.html",
     "games/home.html",
     "games/sign_in.html",
     "games/link_error.html",

@@ -143,6 +143,9 @@ def test_each_game_page_holds_nothing_the_policy_blocks(client):
         refused = client.post(reverse("games-order", args=[game.pk]), {"phase": str(open_phase(game).number)})
         if refused.status_code == 400:  # the form again, with its errors (some prompts take an empty order)
             assert_nothing_blocked(refused, status=400)
+        assert_nothing_blocked(client.get(reverse("games-rules", args=[engine.slug])))
+        turns.resolve_now(game)
+        assert_nothing_blocked(client.get(reverse("games-history", args=[game.pk])))  # the first turn, looked back at
 
 
 def test_my_games_and_the_league_pages_hold_nothing_the_policy_blocks(client):

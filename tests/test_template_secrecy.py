@@ -12,7 +12,7 @@ import pytest
 
 from games.engines import all_engines
 from games.models import Event, Game, Phase
-from tests.game_renders import PLAYERS, Read, emails_due, order_pages, pages, points, seat_clients
+from tests.game_renders import PLAYERS, Read, emails_due, history_pages, order_pages, pages, points, seat_clients
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 GAMES = [engine.slug for engine in all_engines()] + ["toy"]
@@ -50,11 +50,23 @@ def test_no_template_can_reach_or_shows_the_state_the_seed_or_another_seats_prom
     plant_secrets(game)
     clients = seat_clients(game)
     own_seen: set[str] = set()
+    looked_back: list[int] = []
+    stopped: list[int] = []
+    then: tuple[int, dict] | None = None  # the phase last stopped at, and the state it was played in
     for phase in points(game, seed=f"secrecy:{slug}"):
         if phase is not None:
             plant_prompt_secrets(phase)
+        # Each phase stopped at is read again from the history pages once it has resolved.
+        history = history_pages(game, then[0], then[1], clients) if then is not None else []
+        looked_back += [then[0]] if then is not None else []
+        game.refresh_from_db()
+        then = (phase.number, game.state) if phase is not None else None
+        stopped += [phase.number] if phase is not None else []
         for read in (
-            pages(game, phase, clients) + order_pages(game, phase, clients) + emails_due(game, phase, remind=True)
+            pages(game, phase, clients)
+            + order_pages(game, phase, clients)
+            + emails_due(game, phase, remind=True)
+            + history
         ):
             assert secrets_shown(read) == [], (read.what, read.seat)
             own = [kind for kind in ("PROMPT", "LINE") if f"PLANTED-{kind}-{read.seat}" in read.content]
@@ -62,5 +74,6 @@ def test_no_template_can_reach_or_shows_the_state_the_seed_or_another_seats_prom
     assert template_audit == []  # tests/template_audit.py: no model instance nor engine reached any template
     # The plants were there to be leaked: each seat read its own, and the state kept its secret.
     assert own_seen == {f"{kind}-{n}" for kind in ("PROMPT", "LINE") for n in range(PLAYERS)}
+    assert looked_back == stopped and stopped[:2] == [1, 2]  # every phase stopped at, read again as history
     game.refresh_from_db()
     assert game.state["planted"] == STATE_SECRET and game.status == "finished"

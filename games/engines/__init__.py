@@ -65,6 +65,11 @@ def template_folder(slug: str) -> Path:
     return Path(inspect.getfile(type(get_engine(slug)))).parent / "templates"
 
 
+def rules_file(slug: str) -> Path:
+    """The game's rules note, RULES.md beside the module that defines the engine registered as `slug`."""
+    return template_folder(slug).parent / "RULES.md"
+
+
 def _load() -> None:
     # Every subpackage is a game that registers itself on import, so adding a game touches no shared file.
     # Imported here, after the registry exists.
@@ -85,5 +90,6 @@ __all__ = [
     "engine_choices",
     "get_engine",
     "register",
+    "rules_file",
     "template_folder",
 ]
