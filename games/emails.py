@@ -30,6 +30,7 @@ from games.facts import GameFacts, PhaseFacts, addressee, game_facts, log_lines,
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
 from games.mail import mail_domain
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
+from games.replies import order_lines
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
@@ -138,9 +139,18 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
         "time_zone": seat.player.time_zone if seat.player else "UTC",
         "link": seat_url(seat, batch.current),
         "can_reply": reply_address(row) is not None,
+        # The lines a reply would hold, filled with an order the engine says is legal now (games/replies.py).
+        "reply_example": reply_example(row, batch) if reply_address(row) is not None else [],
         "news": log_lines(news),
         "older_news": older,
     }
+
+
+def reply_example(row: OutboundEmail, batch: Batch) -> list[str]:
+    prompt = row.phase.prompt_for(row.seat.number)
+    if prompt is None or row.phase.status != Phase.Status.OPEN:  # the game's state is this open phase's
+        return []
+    return order_lines(prompt, batch.engine.example_order(batch.game.state, row.seat.number))
 
 
 def build(row: OutboundEmail, batch: Batch | None = None) -> EmailMultiAlternatives:

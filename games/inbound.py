@@ -49,7 +49,7 @@ from games.emails import game_link, reply_address, thread_id
 from games.engines import OrderError
 from games.engines.base import ReadBack
 from games.models import OutboundEmail
-from games.replies import automatic_marker, parse_order, reply_subject, reply_text, thread_headers
+from games.replies import automatic_marker, order_lines, parse_order, reply_subject, reply_text, thread_headers
 
 log = logging.getLogger(__name__)
 # The outbox id in a reply address's local part (bounded: a longer number is no row of ours).
@@ -135,8 +135,10 @@ def take_reply(row: OutboundEmail, text: str) -> ReplyOutcome:
     def order_from_reply(prompt: dict[str, Any]) -> dict[str, Any]:
         order = parse_order(prompt, text)
         if not order:
-            example = "\n".join(f"  {f['name']}: ..." for f in prompt["fields"])
-            raise NoOrderFound(f"No order found in your reply. Write it above the quoted email, like:\n{example}")
+            # The turn email's example: a legal order now, under the turn's lock.
+            example = turns.engine_of(phase.game).example_order(phase.game.state, row.seat.number)
+            lines = "\n".join(f"  {line}" for line in order_lines(prompt, example))
+            raise NoOrderFound(f"No order found in your reply. Write it above the quoted email, like:\n{lines}")
         # Under the turn's lock with the phase open, the game's state is this phase's, as submit_order reads it.
         with suppress(OrderError):  # refused: the verdict says why
             read.append(review.read_back(phase.game, row.seat.number, review.check(phase.game, row.seat.number, order)))

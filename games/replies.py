@@ -190,6 +190,21 @@ def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
+def choice_value(spec: dict[str, Any], word: str) -> str:
+    """The value of the choice of `spec` that `word` names: its value as written (in any case), else its value
+    or label with punctuation ignored; else `word` itself, for `validate` to refuse. The value as written comes
+    first, since keys alone confuse values that differ only in punctuation ("jade+1", "jade-1")."""
+    written = word.strip()
+    for choice in spec["choices"]:
+        if choice["value"].strip().lower() == written.lower():
+            return str(choice["value"])
+    for part in ("value", "label"):
+        for choice in spec["choices"]:
+            if _key(choice[part]) == _key(written):
+                return str(choice["value"])
+    return written
+
+
 def parse_order(prompt: dict[str, Any], text: str) -> dict[str, Any]:
     """Map "field: value" lines to the prompt's fields, by name or label; values by value or label. A field
     given twice keeps its first value: what follows an order (a signature the cuts missed) is not the order."""
@@ -203,17 +218,30 @@ def parse_order(prompt: dict[str, Any], text: str) -> dict[str, Any]:
         spec = fields.get(_key(name)) if sep else None
         if spec is None or spec["name"] in order:
             continue
-        by_label = {_key(c["label"]): c["value"] for c in spec["choices"]}
-        by_value = {_key(c["value"]): c["value"] for c in spec["choices"]}
-
-        def pick(word: str, by_label: dict[str, str] = by_label, by_value: dict[str, str] = by_value) -> str:
-            return by_value.get(_key(word)) or by_label.get(_key(word)) or word.strip()
-
         if spec["kind"] == "multichoice":
             words = [w for w in re.split(r",|\band\b", value) if w.strip() and _key(w) not in {"none", "nothing"}]
-            order[spec["name"]] = [pick(w) for w in words]
+            order[spec["name"]] = [choice_value(spec, w) for w in words]
         elif spec["kind"] == "choice":
-            order[spec["name"]] = pick(value)
+            order[spec["name"]] = choice_value(spec, value)
         else:
             order[spec["name"]] = value.strip()
     return order
+
+
+def order_lines(prompt: dict[str, Any], order: dict[str, Any]) -> list[str]:
+    """`order` as the lines of a reply that `parse_order` reads back as it: "name: value" for each of the
+    prompt's fields, one a line, choices by their value, picks joined by ", " ("none" for no pick), steps
+    by "; ". A field the order leaves blank (an optional number) is left out."""
+    lines = []
+    for spec in prompt["fields"]:
+        value = order.get(spec["name"])
+        if value is None:
+            continue
+        if spec["kind"] == "multichoice":
+            written = ", ".join(str(pick) for pick in value) or "none"
+        elif isinstance(value, str):
+            written = "; ".join(part.strip() for part in value.splitlines() if part.strip())
+        else:
+            written = str(value)
+        lines.append(f"{spec['name']}: {written}".rstrip())
+    return lines

@@ -113,7 +113,8 @@ def test_a_reply_without_an_order_explains_the_format(client, make_game):
     mail.outbox.clear()
     post(client, postmark_payload(address, "I will be away this week, sorry"))
     assert not Order.objects.exists()
-    assert "role: ..." in mail.outbox[0].body
+    assert "No order found in your reply" in mail.outbox[0].body
+    assert "\n  role: seller\n" in mail.outbox[0].body  # the turn email's example: a legal order now
 
 
 def test_a_forged_reply_address_is_ignored(client, make_game):

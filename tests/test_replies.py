@@ -329,3 +329,23 @@ def test_a_field_given_twice_keeps_its_first_value():
     }
     order = parse_order(prompt, "role: seller\ngoods: wine and oil\nBob Smith\nRole: buyer")
     assert order == {"role": "seller", "goods": ["wine", "oil"]}
+
+
+def test_choices_that_differ_only_in_punctuation_are_told_apart():
+    prompt = {
+        "fields": [
+            {
+                "name": "move",
+                "kind": "choice",
+                "label": "Move",
+                "choices": [
+                    {"value": "jade+1", "label": "jade forward 1"},
+                    {"value": "jade-1", "label": "jade back 1"},
+                    {"value": "none", "label": "no move"},
+                ],
+            }
+        ]
+    }
+    assert parse_order(prompt, "move: jade+1") == {"move": "jade+1"}
+    assert parse_order(prompt, "move: JADE-1") == {"move": "jade-1"}
+    assert parse_order(prompt, "move: Jade forward 1") == {"move": "jade+1"}

@@ -45,7 +45,10 @@ def secrets_shown(read: Read) -> list[str]:
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_no_template_can_reach_or_shows_the_state_the_seed_or_another_seats_prompt(slug, make_game, template_audit):
+def test_no_template_can_reach_or_shows_the_state_the_seed_or_another_seats_prompt(
+    slug, make_game, template_audit, settings
+):
+    settings.PBEM_REPLY_ADDRESS = "turns@in.pbem.example"  # turn emails show a reply example too
     game = make_game(humans=PLAYERS, engine=slug, seed=SEED)
     plant_secrets(game)
     clients = seat_clients(game)

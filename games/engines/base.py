@@ -14,11 +14,14 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 State = dict[str, Any]
 Order = dict[str, Any]
+# How many steps a "steps" field's example takes at most: enough to show how steps are joined.
+EXAMPLE_STEPS = 3
 
 
 def split_steps(text: str) -> list[str]:
@@ -239,6 +242,47 @@ class Engine(ABC):
         """A value of the "steps" field `field` (typed, or as `validate` wrote it) as the steps the builder
         offers, so that a stored order is revised step by step."""
         return split_steps(text)
+
+    def example_order(self, state: State, seat: int) -> Order:
+        """A legal order for `seat` now that shows a value in each field: the turn email's example of the lines
+        a reply holds. By default the default order, then field by field the first value that keeps it legal
+        (another choice, the first picks, the first steps the builder offers); an engine may choose better.
+        It names only what `seat` may see: the contract test checks it does not change under `conceal`.
+        OrderError if `seat` is not asked."""
+        prompt = self.prompts(state).get(seat)
+        if prompt is None:
+            raise OrderError("This seat is not asked anything now.")
+        order = self.validate(state, seat, self.default_order(state, seat))
+        for spec in prompt.fields:
+            for value in self._example_values(state, seat, spec, order):
+                try:
+                    order = self.validate(state, seat, {**order, spec.name: value})
+                except OrderError:
+                    continue
+                break
+        return order
+
+    def _example_values(self, state: State, seat: int, spec: Field, order: Order) -> Iterator[Any]:
+        """Values worth trying in `spec` for an example, best first (none: the default stays)."""
+        current = order.get(spec.name)
+        values = [choice.value for choice in spec.choices]
+        if spec.kind == "choice":
+            yield from (value for value in values if value != current)
+        elif spec.kind == "multichoice" and not current:
+            picks = max(spec.min, 1)
+            yield values[:picks]
+            yield from ([value] * picks for value in values[1:] if spec.repeat or picks == 1)
+        elif spec.kind == "steps":  # a default ("pass", nothing) shows no step
+            chain: list[str] = []
+            legal: list[str] = []
+            while True:
+                after = self.next_steps(state, seat, spec.name, chain)
+                if chain and after.complete:
+                    legal.append("; ".join(chain))
+                if not after.choices or len(chain) == EXAMPLE_STEPS:
+                    break
+                chain.append(after.choices[0].spelled())
+            yield from reversed(legal)  # the longest legal chain first
 
     def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
         """A copy of `state` with everything `seat` may not see re-randomised (other hands, deck order).

@@ -1,6 +1,6 @@
 """The engine contract, for every registered engine: random play terminates, is deterministic for a
 seed, survives a JSON round trip at every step, and neither a seat's view nor the read-back of its order
-holds what it may not see."""
+holds what it may not see (nor does the example order a turn email shows)."""
 
 from __future__ import annotations
 
@@ -126,3 +126,32 @@ def test_a_prompt_serialises_every_field_attribute() -> None:
         "fields": [{**asdict(field), "choices": [{"value": "a", "label": "A"}]}],
     }
     assert prompt.to_json() == expected
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_an_example_order_is_legal_shows_every_field_and_names_nothing_hidden(engine: Engine) -> None:
+    """The turn email's reply example (`example_order`) at every 3rd decision of a few random games."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        players = engine.min_players + seed % (engine.max_players - engine.min_players + 1)
+        state = engine.setup(players, {}, random.Random(f"{seed}:0"))
+        for step in range(1, MAX_STEPS):
+            prompts = engine.prompts(state)
+            if not prompts:
+                break
+            for seat, prompt in prompts.items() if step % 3 == 1 else ():
+                example = engine.example_order(state, seat)
+                assert engine.validate(state, seat, example) == example
+                assert {field.name for field in prompt.fields} <= set(example)
+                hidden = engine.conceal(state, seat, random.Random(rng.random()))
+                try:
+                    concealed = engine.example_order(hidden, seat)
+                except OrderError:
+                    continue  # re-dealt so that the seat's default is no longer legal (Genoa's hidden ducats)
+                assert concealed == example, f"the example for seat {seat} shows hidden information"
+            orders = {seat: engine.random_order(state, seat, rng) for seat in prompts}
+            state, _ = engine.resolve(state, orders, random.Random(f"{seed}:{step}"))
+        for seat in range(players):
+            if seat not in engine.prompts(state):
+                with pytest.raises(OrderError):
+                    engine.example_order(state, seat)
