@@ -69,7 +69,7 @@ def test_a_player_sees_own_ducats_and_only_counts_of_other_players_holdings(make
     assert "7772 ducats" in html
     assert "7771" not in html and "7773" not in html
     assert all(card in html for card in blue_cards) and not any(card in html for card in red_cards)
-    assert '<td style="padding:.25rem .4rem;">3</td>' in html  # Red's 3 commodities, as a count
+    assert '<td data-label="Goods" style="padding:.25rem .4rem;">3</td>' in html  # Red's 3 commodities, as a count
     # The next emails (Green makes offers, the phase resolves) carry the same rule.
     turns.submit_order(game.seats.get(number=BLUE), open_phase(game).number, {"offers": "", "tiles": ""})
     turns.submit_order(game.seats.get(number=GREEN), open_phase(game).number, {"offers": "", "tiles": ""})

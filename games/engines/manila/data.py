@@ -43,8 +43,9 @@ START_SUM = 9
 
 # HOUSE CHOICE (the rulebook says only "five colours"): the accomplices' colours name the seats.
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Black")
-COLOUR_HEX = {"Red": "#c0392b", "Blue": "#2e6fb7", "Green": "#2e8b57", "Yellow": "#d4a017", "Black": "#333333"}
-WARE_HEX = {"jade": "#3a9d6e", "silk": "#3b6fc4", "nutmeg": "#a0522d", "ginseng": "#d9a400"}
+COLOUR_HEX = {"Red": "#c0392b", "Blue": "#2e6fb7", "Green": "#2b8151", "Yellow": "#d4a017", "Black": "#333333"}
+# Dark enough for white text on them and for text in them on white (at least 4.5:1, WCAG AA).
+WARE_HEX = {"jade": "#30815a", "silk": "#3b6fc4", "nutmeg": "#a0522d", "ginseng": "#926e00"}
 
 
 def accomplices_each(players: int) -> int:

@@ -22,11 +22,12 @@ MAX_CARDS_FOR_SALE = 2
 # HOUSE DEFAULT (RULES.md): the published Greek deck has 18 cards; we assume 3 of each good.
 GREEK_CARDS_PER_GOOD = 3
 
+# Dark enough for white text on them (at least 4.5:1, WCAG AA): the pages label cards that way.
 GOOD_COLOURS: dict[str, str] = {
     "Furs": "#8d5a3b",
     "Tableware": "#3f6f9f",
-    "Food": "#4c8a3a",
-    "Jewelry": "#a8780f",
+    "Food": "#478136",
+    "Jewelry": "#956b0d",
     "Spices": "#c2502a",
     "Fabrics": "#8452a0",
 }

@@ -19,12 +19,13 @@ GOOD_NAMES = {
     "wine": "wine",
     "electronics": "electronics",
 }
+# Dark enough for white text on them (at least 4.5:1, WCAG AA): the terminal and the cargo show goods that way.
 GOOD_COLOURS = {
-    "turbines": "#7fc8f8",
-    "steel": "#f28c28",
+    "turbines": "#0a77bf",
+    "steel": "#b15d0b",
     "oil": "#222222",
     "wine": "#8e44ad",
-    "electronics": "#2e9e44",
+    "electronics": "#278439",
 }
 # Each good is produced (and bought) in the three cities of its production region.
 REGIONS = {

@@ -126,7 +126,8 @@ def _cities(state: State) -> list[dict[str, Any]]:
     return cities
 
 
-def _ships(state: State) -> list[dict[str, Any]]:
+def _ships(state: State, viewer: int | None = None) -> list[dict[str, Any]]:
+    """Every ship on the map; the viewer's own are marked `mine`, so the map can label them."""
     ships = []
     for seat, fleet in enumerate(state["ships"]):
         for index, ship in enumerate(fleet):
@@ -141,6 +142,7 @@ def _ships(state: State) -> list[dict[str, Any]]:
                 {
                     "owner": name(seat),
                     "colour": SEAT_COLOURS[name(seat)],
+                    "mine": seat == viewer,
                     "id": ship["id"],
                     "size": ship["size"],
                     "cargo": [{"good": good_name(g), "colour": GOOD_COLOURS[g]} for g in ship["cargo"]],
@@ -284,7 +286,7 @@ def _private(state: State, seat: int | None) -> dict[str, Any]:
 def build_view(state: State, seat: int | None, phase: str, final: list[dict[str, Any]] | None) -> dict[str, Any]:
     if seat is not None and not 0 <= seat < state["players"]:
         seat = None
-    cities, ships = _cities(state), _ships(state)
+    cities, ships = _cities(state), _ships(state, seat)
     return {
         "game": "ports-of-call",
         "phase": phase,
@@ -297,6 +299,7 @@ def build_view(state: State, seat: int | None, phase: str, final: list[dict[str,
         "routes": _routes(state),
         "cities": cities,
         "ships": ships,
+        "my_ships": [ship for ship in ships if ship["mine"]],
         "grid": _grid(cities, ships),
         "terminal": _terminal(state),
         "players": _players(state, seat),
