@@ -42,18 +42,22 @@ def started_chromium() -> Iterator[Browser]:
 
 
 class UnfitPage(AssertionError):
-    """A page or email scrolls sideways, or axe-core finds a serious or critical violation on it."""
+    """A page scrolls sideways, or axe-core finds a serious or critical violation on it."""
+
+
+class UnfitEmail(AssertionError):
+    """An email, rendered in the browser, scrolls sideways."""
 
 
 @dataclass
 class Findings:
-    """What the checks found over a whole flow: each problem names the page and the width."""
+    """What the checks found over a whole flow: each problem names the page or email and the width."""
 
     problems: list[str] = field(default_factory=list)
 
-    def assert_none(self) -> None:
+    def assert_none(self, unfit: type[AssertionError] = UnfitPage) -> None:
         if self.problems:
-            raise UnfitPage(f"{len(self.problems)} problem(s):\n" + "\n".join(self.problems))
+            raise unfit(f"{len(self.problems)} problem(s):\n" + "\n".join(self.problems))
 
 
 def horizontal_overflow(page: Page) -> int:
