@@ -21,7 +21,7 @@ from django.db.models import Max, QuerySet
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
-from games import mail
+from games import mail, mailpolicy
 from games.dispatch import SEND_EMAILS, after_commit
 from games.engines import board_templates, get_engine
 from games.engines.base import Engine
@@ -172,12 +172,17 @@ def build(row: OutboundEmail, batch: Batch | None = None) -> EmailMultiAlternati
             "In-Reply-To": thread,
         },
         metadata={"game": str(row.game_id), "outbox": str(row.pk)},
+        # News a player may decline carries the one-click unsubscribe; an owed-order email never does.
+        declinable_by=row.seat.player if mailpolicy.declinable(row.kind) else None,
     )
 
 
 def is_obsolete(row: OutboundEmail) -> bool:
-    """A turn email or reminder for a phase that has resolved asks for something no longer wanted."""
-    return row.asks_for_order and row.phase.status != Phase.Status.OPEN
+    """A turn email or reminder for a phase that has resolved asks for something no longer wanted; and an email
+    its player would no longer be written (the address bounced, or they declined it, since the row was)."""
+    if row.asks_for_order and row.phase.status != Phase.Status.OPEN:
+        return True
+    return not mailpolicy.emails_seat(row.seat, row.kind)
 
 
 def send_pending(game_id: int) -> int:

@@ -14,7 +14,10 @@ Signals, sent by the service layer (games.turns, games.sweep):
   last emails are stored: a receiver tidies up what the end makes moot;
 - `seat_replaced`, with `seat` (held by the newcomer now), `previous` (the Player who held it, or None) and
   `now`, by games.turns.replace_player inside its transaction, whoever asked for it (an organiser in the
-  admin, a league's substitute claim): a receiver records who holds the seat from which phase.
+  admin, a league's substitute claim): a receiver records who holds the seat from which phase;
+- `news_declined`, with `player` and `now`, inside the transaction of a one-click unsubscribe
+  (games/mailpolicy.py): a receiver lowers its own mail choices for the player to the least that still
+  lets them play, returning True if it changed any.
 
 Declared with `register(app_label, Extension(...))`:
 
@@ -48,6 +51,7 @@ phase_opened = Signal()
 deadline_passed = Signal()
 game_finished = Signal()
 seat_replaced = Signal()
+news_declined = Signal()
 
 # A staff user (django.contrib.auth's user model) -> the rows they are responsible for.
 Responsible = Callable[[Any], Q]
@@ -56,13 +60,19 @@ Responsible = Callable[[Any], Q]
 @dataclass(frozen=True)
 class EmailAsk:
     """Emails of `kind` about to be written to `players`: for a game email, about `game` and `phase` (the
-    phase it asks for or reports; for "phase-resolved", `opened` is the phase that opened after it)."""
+    phase it asks for or reports; for "phase-resolved", `opened` is the phase that opened after it). The
+    core's mail policy answers first (games/mailpolicy.py); the apps are asked about the players it lets
+    through."""
 
     kind: str
     players: tuple[Player, ...]
     game: Game | None = None
     phase: Phase | None = None
     opened: Phase | None = None
+    # What the email is for (games/mailpolicy.py's Need), where its kind does not say (an app's kinds);
+    # and, for news, the reader's choice where the app keeps its own (None: the player's own choice).
+    need: str | None = None
+    wants_news: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -44,10 +44,11 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, re_path
 from django.utils.crypto import constant_time_compare
 
-from games import review, turns
+from games import mailpolicy, review, turns
 from games.emails import game_link, reply_address, thread_id
 from games.engines import OrderError
 from games.engines.base import ReadBack
+from games.links import mailto_player
 from games.models import OutboundEmail
 from games.replies import automatic_marker, order_lines, parse_order, reply_subject, reply_text, thread_headers
 
@@ -255,6 +256,13 @@ def tell_owner(row: OutboundEmail, why: str) -> None:
 def handle_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **kwargs: Any) -> None:
     with unreadable_is_bad_request(esp_name):
         reply = read_reply(event.message)
+    unsubscribing = mailto_player(reply.recipients)
+    if unsubscribing is not None:
+        # A List-Unsubscribe mailto: (games/mailpolicy.py). The signed address is the key, as the one-click
+        # URL is: whatever the message says and whoever sent it, it can only lower that player's mail.
+        changed = mailpolicy.decline_news(unsubscribing)
+        log.info("inbound unsubscribe via %s for player %s: changed=%s", esp_name, unsubscribing.pk, changed)
+        return
     if reply.automatic:
         # An out-of-office or other program's message: stored nowhere, answered never (not even the owner).
         log.info("inbound email via %s ignored: marked automatic (%s)", esp_name, reply.automatic)

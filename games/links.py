@@ -1,5 +1,6 @@
-"""Signed links: per seat and per phase, valid until the phase's deadline (plus a grace period); and the
-short-lived sign-in link that /me/ emails to a player's own address.
+"""Signed links: per seat and per phase, valid until the phase's deadline (plus a grace period); the
+short-lived sign-in link that /me/ emails to a player's own address; and the unsubscribe link and address
+that news emails carry.
 
 A seat link's payload carries the seat's link key, so replacing a seat's player (which changes the key)
 makes every link sent before stop working. Expiry is checked against the phase's *current* deadline, so an
@@ -8,6 +9,7 @@ organiser extending a deadline extends the links too. A seat link opens that sea
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -15,6 +17,7 @@ from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games.models import Game, Phase, Player, Seat, unique_row
 
@@ -99,3 +102,55 @@ def read_sign_in_token(token: str) -> SignIn:
         ) from None
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise LinkError("This sign-in link is not valid. Please use the latest one from your email.") from None
+
+
+# --- Unsubscribe links: one click for the least mail (games/mailpolicy.py) ------------------------------
+
+UNSUBSCRIBE_SALT = "pbem.unsubscribe"
+UNSUBSCRIBE_LOCAL = re.compile(r"\+u([0-9]{1,18})-([0-9a-f]{16})$")
+
+
+def unsubscribe_token(player: Player) -> str:
+    """Signed, with no expiry: an unsubscribe link must keep working in old mail (RFC 8058), and all it can
+    do is lower the player's mail to what still lets them play."""
+    return signing.dumps(player.pk, salt=UNSUBSCRIBE_SALT)
+
+
+def unsubscribe_url(player: Player) -> str:
+    return settings.SITE_URL + reverse("games-unsubscribe", args=[unsubscribe_token(player)])
+
+
+def read_unsubscribe_token(token: str) -> Player:
+    try:
+        player_id = int(signing.loads(token, salt=UNSUBSCRIBE_SALT))
+    except (signing.BadSignature, TypeError, ValueError):
+        raise LinkError("This unsubscribe link is not valid. Please use the one from your latest email.") from None
+    player = unique_row(Player.objects.filter(pk=player_id))
+    if player is None:
+        raise LinkError("This unsubscribe link no longer works: its player is gone.")
+    return player
+
+
+def _mailto_signature(player_id: int) -> str:
+    return salted_hmac(UNSUBSCRIBE_SALT, str(player_id)).hexdigest()[:16]
+
+
+def unsubscribe_mailto(player: Player) -> str:
+    """The address a mail client writes to when its reader unsubscribes (PBEM_REPLY_ADDRESS must be set):
+    turns+u<player id>-<signature>@ the reply domain, read back by `mailto_player`."""
+    local, _, domain = settings.PBEM_REPLY_ADDRESS.partition("@")
+    return f"{local}+u{player.pk}-{_mailto_signature(player.pk)}@{domain}"
+
+
+def mailto_player(recipients: list[str]) -> Player | None:
+    """The player whose unsubscribe address is one of `recipients` (at the reply domain, in any case; the
+    local part as generated or lowercased, as for reply addresses), or None."""
+    reply_domain = settings.PBEM_REPLY_ADDRESS.rpartition("@")[2].lower()
+    for address in recipients:
+        local, _, domain = address.rpartition("@")
+        match = UNSUBSCRIBE_LOCAL.search(local)
+        if not reply_domain or domain.lower() != reply_domain or match is None:
+            continue
+        if constant_time_compare(match.group(2), _mailto_signature(int(match.group(1)))):
+            return unique_row(Player.objects.filter(pk=match.group(1)))
+    return None

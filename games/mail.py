@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlparse
@@ -29,9 +29,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.timezone import now
 
-from games import extensions
+from games import extensions, mailpolicy
 from games.extensions import EmailAsk, Outbox
-from games.models import MailRow, MailStatus, claim
+from games.models import MailRow, MailStatus, Player, claim
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
@@ -78,15 +78,18 @@ def compose(
     headers: dict[str, str] | None = None,
     reply_to: str | None = None,
     metadata: dict[str, str] | None = None,
+    declinable_by: Player | None = None,
 ) -> EmailMultiAlternatives:
     """The message for one reader: the text body with the HTML as its alternative. Every header a message
-    carries is set here."""
+    carries is set here: news its reader may decline (`declinable_by`) carries the one-click unsubscribe
+    (games/mailpolicy.py)."""
+    headers = {**(headers or {}), **mailpolicy.unsubscribe_headers(declinable_by)}
     message = EmailMultiAlternatives(
         subject=rendered.subject,
         body=rendered.text,
         to=[to],
         reply_to=[reply_to] if reply_to else None,
-        headers=dict(headers) if headers else None,
+        headers=headers or None,
     )
     message.attach_alternative(rendered.html, "text/html")
     # anymail extensions: providers that support them record the kind (and the row) for webhooks.
@@ -97,9 +100,14 @@ def compose(
 
 
 def declined(ask: EmailAsk) -> set[int]:
-    """The players of `ask` who must not be written this email, by the apps' preferences. An app may tell
-    them the news its own way (the league's daily digest)."""
-    return {player_id for declines in extensions.declines() for player_id in declines(ask)}
+    """The players of `ask` who must not be written this email: by the core's mail policy (their choice,
+    their address's bounces and complaints: games/mailpolicy.py), then by the apps' preferences for the
+    players it lets through. An app may tell those the news its own way (the league's daily digest)."""
+    refused = mailpolicy.refused(ask)
+    left = replace(ask, players=tuple(player for player in ask.players if player.pk not in refused))
+    if not left.players:
+        return refused
+    return refused | {player_id for declines in extensions.declines() for player_id in declines(left)}
 
 
 @dataclass

@@ -68,10 +68,23 @@ class Player(models.Model):
     email = models.EmailField(unique=True)
     name = models.CharField(max_length=80, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC")
-    # "all": an email for every phase; "owed": only when an order is owed (and at the end).
-    notify = models.CharField(
-        max_length=8, choices=[("all", "every phase"), ("owed", "only when I owe an order")], default="all"
-    )
+    class Notify(models.TextChoices):
+        # The default since issue 15: the least mail that lets a player play. "all" was the default before;
+        # the migration that changed it left existing rows as they were (README, "Emails a player gets").
+        OWED = "owed", "only when I owe an order, and when a game ends"
+        ALL = "all", "every phase"
+
+    class MailProblem(models.TextChoices):
+        NONE = "", "none"
+        BOUNCED = "bounced", "bounced (hard): nothing is sent, seats play their default orders"
+        COMPLAINED = "complained", "marked as spam: only emails asking for an owed order are sent"
+
+    notify = models.CharField(max_length=8, choices=Notify.choices, default=Notify.OWED)
+    # What the mail provider told us of the address (games/bounces.py), and when and why; cleared when the
+    # player confirms or changes it on the settings page, or uses a sign-in link (which proves it receives).
+    mail_problem = models.CharField(max_length=12, choices=MailProblem.choices, default="", blank=True)
+    mail_problem_at = models.DateTimeField(null=True, blank=True)
+    mail_problem_detail = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     # Every session of this player (account sessions and seat grants, games/sessions.py) carries the value
     # it had when it was opened; "sign out everywhere" increments it, which ends them all.

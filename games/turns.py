@@ -288,10 +288,9 @@ def _open_next_phase(
     owed = [seat for seat in humans if seat.number in prompts and not seat.is_bot]
     emails += email_rows(game, phase, owed, OutboundEmail.Kind.TURN_STARTED)
     if previous is not None:
-        # The news of the phase to the others: players who want every phase's, and seats on autopilot.
-        others = [
-            s for s in humans if s not in owed and s.player is not None and (s.player.notify == "all" or s.is_bot)
-        ]
+        # The news of the phase to the others (a seat on autopilot too), if they chose every phase: the mail
+        # policy decides (games/mailpolicy.py). An owed-order email carries the log since the last one sent.
+        others = [s for s in humans if s not in owed]
         emails += email_rows(game, previous, others, OutboundEmail.Kind.PHASE_RESOLVED, opened=phase)
     emails.sort(key=lambda row: row.seat.number)  # one email per seat; written in the seats' order
     _queue_emails(phase, emails)

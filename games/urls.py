@@ -13,6 +13,7 @@ urlpatterns = [
     path("rules/<slug:slug>/", pages.rules, name="games-rules"),
     path("me/", views.my_games, name="games-mine"),
     path("me/sign-in/<str:token>/", views.sign_in, name="games-sign-in"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="games-unsubscribe"),
     path("sign-out/", views.sign_out, name="games-sign-out"),
     path("sign-out/everywhere/", views.sign_out_everywhere, name="games-sign-out-everywhere"),
 ]

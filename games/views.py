@@ -10,12 +10,13 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import facts, review, sessions, turns
+from games import facts, mailpolicy, review, sessions, turns
 from games.engines import OrderError, all_engines, board_templates, get_engine
 from games.forms import OrderForm, PlayerSettingsForm, SignInForm
-from games.links import SIGN_IN_MINUTES, LinkError, read_token
+from games.links import SIGN_IN_MINUTES, LinkError, read_token, read_unsubscribe_token
 from games.middleware import SESSION_TIME_ZONE
 from games.models import Game, Order, Phase, Seat, unique_row
 from games.sessions import seat_of
@@ -342,3 +343,19 @@ def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
         request, "You are signed out in every browser, including those that opened one of your turn links."
     )
     return redirect("games-mine")
+
+
+@csrf_exempt  # RFC 8058: the mailbox provider POSTs it, with no session and no token; the signed link is the key
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The one-click unsubscribe of a news email: a POST (the provider's "List-Unsubscribe=One-Click", or the
+    confirm page's button) moves the player to the least mail that still lets them play; a GET, which mail
+    scanners follow, only shows that button."""
+    try:
+        player = read_unsubscribe_token(token)
+    except LinkError as error:
+        return render(request, "games/link_error.html", {"message": str(error)}, status=403)
+    done = request.method == "POST"
+    if done:
+        mailpolicy.decline_news(player)
+    return render(request, "games/unsubscribe.html", {"player": facts.addressee(player), "done": done})

@@ -10,20 +10,23 @@ from typing import Any
 from games import sweep, turns
 from games.leagues import services
 from games.leagues.models import League, Membership, Round, Table
-from games.models import Game, Phase, Seat
+from games.models import Game, Phase, Player, Seat
 
 T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
 
-def make_league(players: int = 8, standby: int = 0, **fields: Any) -> League:
+def make_league(players: int = 8, standby: int = 0, *, notify: Any = Membership.Notify.ALL, **fields: Any) -> League:
+    """A league whose members chose `notify` for their games and the league: every email by default here, so
+    the league tests see all its news (tests/test_mail_choices.py is about what a new member gets)."""
     fields.setdefault("phase_length", timedelta(hours=48))
     league = League.objects.create(name="Spring Cup", slug="spring", engine="piraeus", **fields)
     for i in range(players):
         player = turns.player_for(f"p{i + 1}@example.com", f"P{i + 1}")
-        Membership.objects.create(league=league, player=player)
+        Membership.objects.create(league=league, player=player, notify=notify)
     for i in range(standby):
         player = turns.player_for(f"s{i + 1}@example.com", f"S{i + 1}")
-        Membership.objects.create(league=league, player=player, status=Membership.Status.STANDBY)
+        Membership.objects.create(league=league, player=player, status=Membership.Status.STANDBY, notify=notify)
+    Player.objects.filter(memberships__league=league).update(notify=notify)
     return league
 
 

@@ -11,7 +11,7 @@ from django.core import mail
 from django.utils import timezone
 
 from games import sweep, turns
-from games.models import Game, OutboundEmail
+from games.models import Game, OutboundEmail, Player
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -94,6 +94,7 @@ def test_a_turn_email_reports_what_happened_since_the_last_one(make_game):
 
 def test_players_who_want_every_phase_hear_of_phases_they_were_not_asked_in(make_game):
     game = make_game(humans=3)
+    Player.objects.update(notify=Player.Notify.ALL)
     phase = open_phase(game)
     for seat in game.seats.all():
         turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
@@ -104,7 +105,7 @@ def test_players_who_want_every_phase_hear_of_phases_they_were_not_asked_in(make
 
 def test_players_who_want_only_owed_turns_get_nothing_else(make_game):
     game = make_game(humans=3)
-    game.seats.get(number=1).player.__class__.objects.filter(email="player2@example.com").update(notify="owed")
+    Player.objects.exclude(email="player2@example.com").update(notify=Player.Notify.ALL)
     phase = open_phase(game)
     for seat in game.seats.all():
         turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})

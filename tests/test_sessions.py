@@ -76,10 +76,10 @@ def test_a_seat_link_cannot_change_the_players_settings(client, make_game):
     client.get(link(game))
     mine = client.get(reverse("games-mine"))
     assert mine.context["settings_form"] is None and mine.context["sign_in_form"] is not None
-    response = client.post(reverse("games-mine"), {"name": "Mallory", "time_zone": "Asia/Tokyo", "notify": "owed"})
+    response = client.post(reverse("games-mine"), {"name": "Mallory", "time_zone": "Asia/Tokyo", "notify": "all"})
     assert response.status_code == 403 and b"Nothing was changed" in response.content
     ann = Player.objects.get(email=ANN)
-    assert (ann.name, ann.time_zone, ann.notify) == ("Player 1", "UTC", "all")
+    assert (ann.name, ann.time_zone, ann.notify) == ("Player 1", "UTC", "owed")
 
 
 def test_a_seat_grant_ends_with_its_link(client, make_game, monkeypatch, settings):

@@ -23,7 +23,7 @@ from django.utils import timezone
 from games import mail, sweep, turns
 from games.dispatch import RESOLVE_PHASE, SEND_EMAILS, Queue
 from games.management.commands.replay import replay
-from games.models import Event, Game, OutboundEmail, Phase
+from games.models import Event, Game, OutboundEmail, Phase, Player
 from pbem.celery import app as celery_app
 from tests import recording_mail
 from tests.conftest import open_phase
@@ -175,6 +175,7 @@ def test_resolutions_and_emails_go_to_their_own_queues_each_taken_by_its_own_wor
     """A worker on the resolutions' queue resolves the phase and leaves its emails' task waiting in the email
     queue, untouched, until a worker on that queue starts and sends them."""
     game = make_game(humans=3)
+    Player.objects.update(notify=Player.Notify.ALL)  # every phase: the resolution writes three emails
     phase = open_phase(game)
     resolver = broker_workers(Queue.RESOLVE)
     for seat in game.seats.order_by("number"):
@@ -215,6 +216,7 @@ def test_a_worker_killed_in_the_middle_of_a_resolution_leaves_it_to_the_sweep_wh
     transaction never commits. A new worker and the sweep then resolve the phase, once: one next phase,
     one set of emails, the log as one resolution writes it."""
     game = make_game(humans=3)  # created inline: its first emails were sent here
+    Player.objects.update(notify=Player.Notify.ALL)  # every phase: the resolution writes an email for each seat
     phase = open_phase(game)
     seats = {s.number: s for s in game.seats.all()}
     for number in (0, 1):
@@ -271,6 +273,7 @@ def test_a_worker_killed_while_sending_a_phases_emails_sends_none_twice_and_none
     mail_dir.mkdir()
     recorded = {"DJANGO_SETTINGS_MODULE": "tests.worker_settings", "PBEM_TEST_MAIL_DIR": str(mail_dir)}
     game = make_game(humans=3)
+    Player.objects.update(notify=Player.Notify.ALL)  # every phase: the resolution writes three emails
     phase = open_phase(game)
     first = workers(**recorded, PBEM_TEST_MAIL_STOP_AT="2")
     for seat in game.seats.order_by("number"):

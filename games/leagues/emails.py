@@ -19,12 +19,13 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games import mail, turns
+from games import mail, mailpolicy, turns
 from games.dispatch import after_commit, task_name
 from games.extensions import EmailAsk, Outbox
 from games.facts import addressee, game_facts, phase_facts
 from games.leagues.models import League, LeagueEmail, Membership
 from games.links import seat_url
+from games.mailpolicy import Need
 from games.models import Game, Phase, Player, Seat
 
 log = logging.getLogger(__name__)
@@ -66,12 +67,39 @@ def read_settings_token(token: str) -> int | None:
         return None
 
 
+# What each kind is for (games/mailpolicy.py); any other kind is league news, which a member may decline.
+LEAGUE_NEEDS = {
+    "signup-confirm": Need.REQUESTED,
+    "vacation-confirmed": Need.REQUESTED,
+    "substitute-offer": Need.PLAY,
+    "member-inactive": Need.PLAY,
+}
+
+
+def need_of(kind: str, context: dict[str, Any]) -> Need:
+    """A deadline-moved email that brings the seat's link asks for an owed order; without it, it is news."""
+    if kind == "deadline-moved" and context.get("link"):
+        return Need.OWED
+    return LEAGUE_NEEDS.get(kind, Need.NEWS)
+
+
+def wants_news(membership: Membership | None) -> bool | None:
+    """A member's choice of league news: every turn email, or the digest (None outside the league: the
+    player's own choice counts)."""
+    if membership is None:
+        return None
+    return membership.notify == Membership.Notify.ALL or membership.digest
+
+
 def queue(league: League, kind: str, context: dict[str, Any], *, player: Player | None = None, to: str = "") -> None:
-    """Render a league email now and send it after commit (or keep it for the player's digest)."""
+    """Render a league email now and send it after commit (or keep it for the player's digest), unless the
+    pipeline declines it (games/mail.py: the mail policy, then the league's own preferences)."""
     to = to or (player.email if player else "")
-    if player is not None and mail.declined(EmailAsk(kind=kind, players=(player,))):
-        return
     membership = Membership.objects.filter(league=league, player=player).first() if player else None
+    need = need_of(kind, context)
+    ask = EmailAsk(kind=kind, players=(player,) if player else (), need=need.value, wants_news=wants_news(membership))
+    if player is not None and mail.declined(ask):
+        return
     digest = bool(membership and membership.digest and kind not in NEVER_DIGESTED)
     context = {"league": LeagueFacts(name=league.name), "player": addressee(player), **context}
     if membership is not None:
@@ -86,6 +114,7 @@ def queue(league: League, kind: str, context: dict[str, Any], *, player: Player 
         text=rendered.text,
         html=rendered.html,
         digest=digest,
+        declinable=need is Need.NEWS,
     )
     if not digest:
         after_commit(SEND_LEAGUE_EMAILS)
@@ -116,9 +145,31 @@ def deadline_moved(league: League, game: Game, phase: Phase, *, away: Player | N
 
 def send_pending() -> int:
     """Send every pending league email that is not waiting for a digest."""
-    rows = list(LeagueEmail.objects.filter(status=LeagueEmail.Status.PENDING, digest=False).order_by("pk"))
-    news = (mail.Outgoing([row.pk], mail.compose(as_rendered(row), row.to, kind=row.kind)) for row in rows)
+    rows = list(
+        LeagueEmail.objects.filter(status=LeagueEmail.Status.PENDING, digest=False)
+        .select_related("player")
+        .order_by("pk")
+    )
+    news = (
+        mail.Outgoing([row.pk], compose(row) if still_wanted(row) else None)  # None: skipped
+        for row in rows
+    )
     return mail.deliver(LeagueEmail, news)
+
+
+def compose(row: LeagueEmail) -> Any:
+    return mail.compose(
+        as_rendered(row), row.to, kind=row.kind, declinable_by=row.player if row.declinable else None
+    )
+
+
+def still_wanted(row: LeagueEmail) -> bool:
+    """Asked again just before sending: the address may have bounced, or its player declined, since."""
+    if row.player is None:
+        return True
+    need = Need.NEWS if row.declinable else need_of(row.kind, {"link": row.kind == "deadline-moved"})
+    membership = Membership.objects.filter(league_id=row.league_id, player=row.player).first()
+    return mailpolicy.allows(row.player, need, wants_news=wants_news(membership))
 
 
 def as_rendered(row: LeagueEmail) -> mail.Rendered:
@@ -135,16 +186,23 @@ def send_digests(now: datetime | None = None) -> int:
         .order_by("pk")
     )
     by_address: dict[str, list[LeagueEmail]] = defaultdict(list)
+    unwanted = [row.pk for row in rows if not still_wanted(row)]
     for row in rows:
-        by_address[row.to].append(row)
+        if row.pk not in unwanted:
+            by_address[row.to].append(row)
 
     def digests() -> Iterator[mail.Outgoing]:
+        if unwanted:
+            yield mail.Outgoing(unwanted, None)  # skipped
         for to, items in by_address.items():
             player = items[0].player
             news = [DigestItem(subject=row.subject, text=row.text, html=row.html) for row in items]
             context = {"items": news, "player": addressee(player), "now": now}
             rendered = mail.render("emails/leagues/digest", context, mail.zone_of(player.time_zone if player else None))
-            yield mail.Outgoing([row.pk for row in items], mail.compose(rendered, to, kind="digest"))
+            # Declinable if any of its news is: the one-click then leaves only what lets them play.
+            declinable = player if any(row.declinable for row in items) else None
+            message = mail.compose(rendered, to, kind="digest", declinable_by=declinable)
+            yield mail.Outgoing([row.pk for row in items], message)
 
     return mail.deliver(LeagueEmail, digests())
 

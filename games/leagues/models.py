@@ -138,13 +138,14 @@ class Membership(models.Model):
         DROPPED = "dropped"
 
     class Notify(models.TextChoices):
-        ALL = "all", "every turn email"
-        OWED = "owed", "only when I owe an order"
+        # The default since issue 15, as for players (games.models.Player.Notify): existing rows kept theirs.
+        OWED = "owed", "only when I owe an order, and when a game ends"
+        ALL = "all", "every turn email, and the league's news"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    notify = models.CharField(max_length=8, choices=Notify.choices, default=Notify.ALL)
+    notify = models.CharField(max_length=8, choices=Notify.choices, default=Notify.OWED)
     digest = models.BooleanField(default=False, help_text="One daily email with the league's news.")
     calendar_key = models.CharField(max_length=32, default=new_secret)
     joined_at = models.DateTimeField(default=timezone.now)
@@ -224,6 +225,8 @@ class LeagueEmail(MailRow):
     text = models.TextField()
     html = models.TextField(blank=True)
     digest = models.BooleanField(default=False)
+    # Its player may decline it (games/mailpolicy.py: league news): it carries the one-click unsubscribe.
+    declinable = models.BooleanField(default=False)
 
     class Meta:
         indexes = [

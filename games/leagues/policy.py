@@ -13,7 +13,8 @@ signals (games.extensions):
 - `game_finished`: seats still offered to standby players are withdrawn, nobody can claim a game that is over;
 - `seat_replaced`: whoever gave the seat to someone else (an organiser in the admin, a substitute's claim),
   the seat's holder so far stops holding it before the current phase and the newcomer holds it from
-  there, so misses, results and the public page credit each of them with their own phases.
+  there, so misses, results and the public page credit each of them with their own phases;
+- `news_declined`: a one-click unsubscribe lowers the player's memberships to the least mail too.
 
 Games outside leagues have no Table row, so the receivers return at once for them.
 """
@@ -36,7 +37,7 @@ from games.leagues.deadlines import add_local, zone
 from games.leagues.models import Membership, Seating, Table
 from games.leagues.services import league_deadline
 from games.leagues.substitutes import drop_absentee, withdraw_offers
-from games.models import Game, Order, OutboundEmail, Phase, Seat, unique_row
+from games.models import Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
 
 
 def table_of(game: Game) -> Table | None:
@@ -141,6 +142,13 @@ def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
         table.save(update_fields=["grace_used"])
         emails.deadline_moved(league, phase.game, phase)
     return True
+
+
+@receiver(extensions.news_declined, sender=Player)
+def on_news_declined(player: Player, now: datetime, **kwargs: Any) -> bool:
+    """The one-click unsubscribe: in every league, only when an order is owed (and a game's end), no digest."""
+    lowered = Membership.objects.filter(player=player).exclude(notify=Membership.Notify.OWED, digest=False)
+    return bool(lowered.update(notify=Membership.Notify.OWED, digest=False))
 
 
 @receiver(extensions.game_finished, sender=Game)

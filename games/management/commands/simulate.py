@@ -95,7 +95,7 @@ class Command(BaseCommand):
         if inline:
             turns.resolve_phase = counter.wrap(original)
         watchers = [turns.player_for(f"sim-{i + 1}@simulate.invalid", f"Sim {i + 1}") for i in range(opts["players"])]
-        Player.objects.filter(pk__in=[w.pk for w in watchers]).update(notify="owed")
+        Player.objects.filter(pk__in=[w.pk for w in watchers]).update(notify=Player.Notify.ALL)
         started = time.perf_counter()
         games: list[Game] = []
         try:
