@@ -75,6 +75,10 @@ class Batch:
     events: list[Event]
     facts: GameFacts
     phases: dict[int, PhaseFacts]  # phase id -> its facts, built once for every reader
+    # The board's parts every reader sees alike ({% shared %}, games/templatetags/shared_board.py) are rendered
+    # from the spectator's view, once for the batch's readers in one time zone.
+    public_view: dict[str, Any]
+    shared_renders: dict[Any, str]
 
     @classmethod
     def load(cls, game: Game, rows: list[OutboundEmail]) -> Batch:
@@ -101,6 +105,8 @@ class Batch:
             events=sorted(events, key=lambda e: e.seq),
             facts=game_facts(game, engine, seats),
             phases={},
+            public_view=engine.view(game.state, None),
+            shared_renders={},
         )
 
     def phase(self, phase: Phase) -> PhaseFacts:
@@ -130,6 +136,8 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
         "deadline": phase.deadline,
         "board_html": board.email_html,
         "board_txt": board.email_text,
+        "public_view": batch.public_view,
+        "shared_renders": batch.shared_renders,
         "my_games_url": settings.SITE_URL + reverse("games-mine"),
         # The reader's own:
         "player": addressee(seat.player),
