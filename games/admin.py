@@ -22,7 +22,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.html import format_html_join
 
-from games import emails, extensions, turns
+from games import bounces, emails, extensions, turns
 from games.durations import DurationInWordsField
 from games.engines import all_engines, engine_choices
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
@@ -105,9 +105,18 @@ class ReadOnlyMixin:
 
 @admin.register(Player)
 class PlayerAdmin(StaffScoped):
-    list_display = ["email", "name", "time_zone", "notify", "created_at"]
+    # A bounce or a complaint the provider reported (games/bounces.py) shows, and filters, here.
+    list_display = ["email", "name", "time_zone", "notify", "mail_problem", "mail_problem_at", "created_at"]
+    list_filter = ["mail_problem"]
+    readonly_fields = ["mail_problem", "mail_problem_at", "mail_problem_detail"]
     search_fields = ["email", "name"]
     ordering = ["email"]
+    actions = ["address_works"]
+
+    @admin.action(description="The address works again: send it mail (clears a bounce or complaint)")
+    def address_works(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        for player in queryset.exclude(mail_problem=""):
+            bounces.address_fixed(player)
 
     def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
         """Only the people of the user's own games, and those an app makes theirs (games.extensions: a

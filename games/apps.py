@@ -6,6 +6,6 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The system checks, the inbound receiver, and the tasks that bind the core's wake-up names
+        # The system checks, the inbound and tracking receivers, and the tasks that bind the core's wake-up names
         # (games.dispatch): imported here, once the models are loaded, and nowhere else in the services.
-        from games import checks, inbound, tasks  # noqa: F401, PLC0415
+        from games import bounces, checks, inbound, tasks  # noqa: F401, PLC0415

@@ -131,3 +131,19 @@ def addressee(player: Player | None) -> Addressee:
 
 def own_order(order: Order | None) -> OwnOrder | None:
     return OwnOrder(revision=order.revision) if order is not None else None
+
+
+@dataclass(frozen=True)
+class MailProblem:
+    """What the mail provider told us of the reader's own address, for the banner asking them to fix it."""
+
+    bounced: bool  # False: a complaint (marked as spam)
+    since: datetime
+    address: str
+
+
+def mail_problem(player: Player | None) -> MailProblem | None:
+    if player is None or not player.mail_problem or player.mail_problem_at is None:
+        return None
+    bounced = player.mail_problem == Player.MailProblem.BOUNCED
+    return MailProblem(bounced=bounced, since=player.mail_problem_at, address=player.email)

@@ -363,5 +363,9 @@ class PlayerSettingsForm(forms.ModelForm):
         labels = {"notify": "Email me"}
 
 
+class AddressForm(forms.Form):
+    address = forms.EmailField(label="Your address", help_text="Keep it to confirm it is right, or correct it.")
+
+
 class SignInForm(forms.Form):
     email = forms.EmailField(label="Your address", help_text="We email a sign-in link to it if it is a player's.")

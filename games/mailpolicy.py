@@ -82,6 +82,11 @@ def emails_seat(seat: Seat, kind: str) -> bool:
     return seat.player is not None and allows(seat.player, need_of(kind))
 
 
+def unreachable(seat: Seat) -> bool:
+    """A seat whose player's address bounced: it plays its default orders at once (games/turns.py)."""
+    return not seat.is_bot and seat.player is not None and seat.player.mail_problem == Player.MailProblem.BOUNCED
+
+
 def declinable(kind: str, need: str | None = None) -> bool:
     return need_of(kind, need) is Need.NEWS
 

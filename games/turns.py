@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
 
-from games import extensions, mail
+from games import extensions, mail, mailpolicy
 from games.dispatch import PLAY_BOTS, RESOLVE_PHASE, SEND_EMAILS, after_commit
 from games.engines import OrderError, get_engine
 from games.engines.base import Engine
@@ -119,10 +119,11 @@ def create_game(
 # --- Orders ----------------------------------------------------------------------------------------
 
 
-def submit_order(seat: Seat, phase_number: int, data: OrderInput) -> Submitted:
+def submit_order(seat: Seat, phase_number: int, data: OrderInput, *, default: bool = False) -> Submitted:
     """Validate and store (or revise) `seat`'s sealed order for the phase; if it was the last one owed,
-    enqueue the resolution after commit. Raises OrderRejected (TurnClosed when the turn is not open to
-    the seat), having stored nothing."""
+    enqueue the resolution after commit. `default`: the engine's default order, played for a seat whose
+    player cannot be reached (it counts as a miss, as at a deadline). Raises OrderRejected (TurnClosed when
+    the turn is not open to the seat), having stored nothing."""
     with transaction.atomic():
         # The lock serialises the submissions of one phase with each other and with its resolution, so
         # of two "last" orders arriving together exactly one sees the phase complete, and no order can
@@ -155,12 +156,12 @@ def submit_order(seat: Seat, phase_number: int, data: OrderInput) -> Submitted:
         # order counts the phase's orders, and marks the phase complete if it was the last one owed.
         revised = bool(
             Order.objects.filter(phase=phase, seat=seat).update(
-                data=normalised, revision=F("revision") + 1, submitted_at=now
+                data=normalised, revision=F("revision") + 1, submitted_at=now, is_default=default
             )
         )
         complete = phase.complete_at is not None
         if not revised:
-            Order.objects.create(phase=phase, seat=seat, data=normalised)
+            Order.objects.create(phase=phase, seat=seat, data=normalised, is_default=default)
             complete = Order.objects.filter(phase=phase).count() >= len(phase.prompts)
             if complete:
                 Phase.objects.filter(pk=phase.pk).update(complete_at=now)
@@ -210,6 +211,7 @@ def resolve_phase(
                 sealed=FilteredRelation("orders", condition=Q(orders__phase=phase)),
                 sealed_id=F("sealed__id"),
                 sealed_data=F("sealed__data"),
+                sealed_default=F("sealed__is_default"),
             )
             .order_by("number")
         )
@@ -240,7 +242,8 @@ def resolve_phase(
         game.event_count += len(events)
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
-        phase.used_defaults = bool(defaults)
+        # Default orders played in advance for an unreachable player count as missed too (leagues' substitutes).
+        phase.used_defaults = bool(defaults) or any(seats[n].sealed_default for n in phase.owed_seats)
         # Nothing is due any more. Clearing them keeps the columns null but for the few phases due, so the
         # planner's estimates send the sweep through their partial indexes.
         phase.complete_at = phase.bots_due_at = None
@@ -273,7 +276,8 @@ def _open_next_phase(
         return
     game.phase_number += 1
     game.save(update_fields=["state", "phase_number", "event_count"])
-    bots_owed = any(seats[n].is_bot for n in prompts)
+    # Bots play at once; so do seats whose player's address bounced (their default orders: games/bounces.py).
+    bots_owed = any(seats[n].is_bot or mailpolicy.unreachable(seats[n]) for n in prompts)
     phase = Phase(
         game=game,
         number=game.phase_number,
@@ -337,7 +341,8 @@ def ask_bots(phase: Phase) -> None:
 
 def play_bots(phase_id: int) -> int:
     """Every bot seat owed in the phase and not yet played submits its order through the players' own
-    path: a random legal order, or the default order for a seat that stands in for a player who left.
+    path: a random legal order, or the default order for a seat that stands in for a player who left; and a
+    seat whose player's address bounced plays its default order, marked as a miss (games/bounces.py).
     Run again (the sweep, after a worker died half-way), it plays only the bots still owing."""
     phase = unique_row(Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN))
     if phase is None:
@@ -345,16 +350,21 @@ def play_bots(phase_id: int) -> int:
     game = phase.game
     engine = engine_of(game)
     played = 0
-    owing = Seat.objects.filter(game=game, is_bot=True, number__in=phase.owed_seats).exclude(orders__phase=phase)
+    owing = (
+        Seat.objects.filter(game=game, number__in=phase.owed_seats)
+        .filter(Q(is_bot=True) | Q(player__mail_problem=Player.MailProblem.BOUNCED))
+        .exclude(orders__phase=phase)
+    )
     for seat in owing.order_by("number"):
-        if seat.bot_plays_defaults:
+        missed = not seat.is_bot  # the player cannot be reached: their default order, as a missed deadline
+        if seat.bot_plays_defaults or missed:
             order = engine.default_order(game.state, seat.number)
         else:
             order = engine.random_order(
                 game.state, seat.number, random.Random(f"{game.seed}:{phase.number}:bot:{seat.number}")
             )
         try:
-            submit_order(seat, phase.number, order)
+            submit_order(seat, phase.number, order, default=missed)
             played += 1
         except OrderRejected:
             # The phase moved on under us (a deadline or the admin): nothing left to do.

@@ -13,12 +13,12 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import facts, mailpolicy, review, sessions, turns
+from games import bounces, facts, mailpolicy, review, sessions, turns
 from games.engines import OrderError, all_engines, board_templates, get_engine
-from games.forms import OrderForm, PlayerSettingsForm, SignInForm
+from games.forms import AddressForm, OrderForm, PlayerSettingsForm, SignInForm
 from games.links import SIGN_IN_MINUTES, LinkError, read_token, read_unsubscribe_token
 from games.middleware import SESSION_TIME_ZONE
-from games.models import Game, Order, Phase, Seat, unique_row
+from games.models import Game, Order, Phase, Player, Seat, unique_row
 from games.sessions import seat_of
 
 
@@ -100,6 +100,8 @@ def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = Non
         "history_url": reverse("games-history", args=[game.pk])
         if game.phase_number > 1 or game.status == Game.Status.FINISHED
         else None,
+        # The reader's own address, if its mail bounced or was marked as spam: base.html asks them to fix it.
+        "mail_problem": facts.mail_problem(next((s.player for s in seats if s.number == number), None)),
     }
 
 
@@ -267,6 +269,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
     player = sessions.account_player(request)
     if player is None:
         return _my_seats(request)
+    if request.method == "POST" and "address" in request.POST:
+        return _fix_address(request, player)
     seats = list(Seat.objects.filter(player=player).select_related("game", "player").order_by("-game__pk"))
     settings_form = PlayerSettingsForm(request.POST or None, instance=player)
     if request.method == "POST" and settings_form.is_valid():
@@ -279,8 +283,21 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "signed_in": True,
         "settings_form": settings_form,
         "sign_in_form": None,
+        "mail_problem": facts.mail_problem(player),
+        "address_form": AddressForm(initial={"address": player.email}) if player.mail_problem else None,
     }
     return render(request, "games/mine.html", context, status=400 if settings_form.errors else 200)
+
+
+def _fix_address(request: HttpRequest, player: Player) -> HttpResponse:
+    """The address confirmed as right, or corrected, after a bounce or a complaint: mail goes to it again."""
+    form = AddressForm(request.POST)
+    refused = bounces.fix_address(player, form.cleaned_data["address"]) if form.is_valid() else "Not an address."
+    if refused:
+        messages.error(request, refused)
+    else:
+        messages.success(request, f"Thank you: mail goes to {player.email} again.")
+    return redirect("games-mine")
 
 
 def _my_seats(request: HttpRequest) -> HttpResponse:
@@ -319,6 +336,8 @@ def sign_in(request: HttpRequest, token: str) -> HttpResponse:
         player = sessions.sign_in_link_player(token)
         if request.method == "POST":
             sessions.redeem_sign_in_link(request, token)
+            if player.mail_problem == Player.MailProblem.BOUNCED:  # the link arrived: the address works again
+                bounces.address_fixed(player)
     except LinkError as error:
         return render(request, "games/link_error.html", {"message": str(error)}, status=403)
     if request.method == "GET":
