@@ -1,0 +1,44 @@
+"""The rules note and the earlier-turns page in a real browser (tests/browser.py): for every game, at 390 px
+and at 1280 px, neither scrolls sideways nor has a serious or critical axe-core violation, as a player who
+opened their seat's link and as a spectator. Skips without Chromium unless PBEM_REQUIRE_SERVICES=1."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import engines, turns
+from games.links import make_token
+from tests import test_browser_games
+from tests.browser import DESKTOP, PHONE, WIDTH_NAMES, Findings, check, new_context, watch_console
+from tests.conftest import open_phase
+
+pytestmark = pytest.mark.django_db(transaction=True)
+chromium = test_browser_games.chromium  # the browser tests' one Chromium fixture (skipped without Chromium)
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP], ids=WIDTH_NAMES.get)
+def test_the_rules_and_earlier_turns_fit_and_pass_axe(chromium, live_server, make_game, width):
+    findings = Findings()
+    looking_at = [""]
+    context = new_context(chromium, width)
+    page = context.new_page()
+    watch_console(page, looking_at, findings)
+    try:
+        for engine in engines.all_engines():
+            game = make_game(humans=3, engine=engine.slug, seed=5)
+            turns.resolve_now(game)  # one earlier turn to look back at
+            for what, url in [
+                ("rules", reverse("games-rules", args=[engine.slug])),
+                ("earlier turn as a spectator", reverse("games-history", args=[game.pk])),
+                ("seat link", reverse("games-link", args=[make_token(game.seats.get(number=0), open_phase(game))])),
+                ("earlier turn as its seat", reverse("games-history", args=[game.pk]) + "?phase=1"),
+            ]:
+                page.goto(live_server.url + url)
+                if what != "seat link":
+                    looking_at[0] = f"{engine.slug}: {what}"
+                    check(page, looking_at[0], findings)
+            assert "as you saw it" in page.content()  # the seat's own view, not a spectator's
+    finally:
+        context.close()
+    findings.assert_none()
