@@ -11,13 +11,13 @@ is skipped, not sent. The sweep wakes a sender again for rows whose task was los
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db.models import Max, QuerySet
+from django.db.models import Max, OuterRef, QuerySet, Subquery
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
@@ -28,7 +28,6 @@ from games.engines.base import Engine
 from games.extensions import Outbox
 from games.facts import GameFacts, PhaseFacts, addressee, game_facts, log_lines, phase_facts
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
-from games.mail import mail_domain
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 from games.replies import order_lines
 
@@ -36,9 +35,23 @@ log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
 
 
-def thread_id(game_id: int) -> str:
-    """Every email of a game points at this root, so mail clients group a game's emails together."""
-    return f"<pbem.game.{game_id}@{mail_domain()}>"
+# Every email of a game has this subject, so clients that thread by subject keep a game together; what
+# changes (the kind's own subject) is the headline (games/mail.py).
+GAME_SUBJECT = "emails/game-subject.txt"
+
+
+def first_sent(game_id: int, addresses: Collection[str]) -> dict[str, str]:
+    """The Message-ID of the game's first email actually sent to each address: every later email to that
+    reader points at it (References, In-Reply-To), so clients that thread by References keep the game
+    together, for that reader. One query."""
+    firsts = (
+        OutboundEmail.objects.filter(game_id=game_id, to=OuterRef("to"), status=OutboundEmail.Status.SENT)
+        .exclude(message_id="")
+        .order_by("id")
+        .values("id")[:1]
+    )
+    rows = OutboundEmail.objects.filter(game_id=game_id, to__in=set(addresses), id=Subquery(firsts))
+    return dict(rows.values_list("to", "message_id"))
 
 
 def game_link(seat: Seat, game: Game) -> str:
@@ -79,6 +92,7 @@ class Batch:
     # from the spectator's view, once for the batch's readers in one time zone.
     public_view: dict[str, Any]
     shared_renders: dict[Any, str]
+    roots: dict[str, str]  # address -> Message-ID of the game's first email sent to it
 
     @classmethod
     def load(cls, game: Game, rows: list[OutboundEmail]) -> Batch:
@@ -107,6 +121,7 @@ class Batch:
             phases={},
             public_view=engine.view(game.state, None),
             shared_renders={},
+            roots=first_sent(game.pk, {r.to for r in rows}),
         )
 
     def phase(self, phase: Phase) -> PhaseFacts:
@@ -162,23 +177,18 @@ def reply_example(row: OutboundEmail, batch: Batch) -> list[str]:
 
 
 def build(row: OutboundEmail, batch: Batch | None = None) -> EmailMultiAlternatives:
-    """The message for one outbox row, from templates/emails/<kind>-subject.txt, -body.txt, -body.html,
-    with datetimes in the player's own time zone."""
-    context = _context(row, batch or Batch.load(row.game, [row]))
-    rendered = mail.render(
-        f"emails/{row.kind}", context, mail.zone_of(row.seat.player.time_zone if row.seat.player else None)
-    )
-    thread = thread_id(row.game_id)
+    """The message for one outbox row, from templates/emails/<kind>-subject.txt (its headline), -body.txt,
+    -body.html, with datetimes in the player's own time zone, in the reader's thread of the game."""
+    batch = batch or Batch.load(row.game, [row])
+    context = _context(row, batch)
+    zone = mail.zone_of(row.seat.player.time_zone if row.seat.player else None)
+    rendered = mail.render(f"emails/{row.kind}", context, zone, thread_subject=GAME_SUBJECT)
     return mail.compose(
         rendered,
         row.to,
         kind=row.kind,
+        thread=mail.Thread(mail.message_id(f"pbem.{row.game_id}.{row.pk}"), root=batch.roots.get(row.to)),
         reply_to=reply_address(row),
-        headers={
-            "Message-ID": f"<pbem.{row.game_id}.{row.pk}@{mail_domain()}>",
-            "References": thread,
-            "In-Reply-To": thread,
-        },
         metadata={"game": str(row.game_id), "outbox": str(row.pk)},
         # News a player may decline carries the one-click unsubscribe; an owed-order email never does.
         declinable_by=row.seat.player if mailpolicy.declinable(row.kind) else None,
@@ -211,7 +221,10 @@ def send_pending(game_id: int) -> int:
                 yield mail.Outgoing([row.pk], None)
                 continue
             message = build(row, batch)
-            yield mail.Outgoing([row.pk], message, record={"subject": message.subject[:250]})
+            item = mail.Outgoing([row.pk], message, record={"subject": message.subject[:250]})
+            yield item
+            if item.sent:  # the first email this reader got roots their thread
+                batch.roots.setdefault(row.to, message.extra_headers["Message-ID"])
 
     return mail.deliver(OutboundEmail, outgoing())
 
@@ -237,7 +250,7 @@ def send_sign_in_link(player_id: int) -> bool:
         return False
     context = {"player": addressee(player), "link": sign_in_url(player), "minutes": SIGN_IN_MINUTES}
     rendered = mail.render("emails/sign-in", context, mail.zone_of(player.time_zone))
-    message = mail.compose(rendered, player.email, kind="sign-in")
+    message = mail.compose(rendered, player.email, kind="sign-in", thread=mail.Thread(mail.message_id()))
     try:
         message.send()
     except Exception as error:  # noqa: BLE001  (the player can ask again; the log says why it failed)

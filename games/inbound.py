@@ -38,14 +38,13 @@ from anymail.webhooks.base import AnymailCoreWebhookView
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import BadRequest, SuspiciousOperation
-from django.core.mail import EmailMessage
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, re_path
 from django.utils.crypto import constant_time_compare
 
-from games import mailpolicy, review, turns
-from games.emails import game_link, reply_address, thread_id
+from games import mail, mailpolicy, review, turns
+from games.emails import first_sent, game_link, reply_address
 from games.engines import OrderError
 from games.engines.base import ReadBack
 from games.links import mailto_player
@@ -229,13 +228,18 @@ def answer(row: OutboundEmail, subject: str, text: str, reply: Reply | None = No
     thread, or (reply None) a notice in the game's thread. Marked as an automatic reply (RFC 3834, and
     Exchange's own header), so that an auto-responder does not answer it and two cannot loop."""
     assert row.seat.player is not None
-    root = thread_id(row.game_id)
-    thread = thread_headers(reply.message_id, reply.references, root) if reply else thread_headers("", "", root)
-    EmailMessage(
-        subject=reply_subject(subject, row.phase.name),
-        body=f"{text}\n\nThe game page: {game_link(row.seat, row.phase.game)}\n",
-        to=[row.seat.player.email],
-        headers={**thread, "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"},
+    to = row.seat.player.email
+    # The reader's thread of the game: its first email sent to them.
+    root = first_sent(row.game_id, [to]).get(to) or row.message_id
+    thread = thread_headers(reply.message_id if reply else "", reply.references if reply else "", root)
+    body = f"{text}\n\nThe game page: {game_link(row.seat, row.phase.game)}\n"
+    mail.compose(
+        mail.Rendered(subject=reply_subject(subject, row.phase.name), text=body, html=""),
+        to,
+        kind="receipt",
+        thread=mail.Thread(mail.message_id()),
+        auto="auto-replied",
+        headers={**thread, "X-Auto-Response-Suppress": "All"},
     ).send()
 
 

@@ -1,8 +1,10 @@
 """The one mail pipeline, for game emails (games/emails.py), league news (games/leagues/emails.py), sign-in
 links and receipts:
 
-- `render`: a kind's subject, text and HTML templates, rendered once in the reader's time zone;
-- `compose`: the message, and the one place its headers are set;
+- `render`: a kind's subject, text and HTML templates, rendered once in the reader's time zone; with a
+  thread's subject, the kind's own subject becomes the headline: the body's first line and the preheader;
+- `compose`: the message, and the one place its headers are set (Message-ID at the site's domain,
+  Auto-Submitted, the thread's References);
 - `declined`: asked before an outbox row is written, for who does not want this kind of email (the apps'
   preferences, games/extensions.py), so no row is written to be deleted afterwards;
 - `deliver`: claim, send and record, the same for every outbox table (each a `MailRow`): a row is claimed
@@ -14,6 +16,7 @@ links and receipts:
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -27,6 +30,7 @@ from django.core.mail.backends.base import BaseEmailBackend
 from django.db.models import F, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.timezone import now
 
 from games import extensions, mailpolicy
@@ -53,21 +57,74 @@ def zone_of(name: str | None) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
+def message_id(local: str | None = None) -> str:
+    """A Message-ID at the site's domain: `local` names it (a row's), or it is unique."""
+    return f"<{local or 'pbem.' + uuid.uuid4().hex}@{mail_domain()}>"
+
+
 @dataclass(frozen=True)
 class Rendered:
     subject: str
     text: str
     html: str
+    headline: str = ""  # what this email says in a line, when its subject is its thread's
 
 
-def render(templates: str, context: dict[str, Any], zone: ZoneInfo) -> Rendered:
+# Shown by mail clients as the preview line after the subject, and by nothing else.
+PREHEADER = (
+    '<div style="display:none;max-height:0;max-width:0;overflow:hidden;opacity:0;font-size:1px;line-height:1px;'
+    'mso-hide:all;">{}</div>'
+)
+HEADLINE_HTML = '<p style="margin:0 0 12px;font-weight:bold;">{}</p>'
+
+
+def render(templates: str, context: dict[str, Any], zone: ZoneInfo, thread_subject: str | None = None) -> Rendered:
     """A kind's three templates, `<templates>-subject.txt`, `-body.txt` and `-body.html` (e.g.
-    "emails/reminder"), with datetimes shown in the reader's `zone`. The subject is one line."""
+    "emails/reminder"), with datetimes shown in the reader's `zone`. The subject is one line.
+
+    With `thread_subject` (a template), the message's subject is the thread's, the same for every email of
+    the thread (mail clients that thread by subject keep them together), and the kind's own subject, what
+    changes from one email to the next, becomes the headline (`headlined`)."""
     with timezone.override(zone):
         subject = " ".join(render_to_string(f"{templates}-subject.txt", context).split())
         text = render_to_string(f"{templates}-body.txt", context)
         html = render_to_string(f"{templates}-body.html", context)
-    return Rendered(subject=subject, text=text, html=html)
+    rendered = Rendered(subject=subject, text=text, html=html)
+    return headlined(rendered, render_line(thread_subject, context, zone)) if thread_subject else rendered
+
+
+def render_line(template: str, context: dict[str, Any], zone: ZoneInfo) -> str:
+    """A one-line template (a subject), in the reader's zone."""
+    with timezone.override(zone):
+        return " ".join(render_to_string(template, context).split())
+
+
+def headlined(rendered: Rendered, thread_subject: str) -> Rendered:
+    """`rendered` under its thread's subject, its own subject as the headline: the text's first line, and in
+    the HTML a hidden preheader (the preview line clients show after the subject) and the first line."""
+    headline = rendered.subject
+    return Rendered(
+        subject=thread_subject,
+        text=f"{headline}\n\n{rendered.text}",
+        html=with_headline(rendered.html, headline),
+        headline=headline,
+    )
+
+
+def with_headline(html: str, headline: str) -> str:
+    """The HTML with the preheader and the headline first: just inside its <body>, or before a fragment."""
+    first = PREHEADER.format(escape(headline)) + HEADLINE_HTML.format(escape(headline))
+    at = html.find(">", html.find("<body")) + 1 if "<body" in html else 0
+    return html[:at] + first + html[at:]
+
+
+@dataclass(frozen=True)
+class Thread:
+    """Where a message belongs: its own Message-ID and, unless it is the first of its thread for its reader,
+    the Message-ID of that first email actually sent to them (References and In-Reply-To)."""
+
+    message_id: str
+    root: str | None = None
 
 
 def compose(
@@ -75,23 +132,31 @@ def compose(
     to: str,
     *,
     kind: str,
-    headers: dict[str, str] | None = None,
+    thread: Thread,
     reply_to: str | None = None,
     metadata: dict[str, str] | None = None,
+    auto: str = "auto-generated",
+    headers: dict[str, str] | None = None,
     declinable_by: Player | None = None,
 ) -> EmailMultiAlternatives:
-    """The message for one reader: the text body with the HTML as its alternative. Every header a message
-    carries is set here: news its reader may decline (`declinable_by`) carries the one-click unsubscribe
+    """The message for one reader: the text body with the HTML, if any, as its alternative. Every header a
+    message carries is set here: its Message-ID at the site's domain, `Auto-Submitted` (RFC 3834:
+    "auto-generated" for notifications, "auto-replied" for receipts), the thread's References, any `headers`
+    a caller adds, and for news its reader may decline (`declinable_by`) the one-click unsubscribe
     (games/mailpolicy.py)."""
-    headers = {**(headers or {}), **mailpolicy.unsubscribe_headers(declinable_by)}
+    fixed = {"Message-ID": thread.message_id, "Auto-Submitted": auto}
+    if thread.root and thread.root != thread.message_id:
+        fixed |= {"References": thread.root, "In-Reply-To": thread.root}
+    headers = {**fixed, **(headers or {}), **mailpolicy.unsubscribe_headers(declinable_by)}
     message = EmailMultiAlternatives(
         subject=rendered.subject,
         body=rendered.text,
         to=[to],
         reply_to=[reply_to] if reply_to else None,
-        headers=headers or None,
+        headers=headers,
     )
-    message.attach_alternative(rendered.html, "text/html")
+    if rendered.html:
+        message.attach_alternative(rendered.html, "text/html")
     # anymail extensions: providers that support them record the kind (and the row) for webhooks.
     message.tags = [kind]  # type: ignore[attr-defined]
     if metadata:
@@ -118,6 +183,7 @@ class Outgoing:
     rows: Sequence[int]
     message: EmailMultiAlternatives | None
     record: dict[str, Any] = field(default_factory=dict)  # more columns to store with the sent rows
+    sent: bool = False  # set by deliver once the provider took it
 
 
 def deliver(model: type[MailRow], outgoing: Iterable[Outgoing], connection: BaseEmailBackend | None = None) -> int:
@@ -144,7 +210,9 @@ def deliver(model: type[MailRow], outgoing: Iterable[Outgoing], connection: Base
             claimed.update(status=MailStatus.FAILED, error=error_text)
             log.warning("%s %s failed: %s", model._meta.verbose_name, list(item.rows), error_text)
             continue
-        claimed.update(status=MailStatus.SENT, sent_at=now(), **item.record)
+        message_id = item.message.extra_headers.get("Message-ID", "")
+        claimed.update(status=MailStatus.SENT, sent_at=now(), message_id=message_id, **item.record)
+        item.sent = True
         sent += 1
     return sent
 

@@ -306,6 +306,8 @@ class MailRow(models.Model):
     # When a sender last claimed it (status "sending" until the provider answers), or was woken for it.
     attempted_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # The Message-ID it was sent with: later emails of its thread point at the first one sent to a reader.
+    message_id = models.CharField(max_length=200, blank=True)
 
     class Meta:
         abstract = True

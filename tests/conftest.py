@@ -154,6 +154,11 @@ def make_game(db: None) -> Callable[..., Game]:
     return make
 
 
+def headline(message: Any) -> str:
+    """What an email says in a line: its body's first line (its subject is its thread's, games/mail.py)."""
+    return str(message.body).split("\n", 1)[0]
+
+
 def open_phase(game: Game) -> Phase:
     game.refresh_from_db()
     phase = turns.current_phase(game)

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import sweep, turns
 from games.models import Game, OutboundEmail, Player
-from tests.conftest import open_phase
+from tests.conftest import headline, open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,7 +28,7 @@ def test_a_new_game_emails_each_player_their_turn(make_game):
     assert sorted(m.to[0] for m in mail.outbox) == [f"player{i}@example.com" for i in (1, 2, 3)]
     message = mail.outbox[0]
     phase = open_phase(game)
-    assert f"#{game.pk}" in message.subject and phase.name in message.subject
+    assert message.subject.endswith(f" #{game.pk}") and phase.name in headline(message)
     assert phase.prompt_for(0)["text"] in message.body
     html, mimetype = message.alternatives[0]
     assert mimetype == "text/html" and "<table" in html and "<svg" not in html
@@ -45,11 +45,18 @@ def test_the_email_link_signs_in_as_that_seat(client, make_game):
 
 def test_emails_of_one_game_thread_together(make_game):
     game = make_game(humans=3)
+    firsts = {m.to[0]: m.extra_headers["Message-ID"] for m in mail.outbox}
+    assert not [m for m in mail.outbox if "References" in m.extra_headers]  # each starts its reader's thread
+    mail.outbox.clear()
     turns.resolve_now(game)
-    references = {m.extra_headers["References"] for m in mail.outbox}
+    turns.resolve_now(game)
+    assert mail.outbox and all(
+        m.extra_headers["References"] == m.extra_headers["In-Reply-To"] == firsts[m.to[0]] for m in mail.outbox
+    )
+    assert {m.subject for m in mail.outbox} == {f"{game.title} #{game.pk}"}
     message_ids = {m.extra_headers["Message-ID"] for m in mail.outbox}
-    assert references == {f"<pbem.game.{game.pk}@pbem.example>"}
-    assert len(message_ids) == len(mail.outbox)
+    assert len(message_ids) == len(mail.outbox) and not message_ids & set(firsts.values())
+    assert set(OutboundEmail.objects.filter(status="sent").values_list("message_id", flat=True)) >= message_ids
 
 
 def next_email_in_tokyo(game: Game) -> Any:
@@ -71,7 +78,7 @@ def test_the_deadline_is_shown_in_the_players_time_zone(make_game):
 
 
 def test_the_subject_names_the_time_zone_of_its_deadline(make_game):
-    assert next_email_in_tokyo(make_game(humans=3)).subject.endswith(" JST")
+    assert headline(next_email_in_tokyo(make_game(humans=3))).endswith(" JST")
 
 
 def test_the_plain_text_lists_choices_by_their_labels_not_their_keys(make_game, settings):
@@ -162,7 +169,7 @@ def test_reminders_name_the_deadline(make_game):
     phase = open_phase(game)
     mail.outbox.clear()
     sweep.run(now=phase.deadline - timedelta(hours=2))
-    assert len(mail.outbox) == 3 and all("Reminder" in m.subject for m in mail.outbox)
+    assert len(mail.outbox) == 3 and all("Reminder" in headline(m) for m in mail.outbox)
 
 
 def sending_queries(game) -> tuple[int, int]:

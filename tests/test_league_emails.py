@@ -17,6 +17,7 @@ from games.leagues import emails, services, substitutes
 from games.leagues.models import League, LeagueEmail, Membership
 from games.leagues.tasks import send_digests_task, sweep_leagues
 from games.models import Game, OutboundEmail, Phase
+from tests.conftest import headline
 from tests.league_helpers import autopilot, first_game, make_league, open_phase_of, seat, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,7 +82,7 @@ def test_digest_members_get_news_once_a_day_and_turn_emails_at_once():
 
     assert send_digests_task.delay().get() == 1
     [digest] = [m for m in mail.outbox if m.to == ["p2@example.com"] and "digest" in m.subject]
-    assert "2 items" in digest.subject
+    assert "2 items" in headline(digest)
     body = str(digest.body)
     assert "Round 1 has started" in body and f"{resolved.name} resolved" in body
     assert not LeagueEmail.objects.filter(status=LeagueEmail.Status.PENDING).exists()
@@ -103,10 +104,10 @@ def test_every_member_gets_the_season_standings_when_a_round_ends():
     games = list(services.round_games(round_))
     autopilot(games[0])
     assert sweep_leagues.delay().get()["finished"] == 0  # one table still playing
-    assert not [m for m in mail.outbox if "Standings" in m.subject]
+    assert not [m for m in mail.outbox if "Standings" in headline(m)]
     autopilot(games[1])
     assert sweep_leagues.delay().get()["finished"] == 1
-    standings = [m for m in mail.outbox if "Standings after round 1" in m.subject]
+    standings = [m for m in mail.outbox if "Standings after round 1" in headline(m)]
     assert sorted(m.to[0] for m in standings) == sorted(
         Membership.objects.filter(league=league).values_list("player__email", flat=True)
     )  # players and the standby list

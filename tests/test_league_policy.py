@@ -18,6 +18,7 @@ from games.leagues import services
 from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.results import reliability, season_standings
 from games.models import Game, Order, Phase
+from tests.conftest import headline
 from tests.league_helpers import (
     autopilot,
     first_game,
@@ -142,7 +143,7 @@ def test_a_seat_missed_n_times_in_a_row_goes_to_the_first_standby_player():
     seating = Seating.objects.get(table__game=game, seat_number=3, player=holder)
     assert seating.until_phase == asked[-1].number  # the holder answers for the phases up to the drop
     message = next(m for m in mail.outbox if m.to == ["s1@example.com"])
-    assert "seat is free" in message.subject and "/leagues/claim/" in str(message.body)
+    assert "seat is free" in headline(message) and "/leagues/claim/" in str(message.body)
 
 
 def test_misses_that_are_not_in_a_row_keep_the_seat():
@@ -201,7 +202,7 @@ def test_a_member_substituted_for_missing_turns_is_drawn_no_more_until_they_say_
     member = Membership.objects.get(league=league, player=holder)
     assert member.status == Membership.Status.INACTIVE
     [notice] = [m for m in mail.outbox if m.to == [holder.email] and m.tags == ["member-inactive"]]
-    assert first.title in notice.subject and "substitute" in notice.subject
+    assert first.title in headline(notice) and "substitute" in headline(notice)
     body = str(notice.body)
     assert "missed 2 turns in a row" in body and "I'm back, draw me again" in body
     found = re.search(r"https://pbem\.example(/leagues/spring/me/\?k=\S+)", body)

@@ -15,6 +15,7 @@ from games import turns
 from games.leagues import services
 from games.leagues.models import Round, Seating, Table
 from games.models import Game, OutboundEmail
+from tests.conftest import headline
 from tests.league_helpers import first_game, make_league, open_phase_of, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,7 +37,7 @@ def test_a_drawn_round_waits_for_its_start_time_then_creates_the_games_and_email
     assert games.count() == 2
     kinds = sorted(m.tags[0] for m in mail.outbox)  # anymail's test backend keeps the tags
     assert kinds.count("turn-started") >= 2
-    subjects = [m.subject for m in mail.outbox]
+    subjects = [headline(m) for m in mail.outbox]
     assert sum("Round 1 has started" in s for s in subjects) == 8
     assert Seating.objects.filter(table__round=round_).count() == 8
     assert services.start_due_rounds(now=start) == 0  # once only
@@ -46,7 +47,7 @@ def test_round_started_email_lists_the_players_table():
     league = make_league(players=6)
     round_ = started_round(league)
     table = Table.objects.get(round=round_)
-    message = next(m for m in mail.outbox if m.to == ["p1@example.com"] and "has started" in m.subject)
+    message = next(m for m in mail.outbox if m.to == ["p1@example.com"] and "has started" in headline(m))
     assert f"Table {table.number}" in message.body and "P2" in message.body
 
 
@@ -86,7 +87,7 @@ def test_the_public_pages_and_csv_reveal_no_hand_or_sealed_order(client):
     turns.submit_order(seat, phase.number, {"role": "seller"})
     hand = set(game.state["hands"][0])
     bodies = [client.get(reverse(url, args=[league.slug])).content.decode() for url in PUBLIC]
-    bodies += [m.body for m in mail.outbox if "has started" in m.subject]
+    bodies += [m.body for m in mail.outbox if "has started" in headline(m)]
     for body in bodies:
         assert "seller" not in body
         assert not any(card in body for card in hand)

@@ -59,7 +59,7 @@ def test_a_season_of_three_rounds_of_bot_games_through_the_tasks(postgres, clien
         assert sweep_leagues.delay().get()["finished"] == 1
         round_.refresh_from_db()
         assert round_.status == Round.Status.FINISHED
-        assert LeagueEmail.objects.filter(kind="standings", subject__contains=f"after round {number}").count() == 12
+        assert LeagueEmail.objects.filter(kind="standings", headline__contains=f"after round {number}").count() == 12
 
     tables = list(Table.objects.filter(round__season=season).select_related("game"))
     assert len(tables) == 6

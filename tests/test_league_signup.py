@@ -13,6 +13,7 @@ from django.urls import reverse
 from games.leagues import services
 from games.leagues.models import League, Membership
 from games.models import Player
+from tests.conftest import headline
 from tests.league_helpers import make_league
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +29,7 @@ def sign_up(client, league: League, email: str = "new@example.com", **fields: ob
     response = client.post(join_url(league), data)
     assert response.status_code == 200, response.content.decode()
     message = mail.outbox[-1]
-    assert message.to == [email] and "confirm" in message.subject.lower()
+    assert message.to == [email] and "confirm" in headline(message).lower()
     link = re.search(r"https://pbem\.example(/leagues/confirm/\S+/)", str(message.body))
     assert link is not None, message.body
     return link.group(1)

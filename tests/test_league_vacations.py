@@ -16,6 +16,7 @@ from django.utils import timezone
 from games.leagues import emails, services, vacations
 from games.leagues.models import League, Membership, Table, Vacation
 from games.models import Game, Phase
+from tests.conftest import headline
 from tests.league_helpers import make_league, open_phase_of, started_round, submit_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -126,7 +127,7 @@ def test_the_confirmation_email_shows_the_new_deadline_in_the_players_own_time_z
     mail.outbox.clear()
     vacations.declare(me, 3, now=datetime(2026, 3, 27, 9, 0, tzinfo=UTC))
     [message] = [m for m in mail.outbox if m.to == ["p1@example.com"]]  # the others are told too (below)
-    assert message.to == ["p1@example.com"] and "Vacation of 3 days confirmed" in message.subject
+    assert message.to == ["p1@example.com"] and "Vacation of 3 days confirmed" in headline(message)
     # Monday 30 March 20:00 in Paris (UTC+2) is 14:00 in New York (UTC-4).
     assert "Monday 30 March 2026, 14:00" in str(message.body)
     assert game.title in str(message.body)
@@ -189,7 +190,7 @@ def test_a_vacation_tells_the_other_players_of_each_game_the_new_deadline_in_the
     # Monday 30 March 20:00 in Paris is 14:00 in New York and 18:00 UTC.
     ny, utc = str(told["p2@example.com"].body), str(told["p3@example.com"].body)
     assert "P1 is on vacation" in ny and game.title in ny
-    assert "Monday 30 March 2026, 14:00 (America/New_York)" in ny and "14:00 EDT" in told["p2@example.com"].subject
+    assert "Monday 30 March 2026, 14:00 (America/New_York)" in ny and "14:00 EDT" in headline(told["p2@example.com"])
     assert "Monday 30 March 2026, 18:00 (UTC)" in utc
     assert "still owed" in ny and "https://pbem.example/l/" in ny  # p2 owes an order: its link again
     assert "still owed" not in utc and "/l/" not in utc

@@ -168,7 +168,7 @@ def the_turn(address: str = "player1@example.com") -> Turn:
         sender=message.from_email,
         subject=str(message.subject),
         message_id=headers["Message-ID"],
-        references=headers["References"],
+        references=headers.get("References", ""),  # none on the first email a reader gets: it starts the thread
         text=str(message.body),
     )
 
@@ -205,12 +205,14 @@ def what_became_of(client, game, turn: Turn, delivery: str, sample: Sample) -> l
         "In-Reply-To": receipt.extra_headers.get("In-Reply-To"),
         "References": receipt.extra_headers.get("References"),
         "Auto-Submitted": receipt.extra_headers.get("Auto-Submitted"),
+        "Message-ID at the site": receipt.extra_headers.get("Message-ID", "").endswith("@pbem.example>"),
     }
     expected = {
         "Subject": f"Re: {turn.subject}",
         "In-Reply-To": message["Message-ID"],
-        "References": f"{turn.references} {turn.message_id} {message['Message-ID']}",
+        "References": " ".join(filter(None, [turn.references, turn.message_id, message["Message-ID"]])),
         "Auto-Submitted": "auto-replied",
+        "Message-ID at the site": True,
     }
     return wrong + [f"receipt's {name}: {threading[name]!r}" for name in expected if threading[name] != expected[name]]
 

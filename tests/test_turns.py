@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import sweep, turns
 from games.engines import OrderError, get_engine
 from games.models import Event, Game, Order, OutboundEmail, Phase
-from tests.conftest import open_phase
+from tests.conftest import headline, open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -167,7 +167,7 @@ def test_a_reminder_goes_once_to_each_seat_still_owing(make_game):
     reminders = OutboundEmail.objects.filter(phase=phase, kind="reminder")
     assert sorted(r.seat.number for r in reminders) == [1, 2]
     assert sorted(m.to[0] for m in mail.outbox) == ["player2@example.com", "player3@example.com"]
-    assert all("Reminder" in m.subject for m in mail.outbox)
+    assert all(headline(m).startswith("Reminder:") for m in mail.outbox)
 
 
 def test_no_reminder_before_the_reminder_time(make_game):

@@ -21,9 +21,10 @@ from django.utils import timezone
 
 from games import mail, mailpolicy, turns
 from games.dispatch import after_commit, task_name
+from games.emails import GAME_SUBJECT, first_sent
 from games.extensions import EmailAsk, Outbox
 from games.facts import addressee, game_facts, phase_facts
-from games.leagues.models import League, LeagueEmail, Membership
+from games.leagues.models import League, LeagueEmail, Membership, Season
 from games.links import seat_url
 from games.mailpolicy import Need
 from games.models import Game, Phase, Player, Seat
@@ -31,6 +32,9 @@ from games.models import Game, Phase, Player, Seat
 log = logging.getLogger(__name__)
 # Time-critical news never waits for the digest: a confirmation link, a seat to claim.
 NEVER_DIGESTED = {"signup-confirm", "substitute-offer"}
+# News of one game, in that game's thread.
+GAME_NEWS = {"deadline-moved", "phase-news"}
+DIGEST_SUBJECT = "emails/leagues/digest-thread-subject.txt"
 SETTINGS_SALT = "pbem.league-settings"
 SETTINGS_LINK_DAYS = 90  # a few rounds' worth: every round's emails bring a fresh one
 # The league's wake-up call for its emails (bound in games/leagues/tasks.py).
@@ -104,20 +108,35 @@ def queue(league: League, kind: str, context: dict[str, Any], *, player: Player 
     context = {"league": LeagueFacts(name=league.name), "player": addressee(player), **context}
     if membership is not None:
         context["settings_url"] = settings_url(membership)
-    rendered = mail.render(f"emails/leagues/{kind}", context, mail.zone_of(player.time_zone if player else None))
+    thread, subject = thread_of(league, kind, context)
+    zone = mail.zone_of(player.time_zone if player else None)
+    # Kept without its thread's subject and headline, as a digest shows it; both are added when sent alone.
+    rendered = mail.render(f"emails/leagues/{kind}", context, zone)
     LeagueEmail.objects.create(
         league=league,
         player=player,
         to=to,
         kind=kind,
-        subject=rendered.subject[:250],
+        subject=mail.render_line(subject, context, zone)[:250],
+        headline=rendered.subject[:250],
         text=rendered.text,
         html=rendered.html,
         digest=digest,
         declinable=need is Need.NEWS,
+        thread=thread,
     )
     if not digest:
         after_commit(SEND_LEAGUE_EMAILS)
+
+
+def thread_of(league: League, kind: str, context: dict[str, Any]) -> tuple[str, str]:
+    """The thread a piece of news joins for its reader, and that thread's subject template: news of one game
+    (a deadline moved) joins the game's own emails; the rest, the league's current season."""
+    if kind in GAME_NEWS:
+        return f"game.{context['game'].id}", GAME_SUBJECT
+    season = Season.objects.filter(league=league).order_by("-number").first()
+    context["season_title"] = (season.name or f"Season {season.number}") if season else ""
+    return (f"season.{season.pk}" if season else f"league.{league.pk}"), "emails/leagues/season-subject.txt"
 
 
 def deadline_moved(league: League, game: Game, phase: Phase, *, away: Player | None = None) -> None:
@@ -144,7 +163,7 @@ def deadline_moved(league: League, game: Game, phase: Phase, *, away: Player | N
 
 
 def send_pending() -> int:
-    """Send every pending league email that is not waiting for a digest."""
+    """Send every pending league email that is not waiting for a digest, each in its reader's thread."""
     rows = list(
         LeagueEmail.objects.filter(status=LeagueEmail.Status.PENDING, digest=False)
         .select_related("player")
@@ -158,8 +177,15 @@ def send_pending() -> int:
 
 
 def compose(row: LeagueEmail) -> Any:
+    """The row's message in its reader's thread. Rows kept before headlines were kept carry their subject
+    as it was sent then."""
+    if row.headline:
+        rendered = mail.headlined(mail.Rendered(row.headline, row.text, row.html), row.subject)
+    else:
+        rendered = mail.Rendered(row.subject, row.text, row.html)
+    thread = mail.Thread(mail.message_id(f"pbem.league.{row.pk}"), root=thread_root(row))
     return mail.compose(
-        as_rendered(row), row.to, kind=row.kind, declinable_by=row.player if row.declinable else None
+        rendered, row.to, kind=row.kind, thread=thread, declinable_by=row.player if row.declinable else None
     )
 
 
@@ -172,13 +198,21 @@ def still_wanted(row: LeagueEmail) -> bool:
     return mailpolicy.allows(row.player, need, wants_news=wants_news(membership))
 
 
-def as_rendered(row: LeagueEmail) -> mail.Rendered:
-    return mail.Rendered(subject=row.subject, text=row.text, html=row.html)
+def thread_root(row: LeagueEmail) -> str | None:
+    """The Message-ID of the first email of the row's thread actually sent to its reader (a game's thread:
+    the game's first email to them), or None: this row starts the thread."""
+    if row.thread.startswith("game."):
+        return first_sent(int(row.thread.removeprefix("game.")), [row.to]).get(row.to)
+    sent = LeagueEmail.objects.filter(thread=row.thread, to=row.to, status=LeagueEmail.Status.SENT)
+    return (
+        sent.exclude(message_id="").order_by("pk").values_list("message_id", flat=True).first() if row.thread else None
+    )
 
 
 def send_digests(now: datetime | None = None) -> int:
-    """One email per player with every piece of league news kept for their digest (the daily beat task).
-    A digest that fails leaves its rows failed: the sweep puts them back, for the next day's digest."""
+    """One email per player with every piece of league news kept for their digest (the daily beat task), in
+    one thread of digests per reader. A digest that fails leaves its rows failed: the sweep puts them back,
+    for the next day's digest."""
     now = now or timezone.now()
     rows = list(
         LeagueEmail.objects.filter(status=LeagueEmail.Status.PENDING, digest=True)
@@ -196,12 +230,16 @@ def send_digests(now: datetime | None = None) -> int:
             yield mail.Outgoing(unwanted, None)  # skipped
         for to, items in by_address.items():
             player = items[0].player
-            news = [DigestItem(subject=row.subject, text=row.text, html=row.html) for row in items]
+            news = [DigestItem(subject=row.headline or row.subject, text=row.text, html=row.html) for row in items]
             context = {"items": news, "player": addressee(player), "now": now}
-            rendered = mail.render("emails/leagues/digest", context, mail.zone_of(player.time_zone if player else None))
+            zone = mail.zone_of(player.time_zone if player else None)
+            rendered = mail.render("emails/leagues/digest", context, zone, thread_subject=DIGEST_SUBJECT)
+            sent = LeagueEmail.objects.filter(to=to, digest=True, status=LeagueEmail.Status.SENT).exclude(message_id="")
+            root = sent.order_by("pk").values_list("message_id", flat=True).first()
+            thread = mail.Thread(mail.message_id(f"pbem.digest.{items[0].pk}"), root=root)
             # Declinable if any of its news is: the one-click then leaves only what lets them play.
             declinable = player if any(row.declinable for row in items) else None
-            message = mail.compose(rendered, to, kind="digest", declinable_by=declinable)
+            message = mail.compose(rendered, to, kind="digest", thread=thread, declinable_by=declinable)
             yield mail.Outgoing([row.pk for row in items], message)
 
     return mail.deliver(LeagueEmail, digests())

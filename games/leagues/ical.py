@@ -8,8 +8,8 @@ from django.conf import settings
 from django.urls import reverse
 from icalendar import Calendar, Event
 
-from games.emails import mail_domain
 from games.leagues.models import Membership
+from games.mail import mail_domain
 from games.models import Phase, Seat
 
 

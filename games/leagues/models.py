@@ -222,11 +222,16 @@ class LeagueEmail(MailRow):
     to = models.EmailField()
     kind = models.CharField(max_length=32)
     subject = models.CharField(max_length=250)
+    # What this piece of news says in a line (the subject stays the thread's): the body's first line.
+    headline = models.CharField(max_length=250, blank=True)
     text = models.TextField()
     html = models.TextField(blank=True)
     digest = models.BooleanField(default=False)
     # Its player may decline it (games/mailpolicy.py: league news): it carries the one-click unsubscribe.
     declinable = models.BooleanField(default=False)
+    # The thread it belongs to for its reader: "season.<id>" (the league's season), or "game.<id>" for news
+    # of one game (a deadline moved), which joins that game's emails.
+    thread = models.CharField(max_length=40, blank=True)
 
     class Meta:
         indexes = [
