@@ -27,6 +27,7 @@ from games.durations import DurationInWordsField
 from games.engines import all_engines, engine_choices
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
 from games.newgame import read_options, read_player, start_game
+from games.talk.options import CORE_OPTIONS
 
 
 def games_of(user: Any) -> QuerySet[Game]:
@@ -155,9 +156,9 @@ def options_help() -> str:
         "",
         "<li>{}: <code>{}</code> (default {}): {}</li>",
         (
-            (engine.title, spec.name, "none" if spec.default is None else repr(spec.default), spec.label)
-            for engine in all_engines()
-            for spec in engine.options
+            (title, spec.name, "none" if spec.default is None else repr(spec.default), spec.label)
+            for title, specs in [("Every game", CORE_OPTIONS), *((e.title, e.options) for e in all_engines())]
+            for spec in specs
         ),
     )
     return f'A JSON object such as {{"name": "value"}}; {{}} keeps every default. The options:<ul>{lines}</ul>'

@@ -30,6 +30,7 @@ from games.facts import GameFacts, PhaseFacts, addressee, game_facts, log_lines,
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 from games.replies import order_lines
+from games.talk.letters import Unseen, mark_emailed, unseen_in, unseen_threads
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
@@ -93,6 +94,7 @@ class Batch:
     public_view: dict[str, Any]
     shared_renders: dict[Any, str]
     roots: dict[str, str]  # address -> Message-ID of the game's first email sent to it
+    talk: Unseen  # table talk each reader has not seen (games/talk/letters.py)
 
     @classmethod
     def load(cls, game: Game, rows: list[OutboundEmail]) -> Batch:
@@ -122,6 +124,7 @@ class Batch:
             public_view=engine.view(game.state, None),
             shared_renders={},
             roots=first_sent(game.pk, {r.to for r in rows}),
+            talk=unseen_in(game),
         )
 
     def phase(self, phase: Phase) -> PhaseFacts:
@@ -145,6 +148,9 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
     news, older = batch.news(row)
     board = board_templates(batch.game.engine)
     phase = batch.phase(row.phase)
+    # A turn email or reminder lists the table talk its reader has not seen (games/talk/letters.py).
+    labels = {s.number: s.label for s in batch.seats}
+    talk, talk_rows = unseen_threads(batch.talk, seat, batch.game, labels) if row.asks_for_order else ([], [])
     return {
         "game": batch.facts,
         "phase": phase,
@@ -166,6 +172,8 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
         "reply_example": reply_example(row, batch) if reply_address(row) is not None else [],
         "news": log_lines(news),
         "older_news": older,
+        "talk": talk,
+        "talk_rows": talk_rows,
     }
 
 
@@ -179,11 +187,15 @@ def reply_example(row: OutboundEmail, batch: Batch) -> list[str]:
 def build(row: OutboundEmail, batch: Batch | None = None) -> EmailMultiAlternatives:
     """The message for one outbox row, from templates/emails/<kind>-subject.txt (its headline), -body.txt,
     -body.html, with datetimes in the player's own time zone, in the reader's thread of the game."""
-    batch = batch or Batch.load(row.game, [row])
+    return build_with_talk(row, batch or Batch.load(row.game, [row]))[0]
+
+
+def build_with_talk(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlternatives, list[int]]:
+    """The message, and the inbox rows of the table talk it lists (games/talk/letters.py)."""
     context = _context(row, batch)
     zone = mail.zone_of(row.seat.player.time_zone if row.seat.player else None)
     rendered = mail.render(f"emails/{row.kind}", context, zone, thread_subject=GAME_SUBJECT)
-    return mail.compose(
+    message = mail.compose(
         rendered,
         row.to,
         kind=row.kind,
@@ -193,6 +205,7 @@ def build(row: OutboundEmail, batch: Batch | None = None) -> EmailMultiAlternati
         # News a player may decline carries the one-click unsubscribe; an owed-order email never does.
         declinable_by=row.seat.player if mailpolicy.declinable(row.kind) else None,
     )
+    return message, context["talk_rows"]
 
 
 def is_obsolete(row: OutboundEmail) -> bool:
@@ -220,11 +233,12 @@ def send_pending(game_id: int) -> int:
             if is_obsolete(row):
                 yield mail.Outgoing([row.pk], None)
                 continue
-            message = build(row, batch)
+            message, talk_rows = build_with_talk(row, batch)
             item = mail.Outgoing([row.pk], message, record={"subject": message.subject[:250]})
             yield item
             if item.sent:  # the first email this reader got roots their thread
                 batch.roots.setdefault(row.to, message.extra_headers["Message-ID"])
+                mark_emailed(talk_rows)  # the table talk it listed is seen: no later email lists it again
 
     return mail.deliver(OutboundEmail, outgoing())
 

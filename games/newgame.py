@@ -16,6 +16,7 @@ from django.db import transaction
 from games import turns
 from games.engines import get_engine
 from games.models import Game, Player
+from games.talk.options import split_options
 
 NAME_LENGTH = Player._meta.get_field("name").max_length or 80
 
@@ -50,6 +51,7 @@ def check_options(engine_slug: str, options: Any, players: Iterable[int]) -> Non
     player count in `players`: the check create_game makes, for games that are not created yet (a league's
     tables, whose sizes the draw decides)."""
     engine = get_engine(engine_slug)
+    options, _ = split_options(options) if isinstance(options, dict) else (options, {})
     counts = list(players)
     refused: dict[int, str] = {}
     for count in counts:

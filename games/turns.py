@@ -25,6 +25,7 @@ from games.dispatch import PLAY_BOTS, RESOLVE_PHASE, SEND_EMAILS, after_commit
 from games.engines import OrderError, get_engine
 from games.engines.base import Engine
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, new_link_key, unique_row
+from games.talk.options import split_options
 
 log = logging.getLogger(__name__)
 
@@ -91,9 +92,12 @@ def create_game(
     humans = [p.pk for p in players if p is not None]
     if len(humans) != len(set(humans)):
         raise ValueError("A player can sit only once at a table.")
+    # The press options are the server's, not the engine's (games/talk/options.py): checked here, stored
+    # beside the engine's as given (a game without them has the defaults).
     options = dict(options or {})
+    engine_options, _ = split_options(options)
     seed = seed if seed is not None else secrets.randbits(62)
-    state = engine.setup(len(players), options, random.Random(f"{seed}:0"))
+    state = engine.setup(len(players), engine_options, random.Random(f"{seed}:0"))
     if phase_length is None:
         phase_length = timedelta(hours=settings.PBEM_DEFAULT_DEADLINE_HOURS)
     if reminder_before is None:

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games import health, pages, views
+from games.talk import views as talk
 
 urlpatterns = [
     path("", views.home, name="games-home"),
@@ -11,7 +12,11 @@ urlpatterns = [
     path("games/<int:game_id>/order/", views.submit_order, name="games-order"),
     path("games/<int:game_id>/order/confirm/", views.confirm_order, name="games-order-confirm"),
     path("rules/<slug:slug>/", pages.rules, name="games-rules"),
+    path("games/<int:game_id>/talk/", talk.write, name="games-talk"),
+    path("games/<int:game_id>/talk/report/", talk.report, name="games-talk-report"),
+    path("games/<int:game_id>/talk/share/", talk.share, name="games-talk-share"),
     path("me/", views.my_games, name="games-mine"),
+    path("me/talk/", talk.delivery, name="games-talk-delivery"),
     path("me/sign-in/<str:token>/", views.sign_in, name="games-sign-in"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="games-unsubscribe"),
     path("sign-out/", views.sign_out, name="games-sign-out"),

@@ -20,6 +20,8 @@ from games.links import SIGN_IN_MINUTES, LinkError, read_token, read_unsubscribe
 from games.middleware import SESSION_TIME_ZONE
 from games.models import Game, Order, Phase, Player, Seat, unique_row
 from games.sessions import seat_of
+from games.talk.forms import delivery_form
+from games.talk.page import talk_context
 
 
 @require_GET
@@ -51,9 +53,12 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("games-game", game_id=seat.game_id)
 
 
-def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = None) -> dict[str, Any]:
+def _game_context(
+    request: HttpRequest, game: Game, form: OrderForm | None = None, talk_form: Any = None
+) -> dict[str, Any]:
     """Only what this browser's reader may see (games/facts.py): the public facts, their seat's view and
-    prompt, their own order's forms (the builder and the typed syntax) and its read-back."""
+    prompt, their own order's forms (the builder and the typed syntax) and its read-back, and the table talk
+    they may read (games/talk/page.py; `talk_form` is a posted message shown again with its errors)."""
     engine = get_engine(game.engine)
     seat = seat_of(request, game.pk)
     number = seat.number if seat else None
@@ -102,6 +107,7 @@ def _game_context(request: HttpRequest, game: Game, form: OrderForm | None = Non
         else None,
         # The reader's own address, if its mail bounced or was marked as spam: base.html asks them to fix it.
         "mail_problem": facts.mail_problem(next((s.player for s in seats if s.number == number), None)),
+        **talk_context(request, game, engine, seats, seat, talk_form),
     }
 
 
@@ -282,6 +288,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "player": player,
         "signed_in": True,
         "settings_form": settings_form,
+        "talk_form": delivery_form(player.pk),
         "sign_in_form": None,
         "mail_problem": facts.mail_problem(player),
         "address_form": AddressForm(initial={"address": player.email}) if player.mail_problem else None,

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "games",
+    "games.talk",
     "games.leagues",
 ]
 
@@ -289,6 +290,9 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-leagues": {"task": "leagues.tasks.sweep", "schedule": float(SWEEP_EVERY_SECONDS), "options": SWEEP_OPTIONS},
     "league-digests": {"task": "leagues.tasks.send_digests", "schedule": crontab(minute=0, hour=PBEM_DIGEST_HOUR)},
+    # Table talk: message emails left waiting for their reader's batch window, and the daily digest.
+    "talk-sweep": {"task": "talk.tasks.sweep", "schedule": float(SWEEP_EVERY_SECONDS), "options": SWEEP_OPTIONS},
+    "talk-digests": {"task": "talk.tasks.send_digests", "schedule": crontab(minute=5, hour=PBEM_DIGEST_HOUR)},
 }
 
 # --- Games -----------------------------------------------------------------------------------------

@@ -25,12 +25,14 @@ from django.urls import reverse
 from games import turns
 from games.leagues import substitutes, vacations
 from games.leagues.models import League, Membership
-from games.models import Game, OutboundEmail
+from games.models import Game, OutboundEmail, Seat
+from games.talk import services as talk
+from games.talk.models import Message
 from tests.league_helpers import first_game, make_league, open_phase_of, play_phase, started_round, submit_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PROJECT_APPS = {"games", "leagues"}
+PROJECT_APPS = {"games", "leagues", "talk"}
 USERS = ["organiser", "superuser"]
 
 
@@ -109,8 +111,9 @@ def organiser_user() -> Any:
 @pytest.fixture
 def rows(organiser_user: Any) -> Any:
     """Rows of every admin inside the organiser's scope, with something hidden in each: two leagues (so every
-    filter offers a choice) with a game each, a resolved phase, a sealed order, private log lines, a vacation,
-    a dropped seat offered to a standby, league emails, a failed send, and a one-off game they started."""
+    filter offers a choice) with a game each, a resolved phase, a sealed order, private log lines, table talk
+    (a private message reported, one not), a vacation, a dropped seat offered to a standby, league emails, a
+    failed send, and a one-off game they started."""
     spring = make_league(players=4, standby=1)
     autumn = League.objects.create(name="Autumn Cup", slug="autumn", engine="piraeus", phase_length=timedelta(hours=48))
     for i in range(4):
@@ -122,6 +125,10 @@ def rows(organiser_user: Any) -> Any:
         phase = open_phase_of(game)
         submit_for(game, phase, phase.owed_seats[:1])  # a sealed order
         vacations.declare(Membership.objects.get(league=league, player=game.seats.get(number=1).player), 2)
+        first, second = Seat.objects.select_related("game", "player").filter(game=game).order_by("number")[:2]
+        talk.post(first, first.player, f"table talk in {league.slug}")
+        talk.post(first, first.player, f"UNREPORTED-PRIVATE in {league.slug}", to=[1])
+        talk.report(second, talk.post(first, first.player, f"reported private in {league.slug}", to=[1]).pk, "rude")
     substitutes.drop_member(Membership.objects.get(league=spring, player__email="p4@example.com"))
     one_off = turns.create_game("piraeus", [turns.player_for(f"o{i}@example.com") for i in range(3)], seed=4321)
     Game.objects.filter(pk=one_off.pk).update(started_by=organiser_user)
@@ -196,3 +203,32 @@ def test_every_admins_own_filters_search_sorting_and_ids_still_work(as_user):
             assert isinstance(name, str), f"{url}: sorted by an expression, {name!r}: check it by hand"
             if name.lstrip("-") != "pk":
                 assert not is_hidden(get_fields_from_path(model, name.lstrip("-"))[-1]), f"{url} sorts by {name}"
+
+
+@pytest.mark.parametrize("as_user", USERS, indirect=True)
+def test_no_admin_page_shows_an_unreported_private_message(as_user, request):
+    """Every admin's list, its search for the message's words, and the change page of each of its rows: a
+    private message nobody reported shows nowhere; a reported one shows in the reported messages' admin."""
+    read: list[str] = []
+    for model, model_admin in project_admins():
+        url = changelist(model)
+        if model_admin.search_fields:  # the search box shows the words searched for: no row may match them
+            searched = as_user.get(url, {"q": "UNREPORTED-PRIVATE"})
+            assert searched.status_code == 200 and searched.context["cl"].result_count == 0, url
+            read.append(f"{url}?q=")
+        pages = [url]
+        for pk in model._default_manager.values_list("pk", flat=True)[:20]:
+            pages.append(reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[pk]))
+        for page in pages:
+            response = as_user.get(page)
+            body = response.content.decode()
+            assert response.status_code in (200, 302), page  # 302: a row outside the organiser's scope
+            assert "UNREPORTED-PRIVATE" not in body, page
+            read.append(page)
+    reported = as_user.get(changelist(Message))
+    assert reported.context["cl"].result_count == 2 and "UNREPORTED" not in reported.content.decode()
+    assert "reported private in spring" in as_user.get(
+        reverse("admin:talk_message_change", args=[Message.objects.get(text="reported private in spring").pk])
+    ).content.decode()
+    user = request.node.callspec.params["as_user"]
+    print(f"\nadmin views read as {user} with private messages present: {len(read)}")

@@ -77,9 +77,13 @@ def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_cons
         "leagues.tasks.send_digests": "email",
         "games.tasks.sweep_deadlines": "sweep",
         "leagues.tasks.sweep": "sweep",
+        "talk.tasks.send_talk": "email",
+        "talk.tasks.send_digests": "email",
+        "talk.tasks.sweep": "sweep",
     }
     # A sweep left waiting longer than its period (no worker on the sweep queue) is dropped, not run late.
-    sweeps = [found["beat"]["games.tasks.sweep_deadlines"], found["beat"]["leagues.tasks.sweep"]]
+    sweep_names = ("games.tasks.sweep_deadlines", "leagues.tasks.sweep", "talk.tasks.sweep")
+    sweeps = [found["beat"][name] for name in sweep_names]
     assert all(options.get("expires") == 60 for options in sweeps)
 
 

@@ -8,12 +8,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import turns
 from games.models import Event, Game, Order, Phase
+from games.talk.options import split_options
 
 
 def replay(game: Game) -> tuple[bool, str]:
     """Replay a game from its seed and stored orders; compare with the stored state and log."""
     engine = turns.engine_of(game)
-    state = engine.setup(game.seats.count(), game.options, random.Random(f"{game.seed}:0"))
+    options, _ = split_options(game.options)
+    state = engine.setup(game.seats.count(), options, random.Random(f"{game.seed}:0"))
     orders: dict[int, dict[int, dict[str, Any]]] = {}
     for order in Order.objects.filter(phase__game=game).select_related("phase", "seat"):
         orders.setdefault(order.phase.number, {})[order.seat.number] = order.data

@@ -1,0 +1,64 @@
+"""The game's press options. They belong to every game whatever its engine, so they are declared here, as
+OptionSpecs like an engine's, and taken out of a game's options before the engine reads the rest: an
+organiser (the Add game form, `creategame`) or a league (its options box, given to every table) sets them
+in the same JSON object as the engine's options, e.g. {"press": "public", "publish_press": "yes"}."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engines.base import Choice, OptionSpec
+
+FULL, PUBLIC, NONE = "full", "public", "none"
+
+PRESS = OptionSpec(
+    name="press",
+    label="table talk: full (to the table and privately to chosen seats), public (to the table only) or none",
+    kind="choice",
+    default=FULL,
+    choices=(Choice(FULL, "full"), Choice(PUBLIC, "the table only"), Choice(NONE, "none")),
+    error="The press option must be full, public or none.",
+)
+PUBLISH = OptionSpec(
+    name="publish_press",
+    label="yes: every message, private ones too, is shown to everyone once the game is over",
+    kind="choice",
+    default="no",
+    choices=(Choice("yes", "yes"), Choice("no", "no")),
+    error="The publish_press option must be yes or no.",
+)
+CORE_OPTIONS = (PRESS, PUBLISH)
+
+
+@dataclass(frozen=True)
+class Press:
+    mode: str  # FULL, PUBLIC or NONE
+    published_at_end: bool
+
+    @property
+    def private_allowed(self) -> bool:
+        return self.mode == FULL
+
+
+def _read(spec: OptionSpec, value: Any) -> str:
+    if value is None or value == "":
+        return str(spec.default)
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    if not isinstance(value, str) or value not in {choice.value for choice in spec.choices}:
+        raise ValueError(spec.error)
+    return value
+
+
+def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """(the engine's options, the press options read with their defaults). ValueError, with a message for
+    the organiser, for a press value that is not one of its choices."""
+    engine_options = {name: value for name, value in options.items() if name not in {s.name for s in CORE_OPTIONS}}
+    return engine_options, {spec.name: _read(spec, options.get(spec.name)) for spec in CORE_OPTIONS}
+
+
+def press_of(options: dict[str, Any]) -> Press:
+    """A game's press, from its stored options (games created before press existed have none: defaults)."""
+    _, press = split_options(options)
+    return Press(mode=press[PRESS.name], published_at_end=press[PUBLISH.name] == "yes")

@@ -1,0 +1,99 @@
+"""Table talk's POSTs from the game page: write a message, report one, share a conversation with a seat's
+new holder. Each goes through games.talk.services and comes back to the game page, at the conversation."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games import sessions
+from games.models import Seat
+from games.sessions import seat_of
+from games.talk import services
+from games.talk.forms import delivery_form
+from games.talk.models import TABLE
+from games.talk.page import message_form
+from games.views import _game_context, _not_a_player
+
+
+def _back(game_id: int, thread: str) -> HttpResponse:
+    query = "" if thread == TABLE else "?" + urlencode({"talk": thread})
+    return redirect(reverse("games-game", args=[game_id]) + query + "#talk")
+
+
+@require_POST
+def write(request: HttpRequest, game_id: int) -> HttpResponse:
+    seat = seat_of(request, game_id)
+    if seat is None:
+        return _not_a_player(request, game_id)
+    game = seat.game
+    seats = list(Seat.objects.filter(game=game).select_related("player"))
+    form = message_form(game, seats, seat, data=request.POST)
+    if not form.private and request.POST.getlist("to"):
+        # A private message posted where only the table may be written to: not sent to everyone instead.
+        form.add_error(None, services.TABLE_ONLY)
+    if form.is_valid():
+        try:
+            message = services.post(seat, seat.player, form.cleaned_data["text"], form.cleaned_data.get("to") or ())
+        except services.Refused as refusal:
+            form.add_error(refusal.field if refusal.field in form.fields else None, str(refusal))
+        else:
+            messages.success(request, "Your message was sent.")
+            return _back(game_id, message.thread)
+    return render(request, "games/game.html", _game_context(request, game, talk_form=form), status=400)
+
+
+@require_POST
+def report(request: HttpRequest, game_id: int) -> HttpResponse:
+    seat = seat_of(request, game_id)
+    if seat is None:
+        return _not_a_player(request, game_id)
+    thread = request.POST.get("thread", TABLE)
+    try:
+        services.report(seat, int(request.POST.get("message", "")), request.POST.get("reason", ""))
+    except ValueError:
+        messages.error(request, "There is no such message for you to report.")
+    except services.Refused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, "Thank you: the organisers can now read that message, and only that one.")
+    return _back(game_id, thread)
+
+
+@require_POST
+def share(request: HttpRequest, game_id: int) -> HttpResponse:
+    seat = seat_of(request, game_id)
+    if seat is None:
+        return _not_a_player(request, game_id)
+    thread = request.POST.get("thread", TABLE)
+    try:
+        services.share(seat, thread, int(request.POST.get("seat", "")))
+    except (ValueError, services.Refused):
+        messages.error(request, "There is nothing of this conversation to share with that seat.")
+    else:
+        messages.success(request, "Shared: the seat's new holder can now read this conversation's earlier messages.")
+    return _back(game_id, thread)
+
+
+@require_POST
+def delivery(request: HttpRequest) -> HttpResponse:
+    """Save it: like every setting, only in a signed-in browser (not one that opened a seat link)."""
+    player = sessions.account_player(request)
+    if player is None:
+        context = {
+            "title": "Sign in first",
+            "message": "Only a signed-in player can change settings. Nothing was changed.",
+        }
+        return render(request, "games/link_error.html", context, status=403)
+    form = delivery_form(player.pk, request.POST)
+    if form.is_valid():
+        form.save()
+        messages.success(request, "Saved: how you get table talk by email.")
+    else:
+        messages.error(request, "Choose one of the ways listed; nothing was changed.")
+    return redirect("games-mine")
