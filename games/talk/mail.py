@@ -31,6 +31,7 @@ from django.utils.crypto import salted_hmac
 from games import mail
 from games.emails import first_sent, game_link
 from games.facts import addressee
+from games.mailpolicy import Need, allows
 from games.models import Game, Player, Seat
 from games.talk.letters import EmailThread, mark_emailed, threads_of, unseen
 from games.talk.models import TABLE, Delivery, Mailbox, Participant, thread_seats
@@ -126,7 +127,8 @@ def _send_to(game_id: int, seat_number: int, player_id: int, now: datetime) -> b
             return False  # the sweep sends them once the window has passed
         seat = _held(game_id, seat_number, player_id)
         rows = list(unseen(seat_number, player_id).filter(message__game_id=game_id).select_related("message__sender"))
-        if seat is None or not rows:
+        # The reader chose these emails; an address that bounced or complained gets none (games/mailpolicy.py).
+        if seat is None or not rows or not allows(seat.player, Need.NEWS, wants_news=True):
             return False
         threads = threads_of(rows, seat, seat.game, _labels(seat.game))
         latest = max(rows, key=lambda row: row.message_id).message.thread
@@ -202,7 +204,7 @@ def send_digests(now: datetime | None = None) -> int:
             for game_id in sorted({row.message.game_id for row in rows}):
                 of_game = [row for row in rows if row.message.game_id == game_id]
                 held = _held(game_id, of_game[0].seat_number, player_id)
-                if held is None:
+                if held is None or not allows(held.player, Need.NEWS, wants_news=True):
                     continue
                 seat = seat or held
                 threads = threads_of(of_game, held, held.game, _labels(held.game))
