@@ -77,15 +77,7 @@ def picture(page: Any, slug: str, width: int, what: str) -> None:
         page.screenshot(path=str(folder / f"{slug}-{WIDTH_NAMES[width]}-{what}.png"), full_page=True)
 
 
-# Until issue 15's fluid emails (item 1) are on main the turn emails are known to be too wide at 390 px: that
-# alone is expected to fail (strict: the marker must go once they fit); a page that does not fit, or any
-# other failure, fails.
-EMAILS_NOT_FLUID = pytest.mark.xfail(raises=UnfitEmail, strict=True, reason="issue 15 item 1: emails not fluid yet")
-
-
-@pytest.mark.parametrize(
-    "width", [pytest.param(PHONE, marks=EMAILS_NOT_FLUID), DESKTOP], ids=WIDTH_NAMES.get
-)
+@pytest.mark.parametrize("width", [PHONE, DESKTOP], ids=WIDTH_NAMES.get)
 @pytest.mark.parametrize("slug", [engine.slug for engine in engines.all_engines()])
 def test_a_player_plays_two_turns_from_the_email_link(chromium, live_server, make_game, slug, width):
     engine = engines.get_engine(slug)
