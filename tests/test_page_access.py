@@ -15,6 +15,7 @@ from django.urls import reverse
 from games import turns
 from tests.conftest import open_phase
 from tests.game_renders import points
+from tests.league_helpers import make_league, started_round
 from tests.test_views import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -62,3 +63,10 @@ def test_your_own_ships_are_labelled_on_the_ports_of_call_map(client: Client, ma
     own = re.findall(r"<title>Red (\w+) \(yours\)", html)
     assert own and labels == own
     assert "Your ships</strong> (labelled on the map)" in html
+
+
+def test_the_league_standings_reflow_on_a_phone(client: Client) -> None:
+    league = make_league(players=4)
+    started_round(league)
+    html = client.get(reverse("leagues-league", args=[league.slug])).content.decode()
+    assert '<table class="list reflow">' in html and '<td data-label="Reliability">' in html
