@@ -14,11 +14,23 @@ from django.urls import reverse
 
 from games import turns
 from games.engines.genoa.components import card_text
-from games.models import Game
+from games.models import Game, Player
 from tests.conftest import open_phase
 from tests.test_views import signed_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+@pytest.fixture
+def make_game(make_game: Any) -> Any:
+    """These tests read what every seat's emails show after each phase: their players chose every phase."""
+
+    def make(*args: Any, **kwargs: Any) -> Any:
+        game = make_game(*args, **kwargs)
+        Player.objects.update(notify=Player.Notify.ALL)
+        return game
+
+    return make
+
 RED, BLUE, GREEN = 0, 1, 2
 BLUE_OFFER = "Harbor: 13 ducats"
 GREEN_OFFER = "Tavern: 19 ducats"

@@ -5,6 +5,7 @@ after which the log says what each bid was and who got what."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.core import mail
@@ -12,10 +13,22 @@ from django.urls import reverse
 
 from games import emails, turns
 from games.links import make_token
-from games.models import Game, OutboundEmail
+from games.models import Game, OutboundEmail, Player
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+@pytest.fixture
+def make_game(make_game: Any) -> Any:
+    """These tests read what every seat's emails show after each phase: their players chose every phase."""
+
+    def make(*args: Any, **kwargs: Any) -> Any:
+        game = make_game(*args, **kwargs)
+        Player.objects.update(notify=Player.Notify.ALL)
+        return game
+
+    return make
+
 
 RED, BLUE, GREEN, YELLOW = range(4)
 PER_REQUEST = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"|nonce="[^"]*"')

@@ -25,10 +25,22 @@ from django.urls import reverse
 from games import turns
 from games.engines.phoenician.data import COLOURS, full_deck, parse_square
 from games.links import make_token
-from games.models import Game, Order
+from games.models import Game, Order, Player
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+@pytest.fixture
+def make_game(make_game: Any) -> Any:
+    """These tests read what every seat's emails show after each phase: their players chose every phase."""
+
+    def make(*args: Any, **kwargs: Any) -> Any:
+        game = make_game(*args, **kwargs)
+        Player.objects.update(notify=Player.Notify.ALL)
+        return game
+
+    return make
+
 
 LAYOUT = {"Rome": "B2", "Egypt": "F2", "Greece": "B6", "Persia": "F6", "Carthage": "D4", "Crete": "H4"}
 # Every Sail NW card is in the second ship's hand and every Sail SW card in the third's, so these names
