@@ -22,7 +22,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.html import format_html_join
 
-from games import bounces, emails, extensions, turns
+from games import bounces, emails, extensions, organise, turns
 from games.durations import DurationInWordsField
 from games.engines import all_engines, engine_choices
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
@@ -288,23 +288,23 @@ class GameAdmin(OrganisersGames):
 
     @admin.action(description="Extend the current deadline by 24 hours")
     def extend_24h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, lambda g: turns.extend_deadline(g, timedelta(hours=24)), "Extended")
+        self._each(request, queryset, lambda g: organise.extend_deadline(g, timedelta(hours=24)), "Extended")
 
     @admin.action(description="Extend the current deadline by 72 hours")
     def extend_72h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, lambda g: turns.extend_deadline(g, timedelta(hours=72)), "Extended")
+        self._each(request, queryset, lambda g: organise.extend_deadline(g, timedelta(hours=72)), "Extended")
 
     @admin.action(description="Resolve the current phase now, with default orders for missing ones")
     def resolve_now(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, turns.resolve_now, "Resolved")
+        self._each(request, queryset, organise.resolve_now, "Resolved")
 
     @admin.action(description="Pause (deadlines stop)")
     def pause(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, turns.pause_game, "Paused")
+        self._each(request, queryset, organise.pause_game, "Paused")
 
     @admin.action(description="Resume (the open phase gets back the paused time)")
     def resume(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, turns.resume_game, "Resumed")
+        self._each(request, queryset, organise.resume_game, "Resumed")
 
 
 class ReplaceSeatForm(forms.ModelForm):
@@ -334,7 +334,7 @@ class SeatAdmin(SeatPosition, OrganisersGames):
         email = form.cleaned_data.get("new_email")
         if email:
             try:
-                turns.replace_player(obj, email, form.cleaned_data.get("new_name", ""))
+                organise.replace_player(obj, email, form.cleaned_data.get("new_name", ""))
             except ValueError as error:
                 self.message_user(request, str(error), messages.ERROR)
 

@@ -13,7 +13,7 @@ Signals, sent by the service layer (games.turns, games.sweep):
 - `game_finished`, with `game` and `now`, inside the transaction that ends the game, once its result and
   last emails are stored: a receiver tidies up what the end makes moot;
 - `seat_replaced`, with `seat` (held by the newcomer now), `previous` (the Player who held it, or None) and
-  `now`, by games.turns.replace_player inside its transaction, whoever asked for it (an organiser in the
+  `now`, by games.organise.replace_player inside its transaction, whoever asked for it (an organiser in the
   admin, a league's substitute claim): a receiver records who holds the seat from which phase;
 - `news_declined`, with `player` and `now`, inside the transaction of a one-click unsubscribe
   (games/mailpolicy.py): a receiver lowers its own mail choices for the player to the least that still

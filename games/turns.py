@@ -24,7 +24,7 @@ from games import extensions, mail, mailpolicy
 from games.dispatch import PLAY_BOTS, RESOLVE_PHASE, SEND_EMAILS, after_commit
 from games.engines import OrderError, get_engine
 from games.engines.base import Engine
-from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, new_link_key, unique_row
+from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
 from games.talk.options import split_options
 
 log = logging.getLogger(__name__)
@@ -275,7 +275,7 @@ def _open_next_phase(
         game.save(update_fields=["state", "status", "finished_at", "result", "event_count"])
         assert previous is not None, "a game cannot be over before its first phase"
         emails = email_rows(game, previous, humans, OutboundEmail.Kind.GAME_OVER)
-        _queue_emails(previous, emails)
+        queue_emails(previous, emails)
         extensions.game_finished.send(sender=Game, game=game, now=now)
         return
     game.phase_number += 1
@@ -301,7 +301,7 @@ def _open_next_phase(
         others = [s for s in humans if s not in owed]
         emails += email_rows(game, previous, others, OutboundEmail.Kind.PHASE_RESOLVED, opened=phase)
     emails.sort(key=lambda row: row.seat.number)  # one email per seat; written in the seats' order
-    _queue_emails(phase, emails)
+    queue_emails(phase, emails)
     extensions.phase_opened.send(sender=Game, game=game, phase=phase, previous=previous, now=now)
     if bots_owed:
         after_commit(PLAY_BOTS, phase.pk)
@@ -327,7 +327,7 @@ def email_rows(
     return [email_row(game, phase, seat, kind) for seat in seats if seat.player_id not in declined]
 
 
-def _queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
+def queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
     if not emails:
         return
     OutboundEmail.objects.bulk_create(emails, ignore_conflicts=True)
@@ -387,59 +387,6 @@ def current_phase(game: Game) -> Phase | None:
     if phase is not None:
         phase.game = game  # the caller's row: reading phase.game costs no query
     return phase
-
-
-def extend_deadline(game: Game, by: timedelta) -> Phase | None:
-    phase = current_phase(game)
-    if phase is not None:
-        phase.save(update_fields=phase.move_deadline(phase.deadline + by, game.reminder_before))
-    return phase
-
-
-def pause_game(game: Game) -> None:
-    if game.status == Game.Status.ACTIVE:
-        Game.objects.filter(pk=game.pk).update(status=Game.Status.PAUSED, paused_at=timezone.now())
-
-
-def resume_game(game: Game) -> None:
-    """Resume, giving the open phase back the time it was paused for; resolve it if it is complete."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.status != Game.Status.PAUSED:
-            return
-        paused_for = timezone.now() - (game.paused_at or timezone.now())
-        game.status = Game.Status.ACTIVE
-        game.paused_at = None
-        game.save(update_fields=["status", "paused_at"])
-        phase = extend_deadline(game, paused_for)
-        if phase is not None and phase.complete_at is not None:
-            after_commit(RESOLVE_PHASE, phase.pk)
-
-
-def resolve_now(game: Game) -> bool:
-    phase = current_phase(game)
-    return phase is not None and resolve_phase(phase.pk, use_defaults=True, force=True)
-
-
-def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
-    """Give the seat to another person. The seat's link key changes, so links already sent stop working;
-    the newcomer gets the current turn's email if the seat owes an order."""
-    with transaction.atomic():
-        seat = Seat.objects.select_for_update().select_related("game").get(pk=seat.pk)
-        player = player_for(email, name)
-        if Seat.objects.filter(game=seat.game, player=player).exclude(pk=seat.pk).exists():
-            raise ValueError(f"{email} already sits in this game.")
-        previous, seat.player = seat.player, player
-        seat.is_bot = seat.bot_plays_defaults = False
-        seat.link_key = new_link_key()
-        seat.save(update_fields=["player", "is_bot", "bot_plays_defaults", "link_key"])
-        extensions.seat_replaced.send(sender=Seat, seat=seat, previous=previous, now=timezone.now())
-        phase = current_phase(seat.game)
-        if phase is not None and phase.prompt_for(seat.number) is not None:
-            # A fresh row even if the seat was emailed before: the old email's links are dead.
-            OutboundEmail.objects.filter(phase=phase, seat=seat, kind=OutboundEmail.Kind.TURN_STARTED).delete()
-            _queue_emails(phase, email_rows(seat.game, phase, [seat], OutboundEmail.Kind.TURN_STARTED))
-    return seat
 
 
 def visible_events(game: Game, seat_number: int | None) -> QuerySet[Event]:

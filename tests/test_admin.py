@@ -11,7 +11,7 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from django.urls import reverse
 
-from games import turns
+from games import organise, turns
 from games.engines import all_engines
 from games.models import Game, Order, OutboundEmail, Phase, Player
 from tests.conftest import open_phase
@@ -44,7 +44,7 @@ def test_a_sealed_order_is_not_visible_in_the_admin_before_its_phase_resolves(or
         page = organiser.get(url).content
         assert b"sealed until the phase resolves" in page
         assert b"seller" not in page
-    turns.resolve_now(game)
+    organise.resolve_now(game)
     assert b"seller" in organiser.get(reverse("admin:games_order_changelist")).content
 
 
@@ -202,7 +202,7 @@ def test_an_organiser_who_is_not_a_superuser_sees_and_acts_on_only_their_games(c
     added = Game.objects.get(title="Friday Manila")
     assert added.started_by == user
     for game in (ours, theirs, added):
-        turns.resolve_now(game)  # orders and log lines for every game
+        organise.resolve_now(game)  # orders and log lines for every game
     mine = {ours.pk, added.pk}
 
     for model in ["game", "seat", "phase", "order", "event", "outboundemail"]:

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
-from games import emails, turns
+from games import emails, organise, turns
 from games.leagues.models import Membership, Substitution
 from games.models import Game, Order, OutboundEmail, Player, Seat
 from tests.conftest import emailed_sign_in_link, open_phase
@@ -171,7 +171,7 @@ def test_a_complaint_stops_everything_but_the_owed_order_email(make_game, hook):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             break
-        turns.resolve_now(game)
+        organise.resolve_now(game)
     to_bea = {m.anymail_test_params["tags"][0] for m in mail.outbox if m.to == ["player2@example.com"]}
     to_others = {m.anymail_test_params["tags"][0] for m in mail.outbox if m.to != ["player2@example.com"]}
     assert to_bea == {"turn-started"}  # no news, no game over: only what asks for her order

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import engines, turns
+from games import engines, organise
 from games.links import make_token
 from tests import test_browser_games
 from tests.browser import DESKTOP, PHONE, WIDTH_NAMES, Findings, check, new_context, watch_console
@@ -27,7 +27,7 @@ def test_the_rules_and_earlier_turns_fit_and_pass_axe(chromium, live_server, mak
     try:
         for engine in engines.all_engines():
             game = make_game(humans=3, engine=engine.slug, seed=5)
-            turns.resolve_now(game)  # one earlier turn to look back at
+            organise.resolve_now(game)  # one earlier turn to look back at
             for what, url in [
                 ("rules", reverse("games-rules", args=[engine.slug])),
                 ("earlier turn as a spectator", reverse("games-history", args=[game.pk])),

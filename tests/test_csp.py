@@ -12,7 +12,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from games import turns
+from games import organise, turns
 from games.engines import all_engines
 from games.leagues import emails as league_emails
 from games.leagues.models import Membership
@@ -144,7 +144,7 @@ def test_each_game_page_holds_nothing_the_policy_blocks(client):
         if refused.status_code == 400:  # the form again, with its errors (some prompts take an empty order)
             assert_nothing_blocked(refused, status=400)
         assert_nothing_blocked(client.get(reverse("games-rules", args=[engine.slug])))
-        turns.resolve_now(game)
+        organise.resolve_now(game)
         assert_nothing_blocked(client.get(reverse("games-history", args=[game.pk])))  # the first turn, looked back at
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import sweep, turns
+from games import organise, sweep, turns
 from games.models import Game, OutboundEmail, Player
 from tests.conftest import headline, open_phase
 
@@ -48,8 +48,8 @@ def test_emails_of_one_game_thread_together(make_game):
     firsts = {m.to[0]: m.extra_headers["Message-ID"] for m in mail.outbox}
     assert not [m for m in mail.outbox if "References" in m.extra_headers]  # each starts its reader's thread
     mail.outbox.clear()
-    turns.resolve_now(game)
-    turns.resolve_now(game)
+    organise.resolve_now(game)
+    organise.resolve_now(game)
     assert mail.outbox and all(
         m.extra_headers["References"] == m.extra_headers["In-Reply-To"] == firsts[m.to[0]] for m in mail.outbox
     )
@@ -66,7 +66,7 @@ def next_email_in_tokyo(game: Game) -> Any:
     player.time_zone = "Asia/Tokyo"
     player.save()
     mail.outbox.clear()
-    turns.resolve_now(game)
+    organise.resolve_now(game)
     return next(m for m in mail.outbox if m.to == [player.email])
 
 
@@ -92,7 +92,7 @@ def test_the_plain_text_lists_choices_by_their_labels_not_their_keys(make_game, 
 def test_a_turn_email_reports_what_happened_since_the_last_one(make_game):
     game = make_game(humans=3)
     mail.outbox.clear()
-    turns.resolve_now(game)
+    organise.resolve_now(game)
     message = mail.outbox[0]
     assert "What happened since your last email" in message.body
     first_event = game.events.order_by("seq").first()
@@ -123,7 +123,7 @@ def test_a_turn_email_for_a_phase_already_resolved_is_skipped(make_game, setting
     game = make_game(humans=3)
     phase = open_phase(game)
     OutboundEmail.objects.filter(phase=phase).update(status="pending")
-    turns.resolve_now(game)  # resolves, then sends what is pending: the old turn emails are stale
+    organise.resolve_now(game)  # resolves, then sends what is pending: the old turn emails are stale
     assert set(OutboundEmail.objects.filter(phase=phase).values_list("status", flat=True)) == {"skipped"}
 
 
@@ -133,7 +133,7 @@ def test_the_game_over_email_carries_the_final_scores(make_game):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             break
-        turns.resolve_now(game)
+        organise.resolve_now(game)
     over = [m for m in mail.outbox if m.anymail_test_params["tags"] == ["game-over"]]
     assert len(over) == 1
     assert "Final scores" in over[0].body and str(game.result[0]["score"]) in over[0].body

@@ -18,7 +18,7 @@ from django.db import connection
 from django.db.models import Max
 from django.urls import reverse
 
-from games import sweep, turns
+from games import organise, sweep, turns
 from games.models import Game, Order, Phase
 from pbem.celery import app as celery_app
 from tests.conftest import open_phase
@@ -105,14 +105,14 @@ def test_the_sweep_resolves_a_complete_phase_whose_resolution_was_lost_once_it_h
 
 def test_the_sweep_leaves_a_complete_phase_of_a_paused_game_for_its_resume(make_game):
     game = make_game(humans=3)
-    turns.pause_game(game)
+    organise.pause_game(game)
     phase = open_phase(game)
     for seat in game.seats.order_by("number"):
         turns.submit_order(seat, phase.number, piraeus_roles(seat.number))
     assert sweep.run(now=last_order_at(phase) + timedelta(minutes=5)).complete == []
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN
-    turns.resume_game(Game.objects.get(pk=game.pk))
+    organise.resume_game(Game.objects.get(pk=game.pk))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED
 

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import turns
+from games import organise
 from games.models import OutboundEmail, Phase
 from tests.test_faults import broker_at, complete_but_unresolved, lost  # noqa: F401  (fixtures)
 
@@ -73,7 +73,7 @@ def test_healthz_is_503_once_a_phase_with_every_order_in_has_waited_past_the_lim
     response, body = healthz(client)
     assert response.status_code == 503 and body["oldest_complete_phase_seconds"] >= 200
     assert body["problems"] == ["a phase with every order in has waited too long for its resolution"]
-    turns.pause_game(game)  # the organiser's choice, not a stuck table
+    organise.pause_game(game)  # the organiser's choice, not a stuck table
     response, body = healthz(client)
     assert response.status_code == 200 and body["oldest_complete_phase_seconds"] is None
 

@@ -7,7 +7,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import history, turns
+from games import history, organise, turns
 from games.engines import all_engines, rules_file
 from games.links import make_token
 from games.models import Event, Game, Phase, Seat
@@ -62,7 +62,7 @@ def test_the_game_page_links_its_rules_and_once_a_turn_resolved_its_history(clie
     assert f'href="{reverse("games-rules", args=["piraeus"])}"' in page
     assert reverse("games-history", args=[game.pk]) not in page
     assert client.get(reverse("games-history", args=[game.pk])).status_code == 302  # nothing to look back at
-    turns.resolve_now(game)
+    organise.resolve_now(game)
     page = client.get(reverse("games-game", args=[game.pk])).content.decode()
     assert f'href="{reverse("games-history", args=[game.pk])}"' in page
 

@@ -19,7 +19,7 @@ from django.urls import resolve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import turns
+from games import organise, turns
 from games.inbound import ReadableInbound
 from games.models import Game, Order, OutboundEmail
 from tests.conftest import open_phase
@@ -128,7 +128,7 @@ def test_a_forged_reply_address_is_ignored(client, make_game):
 def test_a_reply_after_the_seat_changed_hands_is_ignored(client, make_game):
     game = make_game(humans=3)
     address = reply_to_of("player1@example.com")
-    turns.replace_player(game.seats.get(number=0), "newcomer@example.com")
+    organise.replace_player(game.seats.get(number=0), "newcomer@example.com")
     post(client, postmark_payload(address, "role: seller"))
     assert not Order.objects.exists()
 
@@ -136,7 +136,7 @@ def test_a_reply_after_the_seat_changed_hands_is_ignored(client, make_game):
 def test_a_reply_to_a_resolved_turn_is_refused(client, make_game):
     game = make_game(humans=3)
     address = reply_to_of("player1@example.com")
-    turns.resolve_now(game)
+    organise.resolve_now(game)
     mail.outbox.clear()
     post(client, postmark_payload(address, "role: seller"))
     assert not Order.objects.filter(is_default=False).exists()

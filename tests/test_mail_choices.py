@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from games import turns
+from games import organise, turns
 from games.leagues.models import Membership
 from games.links import unsubscribe_mailto
 from games.models import Event, Game, OutboundEmail, Player
@@ -53,7 +53,7 @@ def play_to_end(game: Game) -> None:
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             return
-        assert turns.resolve_now(game), "the phase did not resolve"
+        assert organise.resolve_now(game), "the phase did not resolve"
     raise AssertionError("the game did not end in 500 phases")
 
 
@@ -81,7 +81,7 @@ def test_the_owed_order_email_carries_everything_since_the_last_email_sent(make_
         assert phase is not None, "the game ended before seat 3 was asked again"
         if phase.prompt_for(2) is not None and phase.number > 2:
             break
-        assert turns.resolve_now(game)
+        assert organise.resolve_now(game)
     first, latest = OutboundEmail.objects.filter(seat=third, status="sent").order_by("pk")
     assert latest is not None and latest.kind == "turn-started" and latest.phase.number == phase.number
     assert OutboundEmail.objects.filter(seat=third).count() == 2  # the first turn's, and this one

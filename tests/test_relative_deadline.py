@@ -10,7 +10,7 @@ import time_machine
 from django.core import mail
 from django.urls import reverse
 
-from games import sweep, turns
+from games import organise, sweep
 from games.links import make_token
 from tests.conftest import open_phase
 
@@ -31,7 +31,7 @@ def test_the_game_page_counts_down_to_the_deadline_as_it_is_served(client, make_
         assert "Sun 6 Dec, 09:00 UTC</time> (in 2 days)" in seat_page(client, game)
         clock.move_to(T0 + timedelta(hours=28, minutes=30))
         assert "(in 19 hours 30 minutes)" in seat_page(client, game)
-        turns.pause_game(game)  # a paused game keeps its deadline until it is resumed: it can lie behind
+        organise.pause_game(game)  # a paused game keeps its deadline until it is resumed: it can lie behind
         clock.move_to(T0 + timedelta(hours=51, minutes=10))
         assert "(3 hours 10 minutes ago) (paused by the organiser)" in seat_page(client, game)
 
@@ -68,6 +68,6 @@ def test_an_email_shows_the_deadline_in_its_readers_zone(make_game):
         player.time_zone = "Asia/Tokyo"
         player.save()
         mail.outbox.clear()
-        turns.resolve_now(game)
+        organise.resolve_now(game)
     message = next(m for m in mail.outbox if m.to == [player.email])
     assert "Deadline: Sunday 6 December 2026, 18:00 (Asia/Tokyo), in 2 days counted from when" in message.body

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import sessions, turns
+from games import organise, sessions, turns
 from games.engines import get_engine
 from games.links import SIGN_IN_SALT, make_token
 from games.models import Order, Phase, Player
@@ -96,7 +96,7 @@ def test_a_seat_grant_ends_with_its_link(client, make_game, monkeypatch, setting
 def test_replacing_the_player_ends_the_seat_grant(client, make_game):
     game = make_game(humans=3)
     client.get(link(game, 1))
-    turns.replace_player(game.seats.get(number=1), "newcomer@example.com")
+    organise.replace_player(game.seats.get(number=1), "newcomer@example.com")
     assert page(client, game).context["seat"] is None
     assert client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "buyer"}).status_code == 403
 
@@ -289,7 +289,7 @@ def test_an_open_phases_link_expires_at_its_deadline_plus_grace(client, make_gam
 def test_a_paused_games_open_phase_link_works_past_its_deadline(client, make_game):
     game = make_game(humans=3)
     url = link(game)
-    turns.pause_game(game)
+    organise.pause_game(game)
     Phase.objects.filter(pk=open_phase(game).pk).update(deadline=timezone.now() - timedelta(days=3))
     assert client.get(url).status_code == 302
     assert page(client, game).context["seat"].number == 0

@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.db.models.signals import post_init
 from django.utils import timezone
 
-from games import dispatch, emails, mail, models, sweep, turns
+from games import dispatch, emails, mail, models, organise, sweep
 from games.leagues import vacations
 from games.leagues.models import League, Membership, Table
 from games.models import Game, OutboundEmail, Phase
@@ -120,7 +120,7 @@ def test_an_overdue_phase_whose_deadline_moved_after_the_sweep_found_it_is_not_r
     game = make_game(humans=3)
     phase = open_phase(game)
     assert sweep.run(now=phase.deadline + timedelta(seconds=1)).overdue == [phase.pk]
-    turns.extend_deadline(game, timedelta(hours=24))  # the organiser, while the task waits in the queue
+    organise.extend_deadline(game, timedelta(hours=24))  # the organiser, while the task waits in the queue
     enqueued.run()
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN and not phase.used_defaults
@@ -148,12 +148,12 @@ def test_every_deadline_move_sets_when_the_reminder_is_due(make_game, enqueued):
     phase = open_phase(game)
     assert reminder_due(phase) and phase.remind_at == phase.opened_at + timedelta(hours=5)  # half-way
     Phase.objects.filter(pk=phase.pk).update(reminded=True, remind_at=None)
-    turns.extend_deadline(game, timedelta(hours=24))
+    organise.extend_deadline(game, timedelta(hours=24))
     phase = open_phase(game)
     assert reminder_due(phase) and phase.remind_at == phase.deadline - game.reminder_before
-    turns.pause_game(game)
+    organise.pause_game(game)
     Game.objects.filter(pk=game.pk).update(paused_at=timezone.now() - timedelta(hours=3))
-    turns.resume_game(Game.objects.get(pk=game.pk))
+    organise.resume_game(Game.objects.get(pk=game.pk))
     resumed = open_phase(game)
     assert resumed.deadline > phase.deadline + timedelta(hours=2) and reminder_due(resumed)
 
@@ -180,7 +180,7 @@ def test_a_reminder_taken_by_the_sweep_waits_if_the_deadline_moves_before_its_ta
     phase = open_phase(game)
     near = phase.deadline - timedelta(hours=1)
     assert sweep.run(now=near).reminders == [phase.pk]
-    turns.extend_deadline(game, timedelta(hours=48))
+    organise.extend_deadline(game, timedelta(hours=48))
     enqueued.run()
     assert not OutboundEmail.objects.filter(phase=phase, kind="reminder").exists()
     moved = open_phase(game)

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import newgame, turns
+from games import newgame, organise
 from games.models import Game, Seat
 from games.talk import services as talk
 from games.talk.models import TABLE, Message, Participant, Report, Share
@@ -134,7 +134,7 @@ def test_no_message_after_the_game_or_from_a_replaced_player(make_game):
     game = make_game(humans=3)
     a = seat(game, 0)
     old = a.player
-    turns.replace_player(a, "newcomer@example.com")
+    organise.replace_player(a, "newcomer@example.com")
     assert "no longer hold this seat" in refused(talk.post, seat(game, 0), old, "still here?")
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     b = seat(game, 1)
@@ -147,7 +147,7 @@ def test_a_newcomer_reads_from_when_they_sat_unless_a_recipient_shares(make_game
     talk.post(a, a.player, "old deal", to=[1])
     talk.post(b, b.player, "old reply", to=[0])
     talk.post(a, a.player, "table before")
-    turns.replace_player(a, "sub@example.com")
+    organise.replace_player(a, "sub@example.com")
     sub = seat(game, 0)
     assert texts(game, sub) == ["table before"]  # the table, not the previous holder's private messages
     talk.post(b, b.player, "welcome", to=[0])

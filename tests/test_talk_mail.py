@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import turns
+from games import organise
 from games.links import seat_url
 from games.models import Game, Seat
 from games.talk import mail as talk_mail
@@ -166,7 +166,7 @@ def test_a_turn_email_lists_the_messages_its_reader_has_not_seen_once(make_game)
     talk.post(a, a.player, "private news for 3", to=[2])
     phase = open_phase(game)
     mail.outbox.clear()
-    turns.resolve_now(game)  # the next phase's turn emails
+    organise.resolve_now(game)  # the next phase's turn emails
     turn = {m.to[0]: m for m in mail.outbox if m.anymail_test_params["tags"] == ["turn-started"]}
     assert "player2@example.com" in turn, "the test needs seat 2 asked for an order next"
     body = turn["player2@example.com"].body
@@ -178,7 +178,7 @@ def test_a_turn_email_lists_the_messages_its_reader_has_not_seen_once(make_game)
     # The next turn email does not list it again.
     mail.outbox.clear()
     assert phase.pk != open_phase(game).pk
-    turns.resolve_now(game)
+    organise.resolve_now(game)
     assert all("private news for 2" not in m.body for m in mail.outbox)
 
 

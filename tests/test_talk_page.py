@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import turns
+from games import organise, turns
 from games.links import seat_url
 from games.models import Game, Player, Seat
 from games.talk import services as talk
@@ -176,7 +176,7 @@ def test_a_recipient_shares_a_conversation_with_a_seats_new_holder_from_the_page
     game = make_game(humans=3)
     a = seat(game, 0)
     talk.post(a, a.player, "before the change", to=[1])
-    turns.replace_player(a, "sub@example.com", "Sub")
+    organise.replace_player(a, "sub@example.com", "Sub")
     sub = browser(game, 0)
     assert "before the change" not in page(sub, game, talk="0,1")
     bob = browser(game, 1)

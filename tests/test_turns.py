@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import sweep, turns
+from games import organise, sweep, turns
 from games.engines import OrderError, get_engine
 from games.models import Event, Game, Order, OutboundEmail, Phase
 from tests.conftest import headline, open_phase
@@ -180,12 +180,12 @@ def test_no_reminder_before_the_reminder_time(make_game):
 def test_a_paused_game_does_not_resolve_at_its_deadline_and_resumes_with_its_time_back(make_game):
     game = make_game(humans=3)
     phase = submit_all(game, except_seats=(2,))
-    turns.pause_game(game)
+    organise.pause_game(game)
     Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     assert sweep.run().overdue == []
     Game.objects.filter(pk=game.pk).update(paused_at=timezone.now() - timedelta(hours=5))
     game.refresh_from_db()
-    turns.resume_game(game)
+    organise.resume_game(game)
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN
     assert phase.deadline > timezone.now() + timedelta(hours=4)
@@ -193,11 +193,11 @@ def test_a_paused_game_does_not_resolve_at_its_deadline_and_resumes_with_its_tim
 
 def test_orders_sent_while_paused_resolve_on_resume(make_game):
     game = make_game(humans=3)
-    turns.pause_game(game)
+    organise.pause_game(game)
     phase = submit_all(game)
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN
-    turns.resume_game(Game.objects.get(pk=game.pk))
+    organise.resume_game(Game.objects.get(pk=game.pk))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED
 
@@ -206,7 +206,7 @@ def test_extending_a_deadline_moves_it_and_rearms_the_reminder(make_game):
     game = make_game(humans=3)
     phase = open_phase(game)
     Phase.objects.filter(pk=phase.pk).update(reminded=True)
-    turns.extend_deadline(game, timedelta(hours=24))
+    organise.extend_deadline(game, timedelta(hours=24))
     extended = open_phase(game)
     assert extended.deadline == phase.deadline + timedelta(hours=24) and not extended.reminded
 
@@ -214,7 +214,7 @@ def test_extending_a_deadline_moves_it_and_rearms_the_reminder(make_game):
 def test_resolve_now_uses_defaults_for_every_missing_order(make_game):
     game = make_game(humans=3)
     phase = open_phase(game)
-    assert turns.resolve_now(game) is True
+    assert organise.resolve_now(game) is True
     assert Order.objects.filter(phase=phase, is_default=True).count() == 3
 
 
@@ -240,7 +240,7 @@ def test_replacing_a_player_gives_the_seat_to_the_new_address(make_game):
     seat = game.seats.get(number=1)
     old_key = seat.link_key
     mail.outbox.clear()
-    seat = turns.replace_player(seat, "newcomer@example.com", "Newcomer")
+    seat = organise.replace_player(seat, "newcomer@example.com", "Newcomer")
     assert seat.player.email == "newcomer@example.com" and seat.link_key != old_key
     assert [m.to for m in mail.outbox] == [["newcomer@example.com"]]
 
@@ -248,7 +248,7 @@ def test_replacing_a_player_gives_the_seat_to_the_new_address(make_game):
 def test_a_player_cannot_take_a_second_seat_at_the_same_table(make_game):
     game = make_game(humans=3)
     with pytest.raises(ValueError, match="already sits"):
-        turns.replace_player(game.seats.get(number=1), "player1@example.com")
+        organise.replace_player(game.seats.get(number=1), "player1@example.com")
 
 
 def test_a_game_needs_a_valid_player_count(make_game):

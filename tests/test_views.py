@@ -9,7 +9,7 @@ from django.core import signing
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import timezone
 
-from games import turns
+from games import organise, turns
 from games.links import SALT, make_token, read_token
 from games.models import Order, Phase
 from games.sessions import SESSION_ACCOUNT, SESSION_SEATS
@@ -65,7 +65,7 @@ def test_a_tampered_link_is_refused(client, make_game):
 def test_an_old_link_stops_working_when_the_seat_changes_hands(client, make_game):
     game = make_game(humans=3)
     old = link(game, 1)
-    turns.replace_player(game.seats.get(number=1), "newcomer@example.com")
+    organise.replace_player(game.seats.get(number=1), "newcomer@example.com")
     response = client.get(old)
     assert response.status_code == 403
     assert b"changed hands" in response.content
@@ -75,7 +75,7 @@ def test_a_link_expires_after_its_phase_deadline(client, make_game):
     game = make_game(humans=3)
     url = link(game, 0)
     phase = open_phase(game)
-    turns.resolve_now(game)
+    organise.resolve_now(game)
     Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(days=3))
     response = client.get(url)
     assert response.status_code == 403
@@ -106,7 +106,7 @@ def test_an_illegal_order_through_the_form_shows_why_and_stores_nothing(client, 
 def test_an_order_for_a_past_phase_through_the_form_is_refused(client, make_game):
     game = make_game(humans=3)
     signed_in(client, game, 0)
-    turns.resolve_now(game)
+    organise.resolve_now(game)
     response = client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "buyer"}, follow=True)
     assert b"no longer open" in response.content
     assert not Order.objects.filter(is_default=False).exists()
@@ -154,7 +154,7 @@ def test_my_games_explains_how_to_sign_in(client, db):
 def test_a_finished_game_shows_the_final_scores(client, make_game):
     game = make_game(humans=1, bots=2)
     while open_phase_or_none(game):
-        turns.resolve_now(game)
+        organise.resolve_now(game)
     signed_in_finished = client.get(reverse("games-game", args=[game.pk]))
     assert b"Final scores" in signed_in_finished.content
     assert len(signed_in_finished.context["game"].result) == 3

@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from games import turns
+from games import organise, turns
 from games.engines import get_engine
 from games.leagues import emails, scheduling
 from games.leagues.deadlines import daily_deadline, zone
@@ -253,20 +253,20 @@ def round_games(round_: Round) -> QuerySet[Game]:
 
 
 def extend_round(round_: Round, by: timedelta) -> int:
-    return sum(turns.extend_deadline(game, by) is not None for game in round_games(round_))
+    return sum(organise.extend_deadline(game, by) is not None for game in round_games(round_))
 
 
 def pause_round(round_: Round) -> int:
     games = list(round_games(round_).filter(status=Game.Status.ACTIVE))
     for game in games:
-        turns.pause_game(game)
+        organise.pause_game(game)
     return len(games)
 
 
 def resume_round(round_: Round) -> int:
     games = list(round_games(round_).filter(status=Game.Status.PAUSED))
     for game in games:
-        turns.resume_game(game)
+        organise.resume_game(game)
     return len(games)
 
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games import turns
+from games import organise, turns
 from games.engines import board_templates, get_engine
 from games.facts import game_facts, phase_facts
 from games.leagues import emails
@@ -156,7 +156,7 @@ def claim(token: str, now: datetime | None = None) -> Seat:
         assert offer.standby is not None
         seat = Seat.objects.get(game=game, number=offer.seat_number)
         try:
-            seat = turns.replace_player(seat, offer.standby.player.email)
+            seat = organise.replace_player(seat, offer.standby.player.email)
         except ValueError as error:
             raise LeagueError(str(error)) from None
         offer.status = Substitution.Status.CLAIMED

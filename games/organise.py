@@ -1,0 +1,67 @@
+"""What an organiser does to a running game, from the admin or a league: move its deadline, pause and
+resume it, resolve the open phase now with default orders, give a seat to someone else. Each goes through
+the turn services (games.turns), so its rows, emails and signals are those of an ordinary turn."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import extensions, turns
+from games.dispatch import RESOLVE_PHASE, after_commit
+from games.models import Game, OutboundEmail, Phase, Seat, new_link_key
+
+
+def extend_deadline(game: Game, by: timedelta) -> Phase | None:
+    phase = turns.current_phase(game)
+    if phase is not None:
+        phase.save(update_fields=phase.move_deadline(phase.deadline + by, game.reminder_before))
+    return phase
+
+
+def pause_game(game: Game) -> None:
+    if game.status == Game.Status.ACTIVE:
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.PAUSED, paused_at=timezone.now())
+
+
+def resume_game(game: Game) -> None:
+    """Resume, giving the open phase back the time it was paused for; resolve it if it is complete."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.PAUSED:
+            return
+        paused_for = timezone.now() - (game.paused_at or timezone.now())
+        game.status = Game.Status.ACTIVE
+        game.paused_at = None
+        game.save(update_fields=["status", "paused_at"])
+        phase = extend_deadline(game, paused_for)
+        if phase is not None and phase.complete_at is not None:
+            after_commit(RESOLVE_PHASE, phase.pk)
+
+
+def resolve_now(game: Game) -> bool:
+    phase = turns.current_phase(game)
+    return phase is not None and turns.resolve_phase(phase.pk, use_defaults=True, force=True)
+
+
+def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
+    """Give the seat to another person. The seat's link key changes, so links already sent stop working;
+    the newcomer gets the current turn's email if the seat owes an order."""
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().select_related("game").get(pk=seat.pk)
+        player = turns.player_for(email, name)
+        if Seat.objects.filter(game=seat.game, player=player).exclude(pk=seat.pk).exists():
+            raise ValueError(f"{email} already sits in this game.")
+        previous, seat.player = seat.player, player
+        seat.is_bot = seat.bot_plays_defaults = False
+        seat.link_key = new_link_key()
+        seat.save(update_fields=["player", "is_bot", "bot_plays_defaults", "link_key"])
+        extensions.seat_replaced.send(sender=Seat, seat=seat, previous=previous, now=timezone.now())
+        phase = turns.current_phase(seat.game)
+        if phase is not None and phase.prompt_for(seat.number) is not None:
+            # A fresh row even if the seat was emailed before: the old email's links are dead.
+            OutboundEmail.objects.filter(phase=phase, seat=seat, kind=OutboundEmail.Kind.TURN_STARTED).delete()
+            turns.queue_emails(phase, turns.email_rows(seat.game, phase, [seat], OutboundEmail.Kind.TURN_STARTED))
+    return seat
