@@ -25,6 +25,7 @@ from tests.conftest import open_phase, sign_in_by_email
 from tests.test_concurrency import run_together
 from tests.test_inbound import post as post_inbound
 from tests.test_inbound import postmark_payload
+from tests.test_mail_choices import unsubscribe_targets
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -197,3 +198,21 @@ def test_a_signed_in_player_chooses_how_table_talk_reaches_them(make_game):
     other.get(seat_url(seat(game, 2), open_phase(game)))
     assert other.post(reverse("games-talk-delivery"), {"delivery": "turn"}).status_code == 403
     assert not TalkSettings.objects.filter(player__email="player3@example.com").exists()
+
+
+def test_one_click_on_a_message_email_moves_messages_into_the_next_turn_email(make_game):
+    game = make_game(humans=3)
+    a, b = seat(game, 0), seat(game, 1)
+    mail.outbox.clear()
+    talk.post(a, a.player, "first offer", to=[1])
+    (email,) = talk_emails()
+    assert email.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    url, _ = unsubscribe_targets(email)  # and a mailto target, as replies are on
+    done = Client(enforce_csrf_checks=True).post(url, {"List-Unsubscribe": "One-Click"})
+    assert done.status_code == 200
+    assert TalkSettings.objects.get(player=b.player).delivery == Delivery.TURN
+    mail.outbox.clear()
+    cache.clear()
+    Mailbox.objects.update(last_sent_at=None)  # no batch window holds the next one back
+    talk.post(a, a.player, "second offer", to=[1])
+    assert talk_emails() == []  # it waits for b's next turn email

@@ -8,5 +8,6 @@ class TalkConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Its tasks (the names games.talk.services wakes) and its inbound receiver (replies to message emails).
-        from games.talk import inbound, tasks  # noqa: F401, PLC0415
+        # Its tasks (the names games.talk.services wakes), its inbound receiver (replies to message emails) and
+        # its mail's receiver of the one-click unsubscribe.
+        from games.talk import inbound, mail, tasks  # noqa: F401, PLC0415

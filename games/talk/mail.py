@@ -24,17 +24,18 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games import mail
+from games import extensions, mail
 from games.emails import first_sent, game_link
 from games.facts import addressee
 from games.mailpolicy import Need, allows
 from games.models import Game, Player, Seat
 from games.talk.letters import EmailThread, mark_emailed, threads_of, unseen
-from games.talk.models import TABLE, Delivery, Mailbox, Participant, thread_seats
+from games.talk.models import TABLE, Delivery, Mailbox, Participant, TalkSettings, thread_seats
 from games.talk.page import thread_name
 
 log = logging.getLogger(__name__)
@@ -103,7 +104,9 @@ def build(
     # of several games, starts its own.
     to = seat.player.email
     root = first_sent(seat.game_id, [to]).get(to) if kind == "talk" else None
-    return mail.compose(rendered, to, kind=kind, thread=mail.Thread(mail.message_id(), root=root), reply_to=reply_to)
+    thread = mail.Thread(mail.message_id(), root=root)
+    # Message emails are news the reader may decline: one click moves them into the next turn email.
+    return mail.compose(rendered, to, kind=kind, thread=thread, reply_to=reply_to, declinable_by=seat.player)
 
 
 def _labels(game: Game) -> dict[int, str]:
@@ -216,3 +219,12 @@ def send_digests(now: datetime | None = None) -> int:
             mark_emailed([row.pk for row in rows], now)
             sent += 1
     return sent
+
+
+@receiver(extensions.news_declined, sender=Player)
+def on_news_declined(player: Player, now: datetime, **kwargs: Any) -> bool:
+    """A one-click unsubscribe: messages come inside the player's next turn email, the least mail that still
+    lets them play and read their table."""
+    changed = TalkSettings.objects.filter(player=player).exclude(delivery=Delivery.TURN).update(delivery=Delivery.TURN)
+    _, created = TalkSettings.objects.get_or_create(player=player, defaults={"delivery": Delivery.TURN})
+    return bool(changed or created)
