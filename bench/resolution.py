@@ -170,55 +170,84 @@ def prepare(args: argparse.Namespace) -> dict[str, Any]:
 
 
 class Probe:
-    """The worker's timing lines (see bench/probe.py) and its done-list on Redis."""
+    """The worker's timing lines (see bench/probe.py), read as they are appended: a task with arguments by
+    (task, first argument), the email sender (a task without arguments, woken once for what is due) by run."""
 
-    def __init__(self, timing: Path, done_key: str) -> None:
-        import redis
-        from django.conf import settings
-
-        self.timing, self.done_key = timing, done_key
-        self.redis = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    def __init__(self, timing: Path) -> None:
+        self.timing = timing
+        self.offset = 0
+        self.rows: dict[tuple[str, int], dict[str, Any]] = {}
+        self.runs: dict[str, list[dict[str, Any]]] = {}
 
     def lines(self) -> dict[tuple[str, int], dict[str, Any]]:
-        rows: dict[tuple[str, int], dict[str, Any]] = {}
         if not self.timing.exists():
-            return rows
+            return self.rows
+        with self.timing.open("rb") as f:
+            f.seek(self.offset)
+            chunk = f.read()
         # A read can overlap a pool process's append: the text after the last newline may be half a line.
-        for line in self.timing.read_text().split("\n")[:-1]:
+        complete = chunk[: chunk.rfind(b"\n") + 1]
+        self.offset += len(complete)
+        for line in complete.decode().splitlines():
             parts = line.split(" ", 6)
-            if len(parts) != 7 or not parts[1].isdigit():
+            if len(parts) != 7:
                 continue
             name, first, t_start, t_commit, t_end, pid, result = parts
-            # A later line for the same (task, arg) would be a redelivery: keep the first.
-            rows.setdefault(
-                (name.rsplit(".", 1)[-1], int(first)),
-                {
-                    "start": float(t_start),
-                    "commit": float(t_commit),
-                    "end": float(t_end),
-                    "pid": int(pid),
-                    "result": result,
-                },
-            )
-        return rows
+            row: dict[str, Any] = {"start": float(t_start), "commit": float(t_commit), "end": float(t_end)}
+            row |= {"pid": int(pid), "result": result}
+            if first == "-":
+                self.runs.setdefault(name.rsplit(".", 1)[-1], []).append(row)
+            elif first.isdigit():
+                # A later line for the same (task, arg) would be a redelivery: keep the first.
+                self.rows.setdefault((name.rsplit(".", 1)[-1], int(first)), row)
+        return self.rows
 
-    def wait(self, wanted: Iterable[str], timeout: float = 120.0) -> None:
-        """Block until every "task arg" in `wanted` has been reported done by the worker."""
+    def wait(self, wanted: Iterable[tuple[str, int]], timeout: float = 120.0) -> None:
+        """Poll the timing file (as the floor's client does) until every (task, arg) in `wanted` has run."""
         left = set(wanted)
         deadline = time.monotonic() + timeout
-        while left:
-            remaining = deadline - time.monotonic()
-            got = self.redis.blpop([self.done_key], timeout=max(1, int(remaining))) if remaining > 0 else None
-            if got is None:
-                raise SystemExit(f"worker did not finish {len(left)} tasks in {timeout:.0f} s, e.g. {sorted(left)[:3]}")
-            item = got[1]
-            left.discard((item.decode() if isinstance(item, bytes) else str(item)).rsplit(".", 1)[-1])
+        while not left <= self.lines().keys():
+            if time.monotonic() > deadline:
+                missing = sorted(left - self.rows.keys())
+                raise SystemExit(f"worker did not finish {len(missing)} tasks in {timeout:.0f} s, e.g. {missing[:3]}")
+            time.sleep(0.005)
+
+    def sender_runs(self, since: float) -> list[dict[str, Any]]:
+        self.lines()
+        return [run for run in self.runs.get("send_due_emails", []) if run["start"] >= since]
 
 
-def wanted_for(games: list[dict[str, Any]]) -> list[str]:
-    # Every resolution's commit enqueues exactly one email task for its game (4 human seats, no bots, each
-    # notified of every phase).
-    return [f"resolve_phase {g['phase']}" for g in games] + [f"send_emails {g['game']}" for g in games]
+def resolved(games: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    return [("resolve_phase", g["phase"]) for g in games]
+
+
+def wait_for_emails(games: list[dict[str, Any]], timeout: float = 120.0) -> None:
+    """Poll the outbox until none of these games' emails waits (pending, or being sent). The sender is woken
+    once for whatever is due (games/wakes.py), so there is no task per game to wait for."""
+    from games.models import OutboundEmail
+
+    waiting = OutboundEmail.objects.filter(
+        game_id__in=[g["game"] for g in games], status__in=[OutboundEmail.Status.PENDING, OutboundEmail.Status.SENDING]
+    )
+    deadline = time.monotonic() + timeout
+    while waiting.exists():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"emails of {waiting.count()} rows not sent in {timeout:.0f} s")
+        time.sleep(0.02)
+
+
+def emails_of(games: list[dict[str, Any]], t0: dict[int, float]) -> dict[int, list[float]]:
+    """Phase id -> the send times of the emails its resolution wrote (rows created after its last order)."""
+    from games.models import OutboundEmail
+
+    phase_of = {g["game"]: g["phase"] for g in games}
+    sent: dict[int, list[float]] = {g["phase"]: [] for g in games}
+    rows = OutboundEmail.objects.filter(game_id__in=phase_of, status=OutboundEmail.Status.SENT)
+    for game_id, created, sent_at in rows.values_list("game_id", "created_at", "sent_at"):
+        phase = phase_of[game_id]
+        if created.timestamp() >= t0[phase] and sent_at is not None:
+            sent[phase].append(sent_at.timestamp())
+    return sent
 
 
 def submit_last(games: list[dict[str, Any]], t0: dict[int, float]) -> None:
@@ -248,28 +277,35 @@ def collect(games: list[dict[str, Any]], t0: dict[int, float], probe: Probe) -> 
     if missing:
         raise SystemExit(f"{len(missing)} phases not resolved by the worker, e.g. {missing[:5]}")
     res = {g["phase"]: r for g, r in zip(games, resolved, strict=True) if r is not None}
-    mail = {g["phase"]: rows[("send_emails", g["game"])] for g in games}
+    mail = emails_of(games, t0)
     pids = [g["phase"] for g in games]
+    unsent = [p for p in pids if not mail[p]]
+    if unsent:
+        raise SystemExit(f"{len(unsent)} resolutions' emails not found sent, e.g. phases {unsent[:5]}")
+    start_first = min(res[p]["start"] for p in pids)
+    runs = probe.sender_runs(since=start_first)
 
     def median(a: Callable[[int], float], b: Callable[[int], float]) -> float:
         return round(statistics.median(ms(a(p), b(p)) for p in pids), 3)
 
-    sent = [int(mail[p]["result"]) for p in pids]  # the email task's return value: emails sent
+    sent = [len(mail[p]) for p in pids]
     return {
         "emails_per_resolution": {"median": statistics.median(sent), "min": min(sent), "max": max(sent)},
         "commit_to_resolution_commit_ms": dist([ms(t0[p], res[p]["commit"]) for p in pids]),
-        "commit_to_emails_sent_ms": dist([ms(t0[p], mail[p]["end"]) for p in pids]),
+        "commit_to_emails_sent_ms": dist([ms(t0[p], max(mail[p])) for p in pids]),
         "breakdown_median_ms": {
             "delivery (last order COMMIT -> task body starts)": median(t0.__getitem__, lambda p: res[p]["start"]),
             "task body to COMMIT returned": median(lambda p: res[p]["start"], lambda p: res[p]["commit"]),
             "after COMMIT: on_commit enqueues": median(lambda p: res[p]["commit"], lambda p: res[p]["end"]),
-            "email task body (its emails)": median(lambda p: mail[p]["start"], lambda p: mail[p]["end"]),
         },
+        # The email sender is woken once for whatever is due (games/wakes.py): its runs, not one per resolution.
+        "sender_runs": len(runs),
+        "emails_per_sender_run": round(sum(sent) / len(runs), 1) if runs else None,
         "worker_pids": sorted({res[p]["pid"] for p in pids}),
         "t0_first": min(t0[p] for p in pids),
-        "start_first": min(res[p]["start"] for p in pids),
+        "start_first": start_first,
         "commit_last": max(res[p]["commit"] for p in pids),
-        "emails_last": max(mail[p]["end"] for p in pids),
+        "emails_last": max(max(mail[p]) for p in pids),
     }
 
 
@@ -279,7 +315,8 @@ def sequential(games: list[dict[str, Any]], probe: Probe) -> dict[str, Any]:
     cpu0, wall0 = cpu_ticks(), time.time()
     for g in games:
         submit_last([g], t0)
-        probe.wait(wanted_for([g]))
+        probe.wait(resolved([g]))
+        wait_for_emails([g])
     out = collect(games, t0, probe)
     out.update(cpu_busy_fraction=cpu_busy(cpu0, cpu_ticks()), wall_s=round(time.time() - wall0, 3))
     return out
@@ -291,7 +328,8 @@ def streamed(games: list[dict[str, Any]], probe: Probe) -> dict[str, Any]:
     cpu0 = cpu_ticks()
     submit_last(games, t0)
     t_submitted = time.time()
-    probe.wait(wanted_for(games))
+    probe.wait(resolved(games))
+    wait_for_emails(games)
     out = collect(games, t0, probe)
     n = len(games)
     out.update(
@@ -306,7 +344,9 @@ def streamed(games: list[dict[str, Any]], probe: Probe) -> dict[str, Any]:
 
 def queued(games: list[dict[str, Any]], probe: Probe, node: str) -> dict[str, Any]:
     """Consumption paused (Celery remote control), every last order committed and its task queued, then
-    resumed: the worker's drain rate. The email tasks the resolutions enqueue queue up behind them."""
+    resumed: the worker's drain rate. The resolutions wake the email sender (once for whatever is due:
+    games/wakes.py), which shares the worker with them."""
+    import redis
     from django.conf import settings
 
     from pbem.celery import app
@@ -317,13 +357,14 @@ def queued(games: list[dict[str, Any]], probe: Probe, node: str) -> dict[str, An
         raise SystemExit("cancel_consumer: the worker did not answer")
     t0: dict[int, float] = {}
     submit_last(games, t0)
-    queued_now = probe.redis.llen(queue)
+    queued_now = redis.Redis.from_url(settings.CELERY_BROKER_URL).llen(queue)
     if queued_now != len(games):
         raise SystemExit(f"expected {len(games)} queued tasks, found {queued_now} ({settings.CELERY_BROKER_URL})")
     cpu0 = cpu_ticks()
     t_go = time.time()
     app.control.add_consumer(queue, destination=[node], reply=True, timeout=10, limit=1)
-    probe.wait(wanted_for(games))
+    probe.wait(resolved(games))
+    wait_for_emails(games)
     out = collect(games, t0, probe)
     n = len(games)
     drain = out["commit_last"] - out["start_first"]
@@ -343,21 +384,25 @@ def queued(games: list[dict[str, Any]], probe: Probe, node: str) -> dict[str, An
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     groups = json.loads(Path(args.prepared).read_text())["groups"]
-    probe = Probe(Path(args.timing), args.done_key)
-    probe.redis.delete(args.done_key)
-    out: dict[str, Any] = {}
+    from games import wakes
+
+    probe = Probe(Path(args.timing))
+    out: dict[str, Any] = {"email_gather_ms": wakes.EMAIL_GATHER.total_seconds() * 1000}
     # Warm-up: the first tasks of each pool process import, connect and fill template caches.
     warm = groups["warmup"]
     t0: dict[int, float] = {}
     submit_last(warm[:1], t0)
-    probe.wait(wanted_for(warm[:1]))
+    probe.wait(resolved(warm[:1]))
+    wait_for_emails(warm[:1])
     first = probe.lines()[("resolve_phase", warm[0]["phase"])]
     out["first_task_cold_ms"] = round(ms(t0[warm[0]["phase"]], first["commit"]), 1)
     for g in warm[1:6]:
         submit_last([g], t0)
-        probe.wait(wanted_for([g]))
+        probe.wait(resolved([g]))
+        wait_for_emails([g])
     submit_last(warm[6:], t0)  # a small burst, so every pool process has run tasks
-    probe.wait(wanted_for(warm[6:]))
+    probe.wait(resolved(warm[6:]))
+    wait_for_emails(warm[6:])
 
     print(f"  sequential x{len(groups['sequential'])}", flush=True)
     out["sequential"] = sequential(groups["sequential"], probe)
@@ -415,7 +460,7 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"games": len(game_ids), "last_order_to_emails_written_ms": dist(waits)}
     if args.timing and Path(args.timing).exists():
         # With the worker probe: the last bot order's COMMIT (end of play_bots) -> the resolution's COMMIT.
-        rows = Probe(Path(args.timing), "unused").lines()
+        rows = Probe(Path(args.timing)).lines()
         pairs = [
             ms(rows[("play_bots", p["pk"])]["commit"], rows[("resolve_phase", p["pk"])]["commit"])
             for p in phases
@@ -441,7 +486,6 @@ def main() -> None:
     m = sub.add_parser("measure")
     m.add_argument("--prepared", required=True)
     m.add_argument("--timing", required=True)
-    m.add_argument("--done-key", default="bench:done")
     m.add_argument("--node", required=True)
     lat = sub.add_parser("latency")
     lat.add_argument("--games", required=True, help="comma-separated game ids")

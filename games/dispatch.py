@@ -77,6 +77,9 @@ def task_name(name: str) -> TaskName:
 # The core's wake-up calls (bound in games/tasks.py).
 RESOLVE_PHASE = task_name("games.tasks.resolve_phase")
 PLAY_BOTS = task_name("games.tasks.play_bots")
+# The game emails' sender, woken once for whatever is pending (games/wakes.py). SEND_EMAILS, one game's emails,
+# is still bound for the calls a server before that published.
+SEND_DUE = task_name("games.tasks.send_due_emails")
 SEND_EMAILS = task_name("games.tasks.send_emails")
 SEND_SIGN_IN_LINK = task_name("games.tasks.send_sign_in_link")
 # What the sweep (games/sweep.py) finds due: an overdue phase, a batch of phases due a reminder.
@@ -101,22 +104,35 @@ _inline = _InlineQueue()
 
 
 def after_commit(name: TaskName, *args: TaskArg) -> None:
-    transaction.on_commit(lambda: _send(name, args))
+    transaction.on_commit(lambda: publish(name, *args))
 
 
-def _send(name: TaskName, args: tuple[TaskArg, ...]) -> None:
+def inline() -> bool:
+    """No broker: calls run in this process, right after the commit that made them."""
+    return bool(settings.CELERY_TASK_ALWAYS_EAGER)
+
+
+def queued_inline(name: TaskName, *args: TaskArg) -> bool:
+    """Without a broker: whether this call is queued already, in this thread's loop of inline calls."""
+    return (name, args) in _inline.calls
+
+
+def publish(name: TaskName, *args: TaskArg, countdown: float = 0) -> bool:
+    """The call, now, to start after `countdown` seconds (inline without a broker: at once); False if the broker
+    could not take it."""
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         task = bound_task(name)
         try:
-            task.delay(*args)
+            task.apply_async(args, countdown=countdown) if countdown else task.apply_async(args)
         except (OperationalError, OSError) as error:
             # The publish gives up quickly (the broker's timeouts and retry policy in settings), so a request
             # is not held for long.
             log.warning("could not enqueue %s%r, the sweep will pick it up: %s", name, args, error)
-        return
+            return False
+        return True
     _inline.calls.append((name, args))
     if _inline.draining:
-        return
+        return True
     _inline.draining = True
     try:
         while _inline.calls:
@@ -125,3 +141,4 @@ def _send(name: TaskName, args: tuple[TaskArg, ...]) -> None:
     finally:
         _inline.draining = False
         _inline.calls.clear()
+    return True

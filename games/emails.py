@@ -1,32 +1,35 @@
 """Game emails (turn started, reminder, phase resolved, game over) and the sign-in email, through the mail
 pipeline of games/mail.py.
 
-Rows are written by the service layer in the transaction that makes an email due; `send_pending`, run
-after commit, renders them with the game as it is now and hands them to the pipeline, which claims each one
-just before sending it and records the result just after. A turn email for a phase that has already resolved
-is skipped, not sent. The sweep wakes a sender again for rows whose task was lost and retries failures
-(games/mail.py, over this outbox and the apps').
+Rows are written by the service layer in the transaction that makes an email due, which wakes the sender
+after commit (`wake_sender`: one call on its way serves every email due meanwhile, games/wakes.py). The
+sender, `send_due`, claims the oldest pending rows, whatever their games, renders them with the game as it is
+now, reading what each game's emails share once, and hands them to the pipeline, which records each one just
+after its send. A turn email for a phase that has already resolved is skipped, not sent. The sweep wakes the
+sender again for rows whose call was lost and retries failures (games/mail.py, over this outbox and the apps').
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Iterator
-from dataclasses import dataclass
-from typing import Any
+import operator
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import reduce
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db.models import Max, OuterRef, QuerySet, Subquery
+from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
-from games import mail, mailpolicy
-from games.dispatch import SEND_EMAILS, after_commit
+from games import mail, mailpolicy, wakes
+from games.dispatch import SEND_DUE
 from games.engines import board_templates, get_engine
 from games.engines.base import Engine
 from games.extensions import Outbox
-from games.facts import GameFacts, PhaseFacts, addressee, game_facts, log_lines, phase_facts
+from games.facts import GameFacts, LogLine, PhaseFacts, addressee, game_facts, phase_facts
 from games.links import SIGN_IN_MINUTES, seat_url, sign_in_url
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 from games.replies import order_lines
@@ -75,18 +78,26 @@ def reply_address(row: OutboundEmail) -> str | None:
     return f"{local}+{row.pk}-{reply_signature(row)}@{domain}"
 
 
+class Line(NamedTuple):
+    """A log line as an email reads it."""
+
+    seq: int
+    seat: int | None  # None: public
+    text: str
+
+
 @dataclass
 class Batch:
-    """What the emails of one game being sent together share, read once: the seats, the current phase,
-    each seat's last emailed log line and the log since then, and the public facts every reader's email
-    shows (games/facts.py). Keeps the queries per batch constant, and renders per reader only what differs."""
+    """What the emails of one game being sent together share, read once: the seats, the current phase, the
+    log lines its readers have not been emailed yet, and the public facts every reader's email shows
+    (games/facts.py). A sender loads the batches of every game it claimed rows of together (`load_batches`),
+    in a fixed number of queries, and renders per reader only what differs."""
 
     game: Game
     engine: Engine
-    seats: list[Seat]
+    seats: list[Seat]  # read only when needed: the final standings' names, table talk's names
     current: Phase
-    emailed_upto: dict[int, int]  # seat id -> events_upto of its last sent email
-    events: list[Event]
+    events: list[Line]
     facts: GameFacts
     phases: dict[int, PhaseFacts]  # phase id -> its facts, built once for every reader
     # The board's parts every reader sees alike ({% shared %}, games/templatetags/shared_board.py) are rendered
@@ -95,50 +106,113 @@ class Batch:
     shared_renders: dict[Any, str]
     roots: dict[str, str]  # address -> Message-ID of the game's first email sent to it
     talk: Unseen  # table talk each reader has not seen (games/talk/letters.py)
-
-    @classmethod
-    def load(cls, game: Game, rows: list[OutboundEmail]) -> Batch:
-        emailed_upto = dict(
-            OutboundEmail.objects.filter(
-                seat__in={r.seat_id for r in rows}, status=OutboundEmail.Status.SENT, id__lt=max(r.pk for r in rows)
-            )
-            .values("seat_id")
-            .annotate(upto=Max("events_upto"))
-            .values_list("seat_id", "upto")
-        )
-        since = min((emailed_upto.get(r.seat_id, 0) for r in rows), default=0)
-        events = list(Event.objects.filter(game=game, seq__gt=since, seq__lte=max(r.events_upto for r in rows)))
-        current = unique_row(Phase.objects.filter(game=game, number=game.phase_number))
-        assert current is not None, "a game has a phase from its creation on"
-        engine = get_engine(game.engine)
-        seats = list(game.seats.select_related("player").order_by("number"))
-        return cls(
-            game=game,
-            engine=engine,
-            seats=seats,
-            current=current,
-            emailed_upto=emailed_upto,
-            events=sorted(events, key=lambda e: e.seq),
-            facts=game_facts(game, engine, seats),
-            phases={},
-            public_view=engine.view(game.state, None),
-            shared_renders={},
-            roots=first_sent(game.pk, {r.to for r in rows}),
-            talk=unseen_in(game),
-        )
+    emailed_upto: dict[int, int] = field(default_factory=dict)  # seat id -> events_upto of what this sender sent
 
     def phase(self, phase: Phase) -> PhaseFacts:
         if phase.pk not in self.phases:
             self.phases[phase.pk] = phase_facts(phase)
         return self.phases[phase.pk]
 
-    def news(self, row: OutboundEmail) -> tuple[list[Event], int]:
+    def since(self, row: OutboundEmail) -> int:
+        """The log's length at the seat's last email sent before this one: its news are the lines after it."""
+        return max(emailed_upto(row), self.emailed_upto.get(row.seat_id, 0))
+
+    def news(self, row: OutboundEmail) -> tuple[list[Line], int]:
         """The log lines this seat has not been emailed yet (public and its own), newest last, capped."""
-        since = self.emailed_upto.get(row.seat_id, 0)
-        lines = [
-            e for e in self.events if since < e.seq <= row.events_upto and (e.seat is None or e.seat == row.seat.number)
-        ]
+        since, number = self.since(row), row.seat.number
+        lines = [e for e in self.events if since < e.seq <= row.events_upto and e.seat in (None, number)]
         return lines[-MAX_LOG_LINES:], max(0, len(lines) - MAX_LOG_LINES)
+
+    def sent(self, row: OutboundEmail, message_id: str) -> None:
+        """`row` went out: the next emails to its reader point at the first one sent, and report what follows."""
+        self.roots.setdefault(row.to, message_id)
+        self.emailed_upto[row.seat_id] = row.events_upto
+
+
+def with_history(rows: QuerySet[OutboundEmail]) -> QuerySet[OutboundEmail]:
+    """Outbox rows with what an email needs of those sent before it, read in the same statement: the log's
+    length at the seat's last email sent before this row (`emailed_upto`), and the Message-ID of the game's
+    first email sent to the row's address (`thread_root`: later emails of the game point at it, so clients
+    that thread by References keep the game together, for that reader)."""
+    sent = OutboundEmail.objects.filter(status=OutboundEmail.Status.SENT)
+    last_sent = (
+        sent.filter(seat_id=OuterRef("seat_id"), id__lt=OuterRef("id"))
+        .order_by()
+        .values("seat_id")
+        .annotate(upto=Max("events_upto"))
+        .values("upto")
+    )
+    first_sent_id = (
+        sent.filter(game_id=OuterRef("game_id"), to=OuterRef("to")).exclude(message_id="").order_by("id")
+    ).values("message_id")[:1]
+    return rows.select_related("game", "phase", "seat__player").annotate(
+        emailed_upto=Subquery(last_sent), thread_root=Subquery(first_sent_id)
+    )
+
+
+def emailed_upto(row: OutboundEmail) -> int:
+    """The `with_history` annotation: the log's length at the seat's last email sent before `row` (0: none)."""
+    return getattr(row, "emailed_upto", None) or 0
+
+
+def thread_root(row: OutboundEmail) -> str | None:
+    """The `with_history` annotation: the Message-ID of the game's first email sent to the row's address."""
+    return getattr(row, "thread_root", None)
+
+
+def load_batches(rows: Sequence[OutboundEmail]) -> dict[int, Batch]:
+    """The batch of each game among `rows` (read `with_history`), by game id. The log, the current phases, the
+    table talk and the seats they need are read for all the games together: a query each, whatever the number
+    of games."""
+    by_game: dict[int, list[OutboundEmail]] = {}
+    for row in rows:
+        by_game.setdefault(row.game_id, []).append(row)
+    games = {game_id: game_rows[0].game for game_id, game_rows in by_game.items()}
+    # The lines after the earliest of each game's readers' last emails, up to its newest row's.
+    spans = [
+        Q(
+            game_id=game_id,
+            seq__gt=min(emailed_upto(row) for row in game_rows),
+            seq__lte=max(r.events_upto for r in game_rows),
+        )
+        for game_id, game_rows in by_game.items()
+    ]
+    events: dict[int, list[Line]] = {}
+    lines = Event.objects.filter(reduce(operator.or_, spans)).order_by("game_id", "seq")
+    for game_id, seq, seat_number, text in lines.values_list("game_id", "seq", "seat", "text"):
+        events.setdefault(game_id, []).append(Line(seq, seat_number, text))
+    # The current phase is a turn email's own; a game whose rows are all news of an earlier phase reads it.
+    current = {row.game_id: row.phase for row in rows if row.phase.number == games[row.game_id].phase_number}
+    missing = [
+        Q(game_id=game_id, number=game.phase_number) for game_id, game in games.items() if game_id not in current
+    ]
+    if missing:
+        current |= {phase.game_id: phase for phase in Phase.objects.filter(reduce(operator.or_, missing))}
+    # Table talk is listed in the emails that ask for an order.
+    talk = unseen_in([game_id for game_id, game_rows in by_game.items() if any(r.asks_for_order for r in game_rows)])
+    # The seats' names: for the final standings of a game that is over, and the names in its table talk.
+    seats: dict[int, list[Seat]] = {}
+    named = [game_id for game_id, game in games.items() if game.result or talk.get(game_id)]
+    if named:
+        for seat in Seat.objects.filter(game_id__in=named).select_related("player").order_by("game_id", "number"):
+            seats.setdefault(seat.game_id, []).append(seat)
+    batches = {}
+    for game_id, game in games.items():
+        engine = get_engine(game.engine)
+        batches[game_id] = Batch(
+            game=game,
+            engine=engine,
+            seats=seats.get(game_id, []),
+            current=current[game_id],
+            events=events.get(game_id, []),
+            facts=game_facts(game, engine, seats.get(game_id, [])),
+            phases={},
+            public_view=engine.view(game.state, None),
+            shared_renders={},
+            roots={row.to: root for row in by_game[game_id] if (root := thread_root(row))},
+            talk=talk.get(game_id, {}),
+        )
+    return batches
 
 
 def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
@@ -149,8 +223,11 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
     board = board_templates(batch.game.engine)
     phase = batch.phase(row.phase)
     # A turn email or reminder lists the table talk its reader has not seen (games/talk/letters.py).
-    labels = {s.number: s.label for s in batch.seats}
-    talk, talk_rows = unseen_threads(batch.talk, seat, batch.game, labels) if row.asks_for_order else ([], [])
+    if row.asks_for_order and batch.talk:
+        labels = {s.number: s.label for s in batch.seats}
+        talk, talk_rows = unseen_threads(batch.talk, seat, batch.game, labels)
+    else:
+        talk, talk_rows = [], []
     return {
         "game": batch.facts,
         "phase": phase,
@@ -170,7 +247,7 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
         "can_reply": reply_address(row) is not None,
         # The lines a reply would hold, filled with an order the engine says is legal now (games/replies.py).
         "reply_example": reply_example(row, batch) if reply_address(row) is not None else [],
-        "news": log_lines(news),
+        "news": [LogLine(text=line.text, private=line.seat is not None) for line in news],
         "older_news": older,
         "talk": talk,
         "talk_rows": talk_rows,
@@ -184,10 +261,11 @@ def reply_example(row: OutboundEmail, batch: Batch) -> list[str]:
     return order_lines(prompt, batch.engine.example_order(batch.game.state, row.seat.number))
 
 
-def build(row: OutboundEmail, batch: Batch | None = None) -> EmailMultiAlternatives:
+def build(row: OutboundEmail) -> EmailMultiAlternatives:
     """The message for one outbox row, from templates/emails/<kind>-subject.txt (its headline), -body.txt,
     -body.html, with datetimes in the player's own time zone, in the reader's thread of the game."""
-    return build_with_talk(row, batch or Batch.load(row.game, [row]))[0]
+    read = with_history(OutboundEmail.objects.filter(pk=row.pk)).get()
+    return build_with_talk(read, load_batches([read])[read.game_id])[0]
 
 
 def build_with_talk(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlternatives, list[int]]:
@@ -216,31 +294,52 @@ def is_obsolete(row: OutboundEmail) -> bool:
     return not mailpolicy.emails_seat(row.seat, row.kind)
 
 
-def send_pending(game_id: int) -> int:
-    """Send every pending email of a game (games/mail.py's deliver: each row rendered, then claimed just
-    before its send and recorded just after). Returns how many went out."""
-    rows = list(
-        OutboundEmail.objects.filter(game_id=game_id, status=OutboundEmail.Status.PENDING)
-        .select_related("game", "phase", "seat__player")
-        .order_by("id")
+# Rows a sender claims at a time: a burst (a league's deadline) goes out in tasks of this many emails, each
+# reading what its games share in a handful of queries.
+SEND_BATCH = 100
+
+
+def send_due() -> int:
+    """The game emails' sender, woken by `wake_sender` (games/wakes.py: one call on its way wakes it for all
+    the emails due meanwhile): takes the oldest pending rows, SEND_BATCH at most, and sends them. A full batch
+    wakes another sender first, so a burst spreads over the email workers. Returns how many went out."""
+    wakes.started(SEND_DUE)
+    rows = mail.claim_pending(
+        with_history(OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING)), SEND_BATCH
     )
+    if len(rows) == SEND_BATCH:
+        wake_sender()
+    return send_claimed(rows)
+
+
+def send_pending(game_id: int) -> int:
+    """Send every pending email of one game now (the admin's "send again", tests). Returns how many went out."""
+    pending = OutboundEmail.objects.filter(game_id=game_id, status=OutboundEmail.Status.PENDING)
+    return send_claimed(mail.claim_pending(with_history(pending)))
+
+
+def send_claimed(rows: list[OutboundEmail]) -> int:
+    """Render, send and record each claimed row (games/mail.py's send_claimed), its game's shared parts read
+    once (`load_batches`). A turn email for a phase that has resolved, or one its reader would no longer be
+    written, is skipped."""
     if not rows:
         return 0
-    batch = Batch.load(rows[0].game, rows)
+    batches = load_batches(rows)
 
     def outgoing() -> Iterator[mail.Outgoing]:
         for row in rows:
             if is_obsolete(row):
                 yield mail.Outgoing([row.pk], None)
                 continue
+            batch = batches[row.game_id]
             message, talk_rows = build_with_talk(row, batch)
             item = mail.Outgoing([row.pk], message, record={"subject": message.subject[:250]})
             yield item
-            if item.sent:  # the first email this reader got roots their thread
-                batch.roots.setdefault(row.to, message.extra_headers["Message-ID"])
+            if item.sent:
+                batch.sent(row, message.extra_headers["Message-ID"])
                 mark_emailed(talk_rows)  # the table talk it listed is seen: no later email lists it again
 
-    return mail.deliver(OutboundEmail, outgoing())
+    return mail.send_claimed(OutboundEmail, outgoing())
 
 
 def unsent() -> QuerySet[OutboundEmail]:
@@ -248,12 +347,12 @@ def unsent() -> QuerySet[OutboundEmail]:
     return mail.unsent(OutboundEmail)
 
 
-def wake_senders(game_ids: list[int]) -> None:
-    for game_id in game_ids:
-        after_commit(SEND_EMAILS, game_id)
+def wake_sender(*_: object) -> None:
+    """After commit, wake the sender of game emails (one call for whatever is pending: games/wakes.py)."""
+    wakes.wake_email_sender()
 
 
-mail.core_outboxes.append(Outbox(model=OutboundEmail, wake=wake_senders, value="game_id"))
+mail.core_outboxes.append(Outbox(model=OutboundEmail, wake=wake_sender, value="game_id"))
 
 
 def send_sign_in_link(player_id: int) -> bool:

@@ -20,13 +20,14 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
+from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -38,6 +39,7 @@ from games.extensions import EmailAsk, Outbox
 from games.models import MailRow, MailStatus, Player, claim
 
 log = logging.getLogger(__name__)
+M = TypeVar("M", bound=MailRow)
 MAX_ATTEMPTS = 5
 # Longer than one provider call can take (anymail's requests time out well before): a row still being
 # sent after this has lost its worker.
@@ -199,22 +201,58 @@ def deliver(model: type[MailRow], outgoing: Iterable[Outgoing], connection: Base
         if item.message is None:
             pending.update(status=MailStatus.SKIPPED)
             continue
-        if not pending.update(status=MailStatus.SENDING, attempts=F("attempts") + 1, attempted_at=now()):
-            continue
-        claimed = model._default_manager.filter(pk__in=item.rows)
-        try:
-            item.message.connection = connection
-            item.message.send()
-        except Exception as error:  # noqa: BLE001  (any provider error: keep the rows to retry)
-            error_text = f"{type(error).__name__}: {error}"[:2000]
-            claimed.update(status=MailStatus.FAILED, error=error_text)
-            log.warning("%s %s failed: %s", model._meta.verbose_name, list(item.rows), error_text)
-            continue
-        message_id = item.message.extra_headers.get("Message-ID", "")
-        claimed.update(status=MailStatus.SENT, sent_at=now(), message_id=message_id, **item.record)
-        item.sent = True
-        sent += 1
+        if pending.update(status=MailStatus.SENDING, attempts=F("attempts") + 1, attempted_at=now()):
+            sent += _send(model, item, connection)
     return sent
+
+
+def claim_pending(pending: QuerySet[M], limit: int | None = None) -> list[M]:
+    """Take up to `limit` rows of `pending` (pending rows of one outbox, with whatever the query selects),
+    oldest first, for this sender: in one short transaction, skipping rows another sender holds, they are
+    marked sending with an attempt counted. Send them with `send_claimed`. A sender killed from here on leaves
+    them sending, and the sweep puts them back after SENDING_TIMEOUT (send_stragglers): nothing is sent twice
+    but a message that was in the provider's hands."""
+    with transaction.atomic():
+        locked = pending.select_for_update(skip_locked=True, of=("self",)).order_by("pk")
+        rows = list(locked[:limit] if limit is not None else locked)
+        if rows:
+            pending.model._default_manager.filter(pk__in=[row.pk for row in rows]).update(
+                status=MailStatus.SENDING, attempts=F("attempts") + 1, attempted_at=now()
+            )
+    return rows
+
+
+def send_claimed(model: type[MailRow], outgoing: Iterable[Outgoing], connection: BaseEmailBackend | None = None) -> int:
+    """Send and record each message of `outgoing`, whose rows this sender claimed (`claim_pending`); rows of
+    an item without a message are marked skipped. Each message is recorded sent just after its send, so a
+    worker killed half-way has at most the message in the provider's hands sent twice. Returns how many
+    messages went out."""
+    connection = connection or get_connection()
+    sent = 0
+    for item in outgoing:
+        if item.message is None:
+            model._default_manager.filter(pk__in=item.rows, status=MailStatus.SENDING).update(status=MailStatus.SKIPPED)
+            continue
+        sent += _send(model, item, connection)
+    return sent
+
+
+def _send(model: type[MailRow], item: Outgoing, connection: BaseEmailBackend) -> int:
+    """Hand a claimed message to the provider and record the answer: sent, or failed with the error."""
+    assert item.message is not None
+    claimed = model._default_manager.filter(pk__in=item.rows)
+    try:
+        item.message.connection = connection
+        item.message.send()
+    except Exception as error:  # noqa: BLE001  (any provider error: keep the rows to retry)
+        error_text = f"{type(error).__name__}: {error}"[:2000]
+        claimed.update(status=MailStatus.FAILED, error=error_text)
+        log.warning("%s %s failed: %s", model._meta.verbose_name, list(item.rows), error_text)
+        return 0
+    message_id = item.message.extra_headers.get("Message-ID", "")
+    claimed.update(status=MailStatus.SENT, sent_at=now(), message_id=message_id, **item.record)
+    item.sent = True
+    return 1
 
 
 def unsent(model: type[MailRow]) -> QuerySet[Any]:

@@ -285,6 +285,19 @@ class Event(models.Model):
         return f"line {self.seq} of game {self.game_id}"
 
 
+class Wake(models.Model):
+    """A wake-up call on its way to a task that drains one kind of due rows (games/dispatch.py, wake_once): the
+    row exists from the moment the call is published until the task starts. While it exists, newly due rows
+    need no call of their own: the task, once it starts, finds them too. Under a burst (a league's deadline,
+    a backlog after an outage) many games' emails then go out in a few tasks instead of one task each."""
+
+    task = models.CharField(max_length=100, primary_key=True)
+    at = models.DateTimeField()  # when the call was published: an old one was lost, and is published again
+
+    def __str__(self) -> str:
+        return f"{self.task} woken at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
 class MailStatus(models.TextChoices):
     PENDING = "pending"
     SENDING = "sending"  # claimed by a sender, in the provider's hands

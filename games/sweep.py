@@ -29,12 +29,11 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import extensions, mail, turns
+from games import extensions, mail, turns, wakes
 from games.dispatch import (
     PLAY_BOTS,
     RESOLVE_OVERDUE,
     RESOLVE_PHASE,
-    SEND_EMAILS,
     SEND_REMINDERS,
     TaskArg,
     TaskName,
@@ -157,6 +156,6 @@ def send_reminders(phase_ids: list[int], at: datetime) -> int:
         ]
         OutboundEmail.objects.bulk_create(rows, ignore_conflicts=True)
         Phase.objects.filter(pk__in=[p.pk for p in phases]).update(reminded=True, remind_at=None)
-        for game_id in sorted({row.game_id for row in rows}):
-            after_commit(SEND_EMAILS, game_id)
+        if rows:
+            wakes.wake_email_sender()
     return len(rows)

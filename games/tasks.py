@@ -25,6 +25,11 @@ def play_bots_task(phase_id: int) -> int:
     return turns.play_bots(phase_id)
 
 
+@shared_task(name=routed(dispatch.SEND_DUE, Queue.EMAIL))
+def send_due_emails_task() -> int:
+    return emails.send_due()
+
+
 @shared_task(name=routed(dispatch.SEND_EMAILS, Queue.EMAIL))
 def send_emails_task(game_id: int) -> int:
     return emails.send_pending(game_id)

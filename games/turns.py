@@ -20,8 +20,8 @@ from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
 
-from games import extensions, mail, mailpolicy
-from games.dispatch import PLAY_BOTS, RESOLVE_PHASE, SEND_EMAILS, after_commit
+from games import extensions, mail, mailpolicy, wakes
+from games.dispatch import PLAY_BOTS, RESOLVE_PHASE, after_commit
 from games.engines import OrderError, get_engine
 from games.engines.base import Engine
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
@@ -331,7 +331,7 @@ def queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
     if not emails:
         return
     OutboundEmail.objects.bulk_create(emails, ignore_conflicts=True)
-    after_commit(SEND_EMAILS, phase.game_id)
+    wakes.wake_email_sender()
 
 
 # --- Bots ------------------------------------------------------------------------------------------

@@ -70,6 +70,7 @@ def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_cons
         "games.tasks.resolve_phase": "resolve",
         "games.tasks.resolve_overdue": "resolve",
         "games.tasks.play_bots": "resolve",
+        "games.tasks.send_due_emails": "email",
         "games.tasks.send_emails": "email",
         "games.tasks.send_reminders": "email",
         "games.tasks.send_sign_in_link": "email",

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import organise, sweep, turns
+from games import organise, sweep, turns, wakes
 from games.engines import OrderError, get_engine
 from games.models import Event, Game, Order, OutboundEmail, Phase
 from tests.conftest import headline, open_phase
@@ -261,6 +261,7 @@ def resolution_queries(game: Game, monkeypatch) -> int:
     phase = submit_all(game, except_seats=(0,))
     with monkeypatch.context() as patch:
         patch.setattr(turns, "after_commit", lambda *args: None)
+        patch.setattr(wakes, "wake_email_sender", lambda: None)
         with CaptureQueriesContext(connection) as queries:
             assert turns.resolve_phase(phase.pk, use_defaults=True)
     return len(queries)

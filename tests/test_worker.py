@@ -21,7 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import mail, sweep, turns
-from games.dispatch import RESOLVE_PHASE, SEND_EMAILS, Queue
+from games.dispatch import RESOLVE_PHASE, SEND_DUE, Queue
 from games.management.commands.replay import replay
 from games.models import Event, Game, OutboundEmail, Phase, Player
 from pbem.celery import app as celery_app
@@ -189,8 +189,28 @@ def test_resolutions_and_emails_go_to_their_own_queues_each_taken_by_its_own_wor
     mailer = broker_workers(Queue.EMAIL)
     wait_for(lambda: not owed.exclude(status="sent").exists(), 60, "the email worker to send them", mailer)
     resolver_log, mailer_log = (tmp_path / "worker-1.log").read_text(), (tmp_path / "worker-2.log").read_text()
-    assert f"Task {RESOLVE_PHASE}[" in resolver_log and f"Task {SEND_EMAILS}[" not in resolver_log
-    assert f"Task {SEND_EMAILS}[" in mailer_log and f"Task {RESOLVE_PHASE}[" not in mailer_log
+    assert f"Task {RESOLVE_PHASE}[" in resolver_log and f"Task {SEND_DUE}[" not in resolver_log
+    assert f"Task {SEND_DUE}[" in mailer_log and f"Task {RESOLVE_PHASE}[" not in mailer_log
+
+
+def test_a_burst_of_resolutions_emails_goes_out_in_one_sender_task(make_game, broker_workers, tmp_path):
+    """Games resolving while no email worker is free (here: none is started yet) publish one wake-up call
+    between them (games/wakes.py): the email worker, once it starts, sends every game's emails in one task."""
+    games = [make_game(humans=3, seed=seed) for seed in range(4)]
+    resolver = broker_workers(Queue.RESOLVE)
+    for game in games:
+        phase = open_phase(game)
+        for seat in game.seats.order_by("number"):
+            turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+    wait_for(lambda: Phase.objects.filter(number=2).count() == 4, 60, "the four resolutions", resolver)
+    owed = OutboundEmail.objects.filter(phase__number=2)
+    assert owed.count() == 4 and waiting_in(Queue.EMAIL) == 1
+
+    mailer = broker_workers(Queue.EMAIL)
+    wait_for(lambda: not owed.exclude(status="sent").exists(), 60, "the email worker to send them", mailer)
+    mailer_log = (tmp_path / "worker-2.log").read_text().splitlines()
+    runs = [line for line in mailer_log if f"Task {SEND_DUE}[" in line and " succeeded " in line]
+    assert len(runs) == 1 and runs[0].endswith(": 4"), runs  # one task, which sent the four emails
 
 
 def blocked_by(lock_connection: psycopg.Connection) -> list[int]:

@@ -5,7 +5,7 @@ that no mail client makes them clickable. Imports nothing of the email pipeline,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -67,13 +67,17 @@ def threads_of(rows: Iterable[Participant], seat: Seat, game: Game, labels: dict
 Unseen = dict[tuple[int, int], list[Participant]]
 
 
-def unseen_in(game: Game) -> Unseen:
-    """Every reader's messages not seen yet in `game`, by (seat number, player id): one query for a batch of
-    turn emails, whatever its size."""
-    rows = Participant.objects.filter(message__game=game, seen_at__isnull=True).select_related("message__sender")
-    found: Unseen = {}
+def unseen_in(game_ids: Collection[int]) -> dict[int, Unseen]:
+    """Every reader's messages not seen yet, by game and then by (seat number, player id): one query for a
+    batch of turn emails, whatever its size and however many games it spans."""
+    found: dict[int, Unseen] = {}
+    if not game_ids:
+        return found
+    rows = Participant.objects.filter(message__game_id__in=game_ids, seen_at__isnull=True).select_related(
+        "message__sender"
+    )
     for row in rows:
-        found.setdefault((row.seat_number, row.player_id), []).append(row)
+        found.setdefault(row.message.game_id, {}).setdefault((row.seat_number, row.player_id), []).append(row)
     return found
 
 

@@ -1,0 +1,159 @@
+"""Coalesced wake-up calls (games/wakes.py) and the game emails' sender they wake (games/emails.py, send_due):
+one call on its way serves every transaction until its task starts; a burst of games' emails goes out in one
+task that reads what they share in the same statements for one game or ten."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail as outbox
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import dispatch, emails, turns, wakes
+from games.dispatch import SEND_DUE
+from games.models import Game, OutboundEmail, Player, Wake
+from tests.conftest import open_phase
+
+pytestmark = pytest.mark.django_db
+
+
+class Published:
+    """dispatch.publish as a broker would take it (or refuse it, with `up` False): the calls are recorded."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, float]] = []
+        self.up = True
+
+    def __call__(self, name: str, *args: Any, countdown: float = 0) -> bool:
+        self.calls.append((name, countdown))
+        return self.up
+
+
+@pytest.fixture
+def broker(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Published:
+    """A broker that records what is published to it: calls are published, not run inline."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    published = Published()
+    monkeypatch.setattr(dispatch, "publish", published)
+    return published
+
+
+def commit_waking_the_sender(django_capture_on_commit_callbacks: Any) -> None:
+    """A transaction that makes an email due, committed (its on_commit callbacks run)."""
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        wakes.wake_email_sender()
+
+
+def test_one_call_on_its_way_serves_every_commit_until_its_task_starts(broker, django_capture_on_commit_callbacks):
+    for _ in range(3):
+        commit_waking_the_sender(django_capture_on_commit_callbacks)
+    assert broker.calls == [(SEND_DUE, wakes.EMAIL_GATHER.total_seconds())]
+    assert Wake.objects.filter(task=SEND_DUE).exists()
+    wakes.started(SEND_DUE)  # the task starts: what falls due from now on needs a call of its own
+    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    assert len(broker.calls) == 2
+
+
+def test_a_call_on_its_way_too_long_was_lost_and_is_published_again(broker, django_capture_on_commit_callbacks):
+    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    Wake.objects.update(at=timezone.now() - wakes.WAKE_LOST - timedelta(seconds=1))
+    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    assert len(broker.calls) == 2
+
+
+def test_a_call_the_broker_refused_leaves_no_wake_so_the_next_commit_calls_again(
+    broker, django_capture_on_commit_callbacks
+):
+    broker.up = False
+    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    assert not Wake.objects.exists()
+    broker.up = True
+    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    assert len(broker.calls) == 2 and Wake.objects.exists()
+
+
+def test_without_a_broker_the_sender_runs_inline_after_commit(make_game, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        make_game(humans=3)  # its first turn emails are written, and sent inline after commit
+    assert not OutboundEmail.objects.exclude(status="sent").exists() and len(outbox.outbox) == 3
+    assert not Wake.objects.exists()
+
+
+# --- The sender -------------------------------------------------------------------------------------------
+
+
+def games_with_pending_emails(make_game: Any, count: int) -> list[Game]:
+    games = [make_game(humans=3, seed=seed) for seed in range(count)]
+    OutboundEmail.objects.update(status="pending")
+    return games
+
+
+def sending_statements(make_game: Any, count: int) -> tuple[int, int, int]:
+    """(reads, other statements, statements recording a row sent) of the sender taking `count` games' emails."""
+    games_with_pending_emails(make_game, count)
+    with CaptureQueriesContext(connection) as queries:
+        assert emails.send_due() == 3 * count
+    statements = [q["sql"] for q in queries.captured_queries]
+    reads = [sql for sql in statements if sql.startswith("SELECT")]
+    records = [sql for sql in statements if sql.startswith("UPDATE") and "\"status\" = 'sent'" in sql]
+    return len(reads), len(statements) - len(reads) - len(records), len(records)
+
+
+def test_the_sender_takes_a_burst_of_games_in_the_same_statements_for_one_game_or_ten(make_game):
+    one = sending_statements(make_game, 1)
+    OutboundEmail.objects.all().delete()
+    outbox.outbox.clear()
+    ten = sending_statements(make_game, 10)
+    assert one[:2] == ten[:2]  # reads and the claim: the same whatever the number of games
+    assert (one[2], ten[2]) == (3, 30)  # each email recorded just after it went
+    assert len(outbox.outbox) == 30 and not OutboundEmail.objects.exclude(status="sent").exists()
+
+
+def test_a_full_batch_wakes_another_sender_first(make_game, monkeypatch, broker, django_capture_on_commit_callbacks):
+    games_with_pending_emails(make_game, 2)
+    monkeypatch.setattr(emails, "SEND_BATCH", 4)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert emails.send_due() == 4
+    assert broker.calls == [(SEND_DUE, wakes.EMAIL_GATHER.total_seconds())]
+    assert OutboundEmail.objects.filter(status="pending").count() == 2
+
+
+def test_a_backlog_of_one_games_phases_emails_each_reader_the_news_once_in_one_thread(make_game):
+    """A game's first emails and two resolutions' emails wait for one sender (a worker was busy): each email
+    reports only the lines since the one before it to that reader, and the later ones point at the first,
+    the root of its reader's thread."""
+    game = make_game(humans=3)
+    Player.objects.update(notify=Player.Notify.ALL)  # every phase: each resolution emails every seat
+    phase = open_phase(game)
+    for seat in game.seats.all():  # seat 1 the only seller: the sale asks only them
+        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+    assert turns.resolve_phase(phase.pk)
+    phase = open_phase(game)
+    assert phase.owed_seats == [0]
+    turns.submit_order(game.seats.get(number=0), phase.number, turns.engine_of(game).default_order(game.state, 0))
+    assert turns.resolve_phase(phase.pk)
+    sent = emails.send_due()
+    # The first turn emails ask for orders of phases that have resolved since: skipped, not sent.
+    assert sent == len(outbox.outbox) == OutboundEmail.objects.filter(status="sent").count()
+    assert OutboundEmail.objects.filter(status="skipped", kind="turn-started").exists()
+    twice = 0
+    for address in ("player1@example.com", "player2@example.com", "player3@example.com"):
+        first, *later = [m for m in outbox.outbox if m.to == [address]]
+        assert "References" not in first.extra_headers
+        assert [m.extra_headers["References"] for m in later] == [first.extra_headers["Message-ID"]] * len(later)
+        news = [set(news_lines(m)) for m in (first, *later)]
+        assert all(news) and not any(a & b for i, a in enumerate(news) for b in news[i + 1 :]), news
+        twice += bool(later)
+    assert twice == 2  # the buyers, not asked in the sale, heard of both resolutions
+
+
+def news_lines(message: Any) -> list[str]:
+    """The lines of an email's "What happened since your last email" list (its text part)."""
+    text = str(message.body)
+    start = text.index("What happened since your last email")
+    block = text[start:].split("\n\n", 1)[0]
+    return [line.strip("- ").strip() for line in block.splitlines()[1:] if line.strip()]
