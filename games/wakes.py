@@ -16,7 +16,7 @@ loop of inline calls.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -29,9 +29,9 @@ from games.models import Wake
 # lost call delays nothing beyond what the sweep would catch anyway.
 WAKE_LOST = timedelta(seconds=30)
 # The game emails' sender starts this long after its call, so the emails of the games resolving meanwhile (a
-# league's deadline resolves hundreds at once) go out with them, in one task. Nobody notices half a second
-# on an email.
-EMAIL_GATHER = timedelta(milliseconds=500)
+# league's deadline resolves hundreds at once) go out with them, in one task. Nobody notices a fifth of a
+# second on an email.
+EMAIL_GATHER = timedelta(milliseconds=200)
 
 
 def wake_email_sender() -> None:
@@ -46,23 +46,32 @@ def wake_once(name: TaskName, gather: timedelta = timedelta(0)) -> None:
     transaction.on_commit(lambda: _wake(name, gather))
 
 
+# Task -> until when a call this process published is sure to be on its way: a call with a countdown does not
+# start before it, so until then this process needs no query to know. (Its own clock only: machines' clocks
+# may differ by more than a countdown.)
+_published_until: dict[str, datetime] = {}
+
+
 def _wake(name: TaskName, gather: timedelta) -> None:
     if dispatch.inline():
         if not dispatch.queued_inline(name):  # queued already: it runs after this, and drains these rows too
             dispatch.publish(name)
         return
     now = timezone.now()
-    if Wake.objects.filter(task=name, at__gt=now - WAKE_LOST).exists():
+    if now < _published_until.get(name, now) or Wake.objects.filter(task=name, at__gt=now - WAKE_LOST).exists():
         return
     # Two transactions committing together may both publish: the second task finds little or nothing to do.
     Wake.objects.bulk_create(
         [Wake(task=name, at=now)], update_conflicts=True, unique_fields=["task"], update_fields=["at"]
     )
-    if not dispatch.publish(name, countdown=gather.total_seconds()):
+    if dispatch.publish(name, countdown=gather.total_seconds()):
+        _published_until[name] = now + gather
+    else:
         Wake.objects.filter(task=name, at=now).delete()  # nothing is on its way: the next commit tries again
 
 
 def started(name: TaskName) -> None:
     """Called by a task woken by `wake_once` as it starts, before it reads what is due: from here on, newly due
     rows need a call of their own."""
+    _published_until.pop(name, None)
     Wake.objects.filter(task=name).delete()

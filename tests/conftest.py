@@ -21,7 +21,7 @@ from django.db import connection
 from django.test.signals import template_rendered
 from django.urls import clear_url_caches, reverse
 
-from games import engines, turns
+from games import engines, turns, wakes
 from games.models import Game, Phase, Player
 from pbem.celery import app as celery_app
 from tests.template_audit import audited, context_problems
@@ -46,6 +46,7 @@ def _test_settings(settings: Any) -> Iterator[None]:
     # Tasks run inline unless a test asks for the real worker.
     settings.CELERY_TASK_ALWAYS_EAGER = True
     celery_app.conf.task_always_eager = True
+    wakes._published_until.clear()  # no call published by an earlier test counts as on its way
     yield
 
 

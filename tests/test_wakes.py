@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.core import mail as outbox
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -58,10 +59,29 @@ def test_one_call_on_its_way_serves_every_commit_until_its_task_starts(broker, d
     assert len(broker.calls) == 2
 
 
+def test_the_process_that_published_the_call_needs_no_query_while_it_cannot_have_started(
+    broker, django_capture_on_commit_callbacks
+):
+    """A call with a countdown does not start before it: until then the process that published it knows it is
+    on its way without asking the database; after, it asks."""
+    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    with CaptureQueriesContext(connection) as soon:
+        commit_waking_the_sender(django_capture_on_commit_callbacks)
+    after_the_countdown = time_machine.travel(timezone.now() + wakes.EMAIL_GATHER * 2, tick=False)
+    with after_the_countdown, CaptureQueriesContext(connection) as later:
+        commit_waking_the_sender(django_capture_on_commit_callbacks)
+    wake_table = Wake._meta.db_table
+    assert not [q for q in soon.captured_queries if wake_table in q["sql"]]
+    assert [q for q in later.captured_queries if wake_table in q["sql"]] and len(broker.calls) == 1
+
+
 def test_a_call_on_its_way_too_long_was_lost_and_is_published_again(broker, django_capture_on_commit_callbacks):
     commit_waking_the_sender(django_capture_on_commit_callbacks)
-    Wake.objects.update(at=timezone.now() - wakes.WAKE_LOST - timedelta(seconds=1))
-    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    with time_machine.travel(timezone.now() + wakes.WAKE_LOST / 2, tick=False):
+        commit_waking_the_sender(django_capture_on_commit_callbacks)  # still on its way: its task is busy
+    assert len(broker.calls) == 1
+    with time_machine.travel(timezone.now() + wakes.WAKE_LOST + timedelta(seconds=1), tick=False):
+        commit_waking_the_sender(django_capture_on_commit_callbacks)
     assert len(broker.calls) == 2
 
 
