@@ -130,10 +130,13 @@ def flush_redis() -> None:
 
 def drop_queued_calls(database: str) -> None:
     """Flush the broker's database (tasks published while no worker ran) and forget the email sender's call
-    among them: its Wake row says a call is on its way (games/wakes.py), which is no longer true."""
+    among them: its Wake row says a call is on its way (games/wakes.py), which is no longer true. Then give
+    the freshly filled tables their statistics, as autovacuum keeps them on a running server: without, the
+    planner judges the outbox by the few rows it had before the preparation marked thousands sent."""
     flush_redis()
     with psycopg.connect(f"{PG} dbname={database}", autocommit=True) as conn:
         conn.execute("DELETE FROM games_wake")
+        conn.execute("ANALYZE")
 
 
 def run_py(args: list[str], env: dict[str, str], log_name: str, timeout: float = 900) -> str:

@@ -68,6 +68,7 @@ class Player(models.Model):
     email = models.EmailField(unique=True)
     name = models.CharField(max_length=80, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC")
+
     class Notify(models.TextChoices):
         # The default since issue 15: the least mail that lets a player play. "all" was the default before;
         # the migration that changed it left existing rows as they were (README, "Emails a player gets").
@@ -356,6 +357,13 @@ class OutboundEmail(MailRow):
                 name="outbox-unsent",
                 condition=models.Q(status__in=["pending", "sending"]) | models.Q(status="failed", attempts__lt=5),
             ),
+            # The sender's claim (games/emails.py, send_due): the oldest pending rows, in a backlog's order.
+            models.Index(fields=["id"], name="outbox-pending", condition=models.Q(status="pending")),
+            # What an email needs of those sent before it (games/emails.py, with_history): its seat's last one,
+            # and the first one its address got in the game. Partial, so a lookup reads its seat's or reader's
+            # few sent rows whatever the planner thinks of the share of sent rows.
+            models.Index(fields=["seat", "id"], name="outbox-sent-by-seat", condition=models.Q(status="sent")),
+            models.Index(fields=["game", "to", "id"], name="outbox-sent-by-reader", condition=models.Q(status="sent")),
         ]
 
     def __str__(self) -> str:
