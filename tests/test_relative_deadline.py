@@ -71,3 +71,22 @@ def test_an_email_shows_the_deadline_in_its_readers_zone(make_game):
         organise.resolve_now(game)
     message = next(m for m in mail.outbox if m.to == [player.email])
     assert "Deadline: Sunday 6 December 2026, 18:00 (Asia/Tokyo), in 2 days counted from when" in message.body
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Tokyo", "America/New_York", "Australia/Lord_Howe"])
+@pytest.mark.parametrize("layout", ["D j M H:i T", "l j F Y, H:i", "N jS, P e O"])
+@pytest.mark.parametrize("language", ["en-gb", "de", "fr"])
+def test_a_deadline_in_an_email_reads_as_djangos_date_filter_writes_it(zone, layout, language):
+    """The emails' `local` filter keeps what it wrote for a moment, layout, zone and language: it writes what
+    Django's `date` would, across a daylight-saving change and in other languages."""
+    from django.template import Context, Template
+    from django.utils import timezone, translation
+
+    ours = Template("{% load pbem_time %}{{ moment|local:layout }}|{{ moment|local:layout }}")
+    djangos = Template("{{ moment|date:layout }}")
+    moments = [datetime(2026, 3, 8, 6, 59, tzinfo=UTC) + timedelta(hours=h) for h in (0, 1, 24 * 20, 24 * 235)]
+    with timezone.override(zone), translation.override(language):
+        for moment in moments:
+            context = Context({"moment": moment, "layout": layout})
+            written = djangos.render(context)
+            assert ours.render(context) == f"{written}|{written}" and written
