@@ -44,6 +44,7 @@ class Need(Enum):
 GAME_NEEDS = {
     OutboundEmail.Kind.TURN_STARTED: Need.OWED,
     OutboundEmail.Kind.REMINDER: Need.OWED,
+    OutboundEmail.Kind.DEADLINE_MOVED: Need.OWED,
     OutboundEmail.Kind.GAME_OVER: Need.END,
     OutboundEmail.Kind.PHASE_RESOLVED: Need.NEWS,
 }

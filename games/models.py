@@ -287,7 +287,7 @@ class Event(models.Model):
 
 
 class Wake(models.Model):
-    """A wake-up call on its way to a task that drains one kind of due rows (games/dispatch.py, wake_once): the
+    """A wake-up call on its way to a task that drains one kind of due rows (games/wakes.py, wake_once): the
     row exists from the moment the call is published until the task starts. While it exists, newly due rows
     need no call of their own: the task, once it starts, finds them too. Under a burst (a league's deadline,
     a backlog after an outage) many games' emails then go out in a few tasks instead of one task each."""
@@ -337,6 +337,10 @@ class OutboundEmail(MailRow):
         REMINDER = "reminder"
         PHASE_RESOLVED = "phase-resolved"
         GAME_OVER = "game-over"
+        # An organiser moved the open phase's deadline (extended it, or resumed a paused game): each seat that
+        # still owes an order is told the new one. A phase's deadline may move again, so this kind alone may
+        # be written more than once for a seat and phase.
+        DEADLINE_MOVED = "deadline-moved"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="emails")
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="emails")
@@ -348,7 +352,13 @@ class OutboundEmail(MailRow):
     events_upto = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["phase", "seat", "kind"], name="one-email-per-phase-seat-kind")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["phase", "seat", "kind"],
+                name="one-email-per-phase-seat-kind",
+                condition=~models.Q(kind="deadline-moved"),
+            )
+        ]
         indexes = [
             models.Index(fields=["status"], name="outbox-status"),
             # Rows still owed (games.mail.unsent: the 5 is MAX_ATTEMPTS), oldest first, for /healthz.
@@ -371,5 +381,6 @@ class OutboundEmail(MailRow):
 
     @property
     def asks_for_order(self) -> bool:
-        """A turn email or reminder: it asks for an order, so it is pointless once its phase resolved."""
-        return self.kind in (self.Kind.TURN_STARTED, self.Kind.REMINDER)
+        """A turn email, reminder or moved deadline: it asks for an order, so it is pointless once its phase
+        resolved."""
+        return self.kind in (self.Kind.TURN_STARTED, self.Kind.REMINDER, self.Kind.DEADLINE_MOVED)

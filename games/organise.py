@@ -15,9 +15,17 @@ from games.models import Game, OutboundEmail, Phase, Seat, new_link_key
 
 
 def extend_deadline(game: Game, by: timedelta) -> Phase | None:
-    phase = turns.current_phase(game)
-    if phase is not None:
+    """Move the open phase's deadline on by `by`. In a running game, each seat that still owes an order is
+    emailed the new deadline with its link (a paused game's players hear of it when it resumes)."""
+    with transaction.atomic():
+        phase = turns.current_phase(game)
+        if phase is None:
+            return None
         phase.save(update_fields=phase.move_deadline(phase.deadline + by, game.reminder_before))
+        if game.status == Game.Status.ACTIVE:
+            owing = set(phase.owed_seats) - turns.submitted_seats(phase)
+            seats = game.seats.filter(number__in=owing, is_bot=False, player__isnull=False).select_related("player")
+            turns.queue_emails(phase, turns.email_rows(game, phase, list(seats), OutboundEmail.Kind.DEADLINE_MOVED))
     return phase
 
 

@@ -211,6 +211,43 @@ def test_extending_a_deadline_moves_it_and_rearms_the_reminder(make_game):
     assert extended.deadline == phase.deadline + timedelta(hours=24) and not extended.reminded
 
 
+def test_a_deadline_the_organiser_moves_is_emailed_to_each_seat_still_owing_an_order(make_game):
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    turns.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
+    mail.outbox.clear()
+
+    def told() -> list[tuple[str, str]]:
+        sent = [(m.to[0], headline(m)) for m in mail.outbox]
+        mail.outbox.clear()
+        return sorted(sent)
+
+    organise.extend_deadline(game, timedelta(hours=24))
+    moved = open_phase(game).deadline.strftime("%a %-d %b %H:%M UTC")
+    expected = f"{phase.name}: the deadline moved to {moved}"
+    assert told() == [("player2@example.com", expected), ("player3@example.com", expected)]
+    organise.extend_deadline(game, timedelta(hours=24))  # again: told again, of the newer deadline
+    assert [to for to, _ in told()] == ["player2@example.com", "player3@example.com"]
+    organise.pause_game(game)
+    organise.extend_deadline(Game.objects.get(pk=game.pk), timedelta(hours=24))  # paused: heard of on resume
+    assert told() == []
+    organise.resume_game(Game.objects.get(pk=game.pk))
+    assert [to for to, _ in told()] == ["player2@example.com", "player3@example.com"]
+
+
+def test_a_moved_deadlines_email_asks_for_the_order_with_the_seats_link_and_the_new_deadline(make_game):
+    game = make_game(humans=3)
+    mail.outbox.clear()
+    organise.extend_deadline(game, timedelta(hours=72))
+    phase = open_phase(game)
+    message = next(m for m in mail.outbox if m.to == ["player1@example.com"])
+    text = str(message.body)
+    assert "The organiser moved the deadline" in text and "your order is still owed" in text
+    assert f"New deadline: {phase.deadline.strftime('%A %-d %B %Y, %H:%M')} (UTC)" in text
+    assert "/l/" in text  # the seat's signed link
+    assert "List-Unsubscribe" not in message.extra_headers  # it asks for an owed order: not declinable
+
+
 def test_resolve_now_uses_defaults_for_every_missing_order(make_game):
     game = make_game(humans=3)
     phase = open_phase(game)
