@@ -143,13 +143,15 @@ def form_data(prompt: dict[str, Any], order: dict[str, Any]) -> dict[str, Any]:
 
 
 def emails_due(game: Game, phase: Phase | None, remind: bool = False) -> list[Read]:
-    """Send the emails due now (with `remind`, a reminder to the first seat owing one too)."""
+    """Send the emails due now (with `remind`, a reminder to the first seat owing one too, and a moved
+    deadline's email to the last)."""
     if remind and phase is not None and phase.owed_seats:
-        seat = Seat.objects.select_related("player").get(game=game, number=phase.owed_seats[0])
-        assert seat.player is not None
-        OutboundEmail.objects.create(
-            game=game, phase=phase, seat=seat, kind="reminder", to=seat.player.email, events_upto=game.event_count
-        )
+        for number, kind in ((phase.owed_seats[0], "reminder"), (phase.owed_seats[-1], "deadline-moved")):
+            seat = Seat.objects.select_related("player").get(game=game, number=number)
+            assert seat.player is not None
+            OutboundEmail.objects.create(
+                game=game, phase=phase, seat=seat, kind=kind, to=seat.player.email, events_upto=game.event_count
+            )
     mail.outbox.clear()
     emails.send_pending(game.pk)
     seats = {seat.player.email: seat.number for seat in game.seats.select_related("player") if seat.player}
