@@ -332,7 +332,14 @@ def send_claimed(rows: list[OutboundEmail]) -> int:
                 yield mail.Outgoing([row.pk], None)
                 continue
             batch = batches[row.game_id]
-            message, talk_rows = build_with_talk(row, batch)
+            try:
+                message, talk_rows = build_with_talk(row, batch)
+            except Exception as error:  # noqa: BLE001  (one email that cannot be built must not stop the rest)
+                # It fails like a provider's refusal, so the sweep retries it (MAX_ATTEMPTS). Only the exception's
+                # name is kept and logged: its words could quote the game's state.
+                log.error("game email %s could not be built: %s", row.pk, type(error).__name__)
+                yield mail.Outgoing([row.pk], None, failed=f"could not be built: {type(error).__name__}")
+                continue
             item = mail.Outgoing([row.pk], message, record={"subject": message.subject[:250]})
             yield item
             if item.sent:

@@ -186,6 +186,7 @@ class Outgoing:
     message: EmailMultiAlternatives | None
     record: dict[str, Any] = field(default_factory=dict)  # more columns to store with the sent rows
     sent: bool = False  # set by deliver once the provider took it
+    failed: str = ""  # without a message: why it could not be built (the rows fail, to be retried), not skipped
 
 
 def deliver(model: type[MailRow], outgoing: Iterable[Outgoing], connection: BaseEmailBackend | None = None) -> int:
@@ -224,14 +225,18 @@ def claim_pending(pending: QuerySet[M], limit: int | None = None) -> list[M]:
 
 def send_claimed(model: type[MailRow], outgoing: Iterable[Outgoing], connection: BaseEmailBackend | None = None) -> int:
     """Send and record each message of `outgoing`, whose rows this sender claimed (`claim_pending`); rows of
-    an item without a message are marked skipped. Each message is recorded sent just after its send, so a
-    worker killed half-way has at most the message in the provider's hands sent twice. Returns how many
-    messages went out."""
+    an item without a message are marked skipped, or failed if it says why. Each message is recorded sent
+    just after its send, so a worker killed half-way has at most the message in the provider's hands sent
+    twice. Returns how many messages went out."""
     connection = connection or get_connection()
     sent = 0
     for item in outgoing:
         if item.message is None:
-            model._default_manager.filter(pk__in=item.rows, status=MailStatus.SENDING).update(status=MailStatus.SKIPPED)
+            claimed = model._default_manager.filter(pk__in=item.rows, status=MailStatus.SENDING)
+            if item.failed:
+                claimed.update(status=MailStatus.FAILED, error=item.failed)
+            else:
+                claimed.update(status=MailStatus.SKIPPED)
             continue
         sent += _send(model, item, connection)
     return sent

@@ -177,3 +177,24 @@ def news_lines(message: Any) -> list[str]:
     start = text.index("What happened since your last email")
     block = text[start:].split("\n\n", 1)[0]
     return [line.strip("- ").strip() for line in block.splitlines()[1:] if line.strip()]
+
+
+def test_an_email_that_cannot_be_built_fails_alone_and_names_no_more_than_its_error(make_game, monkeypatch, caplog):
+    """One email the sender cannot build (a template or a view that raises) must not hold back the batch: the
+    others go out; it is recorded failed, to be retried by the sweep, with the exception's name only (its
+    words could quote the game's state) in the row and the log."""
+    games_with_pending_emails(make_game, 2)
+    broken = OutboundEmail.objects.filter(status="pending").order_by("id")[1]
+    build = emails.build_with_talk
+
+    def build_or_raise(row: OutboundEmail, batch: Any) -> Any:
+        if row.pk == broken.pk:
+            raise ValueError("SECRET-HAND Spices/Chinese")
+        return build(row, batch)
+
+    monkeypatch.setattr(emails, "build_with_talk", build_or_raise)
+    assert emails.send_due() == 5 and len(outbox.outbox) == 5
+    failed = OutboundEmail.objects.get(pk=broken.pk)
+    assert failed.status == "failed" and failed.attempts == 1 and failed.error == "could not be built: ValueError"
+    assert "SECRET-HAND" not in caplog.text and f"game email {broken.pk} could not be built" in caplog.text
+    assert OutboundEmail.objects.filter(status="sent").count() == 5
