@@ -142,11 +142,11 @@ def with_history(rows: QuerySet[OutboundEmail]) -> QuerySet[OutboundEmail]:
         .annotate(upto=Max("events_upto"))
         .values("upto")
     )
-    first_sent_id = (
+    first_sent_to_reader = (
         sent.filter(game_id=OuterRef("game_id"), to=OuterRef("to")).exclude(message_id="").order_by("id")
     ).values("message_id")[:1]
     return rows.select_related("game", "phase", "seat__player").annotate(
-        emailed_upto=Subquery(last_sent), thread_root=Subquery(first_sent_id)
+        emailed_upto=Subquery(last_sent), thread_root=Subquery(first_sent_to_reader)
     )
 
 
