@@ -11,9 +11,9 @@ counted there, never run. Prints the figures and writes bench/results/scale.json
 For each size, in processes of their own (Django on the copy, production settings):
 - find due work: the queries that find the overdue phases and the phases due a reminder, as the sweep finds
   them (`find_due_work`), run `--repeat` times, median;
-- EXPLAIN: both sweeps run once inside a transaction that is rolled back; each kind of statement is
-  EXPLAINed (ANALYZE, BUFFERS) just before it first runs; a sequential scan of games, phases, orders or seats
-  is flagged;
+- EXPLAIN: both sweeps run once inside a transaction that is rolled back, and the game emails' sender on a
+  batch of emails put back to pending; each kind of statement is EXPLAINed (ANALYZE, BUFFERS) just before it
+  first runs; a sequential scan of games, phases, orders, seats or the outbox is flagged;
 - the sweeps: the two beat tasks (games.tasks.sweep_deadlines, leagues.tasks.sweep) called as the worker
   would, committing and enqueueing to the broker: wall time, statements, tasks enqueued, and the process's
   peak RSS (getrusage ru_maxrss) against its size before the sweep.
@@ -40,7 +40,8 @@ if str(ROOT) not in sys.path:
 from bench import scaledb  # noqa: E402
 
 RUN_DB = "pbem_scale_run"
-WATCHED = {"games_game", "games_phase", "games_order", "games_seat"}  # never to be read whole by a sweep
+# Never to be read whole by a sweep (nor the outbox by the email sender).
+WATCHED = {"games_game", "games_phase", "games_order", "games_seat", "games_outboundemail"}
 
 
 def parse_args() -> argparse.Namespace:
@@ -111,6 +112,8 @@ def probe(repeat: int) -> dict[str, Any]:
     from django.db import transaction
 
     from bench.sqlprobe import Statements
+    from games import emails
+    from games.models import OutboundEmail
 
     found: dict[str, Any] = {}
     for label, finder in find_due_work().items():
@@ -127,6 +130,13 @@ def probe(repeat: int) -> dict[str, Any]:
             with Statements(explain=True) as log:
                 task()
             statements[label] = log.described(WATCHED)
+        # The game emails' sender on a backlog of a batch of emails (the newest sent ones, put back): its
+        # claim and its reads of what they share, beside every game's history of sent emails.
+        backlog = list(OutboundEmail.objects.order_by("-id").values_list("id", flat=True)[: emails.SEND_BATCH])
+        OutboundEmail.objects.filter(pk__in=backlog).update(status=OutboundEmail.Status.PENDING)
+        with Statements(explain=True) as log:
+            sent = emails.send_due()
+        statements[f"email sender ({sent} emails)"] = log.described(WATCHED)
         transaction.set_rollback(True)
     return {"find": found, "statements": statements}
 
