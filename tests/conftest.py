@@ -51,6 +51,14 @@ def worker_number(config: pytest.Config) -> int:
     return int(str(workerinput["workerid"]).removeprefix("gw")) if workerinput else 0
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """pytest-django runs the tests without a database last, and tests/engines holds the longest of them (200
+    random games of each engine, over a minute for Ports of Call): started last, they kept one process busy
+    well after the other was done. They go first, in their order; the rest keep pytest-django's."""
+    items.sort(key=lambda item: not item.nodeid.startswith("tests/engines/"))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _flush_by_delete() -> Iterator[None]:
     """A transactional test's database is emptied after it by Django's flush, which on PostgreSQL is one
