@@ -39,10 +39,15 @@ lint: venv
 types: venv
 	$(BIN)/mypy .
 
+# The suite runs in PYTEST_WORKERS processes (pytest-xdist; tests/conftest.py says how each keeps its own test
+# database, Redis database, RabbitMQ virtual host and folders): 2 for CI's 2 cores. worksteal: a process that
+# runs out of tests takes half of what the other has left, so both end together.
+PYTEST_WORKERS ?= 2
+
 pytest: venv
 	env $(if $(DATABASE_URL),,$(filter DATABASE_URL=%,$(SERVICES))) \
 	    $(if $(CELERY_BROKER_URL),,$(filter CELERY_BROKER_URL=%,$(SERVICES))) \
-	    $(BIN)/pytest $(PYTEST_ARGS)
+	    $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # A phone (390 px) and a desktop (1280 px) picture of each game's page and turn email, taken in Debian's
 # Chromium by the browser tests' own flows (tests/test_browser_games.py), in var/screenshots/; the desktop

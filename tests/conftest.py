@@ -1,5 +1,10 @@
 """Shared fixtures. Service tests run on whatever DATABASE_URL names (PostgreSQL in CI); tests that need
-PostgreSQL, Redis or RabbitMQ skip without them, unless PBEM_REQUIRE_SERVICES=1 makes that a failure."""
+PostgreSQL, Redis or RabbitMQ skip without them, unless PBEM_REQUIRE_SERVICES=1 makes that a failure.
+
+`make test` runs the suite in two processes (pytest-xdist's -n 2). Each has what a test may change of its own:
+its test database (pytest-django names it test_<name>_gw0, _gw1...), its Redis database for the real-worker
+tests (`broker_url`: CELERY_BROKER_URL's number plus the process's), its RabbitMQ virtual host (`rabbitmq_url`,
+named after the process), its temporary folders (pytest's, per process) and free ports."""
 
 from __future__ import annotations
 
@@ -16,8 +21,10 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+import redis
 from django.core import mail
 from django.db import connection
+from django.db.backends.postgresql.operations import DatabaseOperations
 from django.test.signals import template_rendered
 from django.urls import clear_url_caches, reverse
 
@@ -38,10 +45,47 @@ def missing_service(reason: str) -> None:
     pytest.skip(reason)
 
 
+def worker_number(config: pytest.Config) -> int:
+    """Which of pytest-xdist's processes this is: 0 for gw0 (and for a run without xdist), 1 for gw1..."""
+    workerinput = getattr(config, "workerinput", None)
+    return int(str(workerinput["workerid"]).removeprefix("gw")) if workerinput else 0
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """pytest-django runs the tests without a database last, and tests/engines holds the longest of them (200
+    random games of each engine, over a minute for Ports of Call): started last, they kept one process busy
+    well after the other was done. They go first, in their order; the rest keep pytest-django's."""
+    items.sort(key=lambda item: not item.nodeid.startswith("tests/engines/"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_by_delete() -> Iterator[None]:
+    """A transactional test's database is emptied after it by Django's flush, which on PostgreSQL is one
+    TRUNCATE of every table: about 0.3 s a test here, as each table and index gets new files. DELETE FROM each
+    table empties them just the same in a fiftieth of that (the foreign keys Django makes are checked at the
+    flush's commit, when every table is empty). A flush that resets the sequences keeps Django's TRUNCATE."""
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(
+        ops: DatabaseOperations, style: Any, tables: Any, *, reset_sequences: bool = False, allow_cascade: bool = False
+    ) -> list[str]:
+        if reset_sequences:
+            return truncate(ops, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        delete = style.SQL_KEYWORD("DELETE FROM")
+        return [f"{delete} {style.SQL_FIELD(ops.quote_name(table))};" for table in tables]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DatabaseOperations, "sql_flush", sql_flush)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _test_settings(settings: Any) -> Iterator[None]:
     # anymail's test backend records every message in django.core.mail.outbox, with anymail's extras.
     settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
+    # Django's default hasher costs about 0.5 s a password here; no test is about the hash itself.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.SITE_URL = "https://pbem.example"
     # Tasks run inline unless a test asks for the real worker.
     settings.CELERY_TASK_ALWAYS_EAGER = True
@@ -98,7 +142,12 @@ def postgres(db: None) -> None:
 
 
 @pytest.fixture
-def broker_url() -> str:
+def broker_url(request: pytest.FixtureRequest) -> str:
+    """CELERY_BROKER_URL's Redis, on a database of this test process's own: CELERY_BROKER_URL's number in the
+    first process (gw0, or a run without xdist), the next number in the second, and so on. The queues' names
+    are the same in every process, and a real-worker test purges them, so two processes on one database would
+    take or drop each other's tasks (a Redis database also keeps its publish/subscribe channels apart, as
+    Celery prefixes them with the database's number)."""
     url = os.environ.get("CELERY_BROKER_URL", "")
     if not url.startswith("redis://"):
         missing_service("needs Redis (set CELERY_BROKER_URL=redis://...)")
@@ -106,7 +155,18 @@ def broker_url() -> str:
     with socket.socket() as probe:
         if probe.connect_ex((parsed.hostname or "127.0.0.1", parsed.port or 6379)) != 0:
             missing_service(f"Redis is not answering at {url}")
-    return url
+    process = worker_number(request.config)
+    if not process:
+        return url
+    number = int(parsed.path.strip("/") or 0) + process
+    with redis.Redis.from_url(url) as client:
+        databases = int(client.config_get("databases")["databases"])
+    if number >= databases:
+        pytest.fail(
+            f"test process {process}'s Redis database would be {number}, but Redis has {databases}: give "
+            "CELERY_BROKER_URL a database number low enough for every process (-n)"
+        )
+    return parsed._replace(path=f"/{number}").geturl()
 
 
 @pytest.fixture(scope="session")

@@ -43,30 +43,106 @@ def audited(template_name: str | None) -> bool:
     return name.startswith(AUDITED_PREFIXES) or name in AUDITED_PAGES
 
 
+LEAVES_OR_NODES = (*LEAVES, Node)  # a Node: the template's own code ({{ block.super }})
+FORBIDDEN = (Model, QuerySet, Manager, Engine, BaseModelForm)
+# Every email renders its board's parts with the whole context, so the walk runs over large contexts
+# thousands of times in a run: these let it pass the plain values (almost all of them) without a call.
+EXACT_LEAVES = frozenset(LEAVES)
+FORM_PARTS = ("prompt", "initial", "data")
+_fields: dict[type, tuple[str, ...]] = {}
+
+
 def unreadable(value: Any, path: str = "", seen: set[int] | None = None) -> Iterator[str]:
     """The paths from `value` to anything a template must not hold."""
-    seen = set() if seen is None else seen
-    if isinstance(value, (*LEAVES, Node)):  # a Node: the template's own code ({{ block.super }})
+    found: list[str] = []
+    if seen is not None or not _plain(value):
+        _walk(value, path, set() if seen is None else seen, found)
+    return iter(found)
+
+
+def _plain(value: Any) -> bool:
+    """Whether `unreadable` finds nothing in `value`: the same walk without the paths, which only a finding
+    needs (whatever the order of a walk, it reaches the same values, so it finds something or nothing alike)."""
+    leaves = EXACT_LEAVES
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind in leaves:
+            continue
+        if kind is dict or kind is list or kind is tuple:
+            if id(value) not in seen:
+                seen.add(id(value))
+                stack.extend(value.values() if kind is dict else value)
+            continue
+        if isinstance(value, LEAVES_OR_NODES) or id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, FORBIDDEN):
+            return False
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            stack.extend(value)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            stack.extend(getattr(value, name) for name in _dataclass_fields(value))
+        elif isinstance(value, BaseForm):
+            stack.extend(getattr(value, name, None) for name in FORM_PARTS)
+        else:
+            return False
+    return True
+
+
+def _dataclass_fields(value: Any) -> tuple[str, ...]:
+    kind = type(value)
+    if kind not in _fields:
+        _fields[kind] = tuple(field.name for field in dataclasses.fields(value))
+    return _fields[kind]
+
+
+def _walk(value: Any, path: str, seen: set[int], found: list[str]) -> None:
+    """Appends to `found` each path from `value` to anything a template must not hold, depth first."""
+    leaves = EXACT_LEAVES
+    kind = type(value)
+    if kind is dict or kind is list or kind is tuple:  # neither a leaf nor forbidden: straight to the items
+        if id(value) in seen:
+            return
+        seen.add(id(value))
+        if kind is dict:
+            for key, item in value.items():
+                if type(item) not in leaves:
+                    _walk(item, f"{path}[{key!r}]", seen, found)
+        else:
+            for index, item in enumerate(value):
+                if type(item) not in leaves:
+                    _walk(item, f"{path}[{index}]", seen, found)
         return
-    if id(value) in seen:
+    if isinstance(value, LEAVES_OR_NODES) or id(value) in seen:
         return
     seen.add(id(value))
-    if isinstance(value, (Model, QuerySet, Manager, Engine, BaseModelForm)):
-        yield f"{path}: {type(value).__name__}"
+    if isinstance(value, FORBIDDEN):
+        found.append(f"{path}: {type(value).__name__}")
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from unreadable(item, f"{path}[{key!r}]", seen)
+            if type(item) not in leaves:
+                _walk(item, f"{path}[{key!r}]", seen, found)
     elif isinstance(value, (list, tuple, set, frozenset)):
         for index, item in enumerate(value):
-            yield from unreadable(item, f"{path}[{index}]", seen)
+            if type(item) not in leaves:
+                _walk(item, f"{path}[{index}]", seen, found)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for field in dataclasses.fields(value):
-            yield from unreadable(getattr(value, field.name), f"{path}.{field.name}", seen)
+        for name in _dataclass_fields(value):
+            item = getattr(value, name)
+            if type(item) not in leaves:
+                _walk(item, f"{path}.{name}", seen, found)
     elif isinstance(value, BaseForm):  # the reader's order form: built from their prompt and their order
-        for name in ("prompt", "initial", "data"):
-            yield from unreadable(getattr(value, name, None), f"{path}.{name}", seen)
+        for name in FORM_PARTS:
+            item = getattr(value, name, None)
+            if type(item) not in leaves:
+                _walk(item, f"{path}.{name}", seen, found)
     else:
-        yield f"{path}: unexpected {type(value).__name__}"
+        found.append(f"{path}: unexpected {type(value).__name__}")
 
 
 def context_problems(template_name: str | None, context: Any) -> list[str]:
