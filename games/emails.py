@@ -303,19 +303,20 @@ def send_due() -> int:
     """The game emails' sender, woken by `wake_sender` (games/wakes.py: one call on its way wakes it for all
     the emails due meanwhile): takes the oldest pending rows, SEND_BATCH at most, and sends them. A full batch
     wakes another sender first, so a burst spreads over the email workers. Returns how many went out."""
-    wakes.started(SEND_DUE)
-    rows = mail.claim_pending(
-        with_history(OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING)), SEND_BATCH
-    )
-    if len(rows) == SEND_BATCH:
-        wake_sender()
-    return send_claimed(rows)
+    with mail.unflushed_commits():
+        wakes.started(SEND_DUE)
+        pending = OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING)
+        rows = mail.claim_pending(with_history(pending), SEND_BATCH)
+        if len(rows) == SEND_BATCH:
+            wake_sender()
+        return send_claimed(rows)
 
 
 def send_pending(game_id: int) -> int:
     """Send every pending email of one game now (the admin's "send again", tests). Returns how many went out."""
     pending = OutboundEmail.objects.filter(game_id=game_id, status=OutboundEmail.Status.PENDING)
-    return send_claimed(mail.claim_pending(with_history(pending)))
+    with mail.unflushed_commits():
+        return send_claimed(mail.claim_pending(with_history(pending)))
 
 
 def send_claimed(rows: list[OutboundEmail]) -> int:

@@ -198,3 +198,25 @@ def test_an_email_that_cannot_be_built_fails_alone_and_names_no_more_than_its_er
     assert failed.status == "failed" and failed.attempts == 1 and failed.error == "could not be built: ValueError"
     assert "SECRET-HAND" not in caplog.text and f"game email {broken.pk} could not be built" in caplog.text
     assert OutboundEmail.objects.filter(status="sent").count() == 5
+
+
+def test_the_senders_own_commits_do_not_wait_for_the_disk_and_the_connection_is_given_back_as_it_was(
+    make_game, monkeypatch, postgres
+):
+    """synchronous_commit is off while the sender runs (its claims and sent marks: a server crash can only make
+    it send an email again), and on again once it returns, for the orders and resolutions that follow."""
+    games_with_pending_emails(make_game, 1)
+    seen: list[str] = []
+    build = emails.build_with_talk
+
+    def build_noting(row: OutboundEmail, batch: Any) -> Any:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            seen.append(cursor.fetchone()[0])
+        return build(row, batch)
+
+    monkeypatch.setattr(emails, "build_with_talk", build_noting)
+    assert emails.send_due() == 3 and seen == ["off"] * 3
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"
