@@ -5,8 +5,9 @@
 
 Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and the broker (default Redis db 11; an amqp://
 URL runs it on RabbitMQ). For each count it drops and recreates the database `pbem_bench_workers`, purges
-the broker's queues, starts that many separate worker processes (`celery worker --pool=solo`, each its own
-node name, consuming every queue, as separate machines would), and plays `--games` whole bot games with
+the broker's queues, starts that many separate workers of one pool process each (`celery worker
+--concurrency 1`, the default prefork pool as deployed, each its own node name, consuming every queue, as
+separate machines would), and plays `--games` whole bot games with
 `manage.py simulate` (every seat on autopilot, a watching player per seat, so each phase also renders and
 sends its emails to anymail's test backend). Prints resolutions per second (simulate's resolutions over its
 wall time, game creation included), games per minute, the median latency from a phase's last order to its
@@ -69,7 +70,7 @@ def environment(broker: str) -> dict[str, str]:
 
 
 def start_workers(count: int, env: dict[str, str]) -> list[Any]:
-    """`count` worker processes of one process each, started together, returned once all consume."""
+    """`count` workers of one pool process each, started together, returned once all consume."""
     started = []
     for number in range(1, count + 1):
         ready = RUN_DIR / f"workers-{number}.ready"
@@ -79,7 +80,10 @@ def start_workers(count: int, env: dict[str, str]) -> list[Any]:
             "-A",
             "bench.probe",  # the project's app; its ready file says when the worker consumes
             "worker",
-            "--pool=solo",
+            # Prefork, as the README deploys it, not solo: on RabbitMQ a solo worker sits idle for up to
+            # 10 s at a time with tasks waiting in its queue (Celery 5.7, py-amqp 5.4; see the README).
+            "--pool=prefork",
+            "--concurrency=1",
             "-n",
             f"bench{number}@%h",
             "--loglevel=WARNING",
