@@ -251,15 +251,23 @@ def send_claimed(model: type[MailRow], outgoing: Iterable[Outgoing], connection:
     twice. Returns how many messages went out."""
     connection = connection or get_connection()
     sent = 0
-    for item in outgoing:
-        if item.message is None:
-            claimed = model._default_manager.filter(pk__in=item.rows, status=MailStatus.SENDING)
-            if item.failed:
+    # Marked together at the end, in one UPDATE: a backlog (the sweep's, after an outage) can hold a dozen
+    # superseded turn emails of one game. A sender killed first leaves them sending, and the sweep puts them
+    # back (send_stragglers), to be found obsolete again.
+    skipped: list[int] = []
+    try:
+        for item in outgoing:
+            if item.message is None and not item.failed:
+                skipped.extend(item.rows)
+            elif item.message is None:
+                claimed = model._default_manager.filter(pk__in=item.rows, status=MailStatus.SENDING)
                 claimed.update(status=MailStatus.FAILED, error=item.failed)
             else:
-                claimed.update(status=MailStatus.SKIPPED)
-            continue
-        sent += _send(model, item, connection)
+                sent += _send(model, item, connection)
+    finally:
+        if skipped:
+            claimed = model._default_manager.filter(pk__in=skipped, status=MailStatus.SENDING)
+            claimed.update(status=MailStatus.SKIPPED)
     return sent
 
 

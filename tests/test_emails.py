@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import organise, sweep, turns
+from games import emails, organise, sweep, turns
 from games.models import Game, OutboundEmail, Player
 from tests.conftest import headline, open_phase
 
@@ -127,6 +129,26 @@ def test_a_turn_email_for_a_phase_already_resolved_is_skipped(make_game, setting
     assert set(OutboundEmail.objects.filter(phase=phase).values_list("status", flat=True)) == {"skipped"}
 
 
+@pytest.mark.parametrize("humans", [3, 6])
+def test_a_backlog_of_stale_turn_emails_is_marked_skipped_in_one_statement_whatever_its_size(make_game, humans):
+    """After an outage the sender can find many turn emails of phases that resolved meanwhile: none is sent,
+    all are marked skipped together, and the fresh ones still go out."""
+    game = make_game(humans=humans, seed=humans)
+    stale = open_phase(game)
+    organise.resolve_now(game)
+    # As if the sender had been down: the first phase's turn emails and the next phase's all wait.
+    OutboundEmail.objects.filter(game=game).update(status="pending")
+    mail.outbox.clear()
+    fresh = OutboundEmail.objects.filter(game=game).exclude(phase=stale).count()
+    assert fresh and OutboundEmail.objects.filter(phase=stale).count() == humans
+    with CaptureQueriesContext(connection) as queries:
+        assert emails.send_pending(game.pk) == fresh
+    marks = [q["sql"] for q in queries.captured_queries if "'skipped'" in q["sql"]]
+    assert len(marks) == 1
+    assert set(OutboundEmail.objects.filter(phase=stale).values_list("status", flat=True)) == {"skipped"}
+    assert len(mail.outbox) == fresh
+
+
 def test_the_game_over_email_carries_the_final_scores(make_game):
     game = make_game(humans=1, bots=2)
     while True:
@@ -174,11 +196,6 @@ def test_reminders_name_the_deadline(make_game):
 
 def sending_queries(game) -> tuple[int, int, int]:
     """(reads, other statements, statements recording a row sent) of sending a game's pending emails."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from games import emails
-
     OutboundEmail.objects.filter(game=game).update(status="pending")
     with CaptureQueriesContext(connection) as queries:
         assert emails.send_pending(game.pk) == game.seats.count()
