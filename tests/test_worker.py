@@ -86,7 +86,8 @@ def started_workers(broker_url: str, settings, tmp_path: Path) -> Iterator[Calla
                     "--loglevel=INFO",
                     "--without-gossip",
                     "--without-mingle",
-                    "--without-heartbeat",
+                    # The worker heartbeat's timer stays on: a solo worker on RabbitMQ without it notices a
+                    # delivery (or its stop signal) only at its next timer, up to 10 s later (README).
                     "-n",
                     name,
                     *consume,
