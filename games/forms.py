@@ -361,6 +361,8 @@ class PlayerSettingsForm(forms.ModelForm):
         model = Player
         fields = ["name", "time_zone", "notify"]
         labels = {"notify": "Email me"}
+        # Buttons, not a drop-down: a phone cuts a drop-down's chosen text to its width, and these are long.
+        widgets = {"notify": forms.RadioSelect}
 
 
 class AddressForm(forms.Form):

@@ -1,7 +1,7 @@
 """A real browser for the tests: Playwright drives Debian's Chromium (/usr/bin/chromium, never a browser
-download), and each page is checked the way a phone or desktop shows it: no horizontal scroll, and no
-serious or critical violation from axe-core (its own script, as bundled by the axe-playwright-python
-package, injected into the page).
+download), and each page is checked the way a phone or desktop shows it: no horizontal scroll, every button,
+drop-down and text field at least a thumb's height (44 px), and no serious or critical violation from
+axe-core (its own script, as bundled by the axe-playwright-python package, injected into the page).
 
 Playwright's sync API runs an asyncio loop in the test's thread for as long as it is started, and Django
 refuses database calls from a thread with a running loop (SynchronousOnlyOperation). The loop is
@@ -77,6 +77,30 @@ def serious_violations(page: Page) -> list[str]:
     return lines
 
 
+# A thumb's target: WCAG's enhanced target size (2.5.5), Apple's and Android's guidelines alike.
+THUMB = 44
+
+
+def small_controls(page: Page) -> list[str]:
+    """The page's visible buttons, drop-downs and text fields lower than a thumb's target, each as "a button
+    'its text' (height px)" (a drop-down or field by its name). Radio buttons and checkboxes are left out:
+    their label is what a thumb presses."""
+    found = page.evaluate(
+        """thumb => [...document.querySelectorAll(
+                'main button, main select, main input:not([type=radio]):not([type=checkbox]):not([type=hidden])')]
+            .filter(el => el.checkVisibility())  // not one inside a closed <details>
+            .map(el => [
+                el.tagName === 'BUTTON' ? `button '${el.innerText.trim()}'`
+                                        : `${el.tagName.toLowerCase()} '${el.name}'`,
+                el.getBoundingClientRect().height,
+            ])
+            .filter(([what, height]) => height > 0 && height < thumb - 0.5)
+            .map(([what, height]) => `${what} (${Math.round(height)} px)`)""",
+        THUMB,
+    )
+    return list(found)
+
+
 def check(page: Page, what: str, findings: Findings, *, accessibility: bool = True) -> None:
     """Record what would make `what` (as shown in `page` now) unfit for its width."""
     width = page.viewport_size["width"] if page.viewport_size else 0
@@ -84,6 +108,7 @@ def check(page: Page, what: str, findings: Findings, *, accessibility: bool = Tr
     extra = horizontal_overflow(page)
     if extra > 0:
         findings.problems.append(f"{where}: {extra} px wider than the window (scrolls sideways)")
+    findings.problems.extend(f"{where}: the {control} is lower than {THUMB} px" for control in small_controls(page))
     if accessibility:
         findings.problems.extend(f"{where}: axe {line}" for line in serious_violations(page))
 

@@ -1,0 +1,110 @@
+"""The pages a player and a league member use beside the game page, in a real browser (tests/browser.py), at
+390 px and at 1280 px: the home page, My games (before and after a turn link, and signed in, with the
+settings), the sign-in page, the one-click unsubscribe page, a league's page, its sign-up page and a
+member's league settings. None may scroll sideways or have an axe-core violation of any impact (the game
+pages' flows, tests/test_browser_games.py, allow the minor ones), and a setting's chosen value must be readable
+in full: a phone shows a drop-down's chosen text cut to its width. Skips without Chromium unless
+PBEM_REQUIRE_SERVICES=1."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games.leagues import emails as league_emails
+from games.leagues.models import Membership
+from games.links import make_token, unsubscribe_url
+from tests import test_browser_games
+from tests.browser import AXE, DESKTOP, PHONE, WIDTH_NAMES, Findings, check, new_context, watch_console
+from tests.conftest import open_phase
+from tests.league_helpers import first_game, make_league, started_round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+picture = test_browser_games.picture
+chromium = test_browser_games.chromium  # the browser tests' one Chromium fixture (skipped without Chromium)
+
+SITE = "https://pbem.example"  # the SITE_URL the tests' emails name
+
+
+def any_violation(page: Any, where: str, findings: Findings) -> None:
+    """axe-core's violations of every impact, minor ones too."""
+    for violation in AXE.run(page).response["violations"]:
+        targets = [", ".join(map(str, node["target"])) for node in violation["nodes"]]
+        name = f"{violation['id']} ({violation['impact']})"
+        findings.problems.append(f"{where}: axe {name}: {violation['help']} — {targets[:3]}")
+
+
+def cut_choices(page: Any, where: str, findings: Findings) -> None:
+    """A drop-down shows its chosen text cut to the drop-down's width: a reader who cannot read their own
+    setting cannot tell what they chose. Record each drop-down whose chosen text does not fit."""
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('select')].filter(select => {
+            const probe = document.createElement('span');
+            probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+            probe.style.font = getComputedStyle(select).font;
+            probe.textContent = select.selectedOptions.length ? select.selectedOptions[0].text : '';
+            document.body.appendChild(probe);
+            const wide = probe.offsetWidth;
+            probe.remove();
+            return wide > select.clientWidth - 24;  // the arrow's room
+        }).map(select => select.name)"""
+    )
+    findings.problems.extend(f"{where}: the drop-down '{name}' cuts its chosen text short" for name in cut)
+
+
+def look(page: Any, url: str, what: str, looking_at: list[str], findings: Findings) -> None:
+    page.goto(url)
+    width = page.viewport_size["width"]
+    looking_at[0] = f"{what} at {width} px"
+    check(page, what, findings)
+    any_violation(page, looking_at[0], findings)
+    cut_choices(page, looking_at[0], findings)
+    picture(page, "pages", width, re.sub(r"[^a-z]+", "-", what.lower()).strip("-"))  # with PBEM_SCREENSHOTS
+
+
+def link_in(to: str, pattern: str) -> str:
+    """The path of the newest link matching `pattern` in an email to `to` (emails name SITE_URL)."""
+    for message in reversed(mail.outbox):
+        if message.to == [to] and (found := re.search(SITE + pattern, str(message.body))):
+            return found.group(0).removeprefix(SITE)
+    raise AssertionError(f"no link {pattern} in an email to {to}")
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP], ids=WIDTH_NAMES.get)
+def test_my_games_the_settings_and_the_league_pages_fit_and_pass_axe(chromium, live_server, width):
+    league = make_league(players=4, notify=Membership.Notify.OWED)  # what a new player and member start with
+    game = first_game(started_round(league))
+    seat = game.seats.select_related("player").get(number=0)
+    player = seat.player
+    assert player is not None
+    membership = Membership.objects.get(league=league, player=player)
+    findings, looking_at = Findings(), [""]
+    context = new_context(chromium, width)
+    page = context.new_page()
+    watch_console(page, looking_at, findings)
+    server = live_server.url
+    try:
+        look(page, server + reverse("games-home"), "home", looking_at, findings)
+        look(page, server + reverse("games-mine"), "My games, not signed in", looking_at, findings)
+        page.goto(server + reverse("games-link", args=[make_token(seat, open_phase(game))]))
+        look(page, server + reverse("games-mine"), "My games after a turn link", looking_at, findings)
+        page.get_by_label("Your address").fill(player.email)
+        page.get_by_role("button", name="Email me a sign-in link").click()
+        look(page, server + link_in(player.email, r"/me/sign-in/\S+"), "the sign-in page", looking_at, findings)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_url(f"**{reverse('games-mine')}")
+        look(page, page.url, "My games signed in, with the settings", looking_at, findings)
+        assert page.get_by_role("heading", name="Settings").is_visible()  # the sign-in link did sign in
+        look(page, unsubscribe_url(player).replace(SITE, server), "the unsubscribe page", looking_at, findings)
+        look(page, server + reverse("leagues-league", args=[league.slug]), "the league's page", looking_at, findings)
+        join = reverse("leagues-join", args=[league.slug, league.invite_key])
+        look(page, server + join, "the league's sign-up page", looking_at, findings)
+        page.goto(league_emails.settings_url(membership).replace(SITE, server))
+        look(page, page.url, "the member's league settings", looking_at, findings)
+    finally:
+        context.close()
+    findings.assert_none()
