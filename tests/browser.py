@@ -1,7 +1,8 @@
 """A real browser for the tests: Playwright drives Debian's Chromium (/usr/bin/chromium, never a browser
 download), and each page is checked the way a phone or desktop shows it: no horizontal scroll, every button,
-drop-down and text field at least a thumb's height (44 px), and no serious or critical violation from
-axe-core (its own script, as bundled by the axe-playwright-python package, injected into the page).
+drop-down and text field at least a thumb's height (44 px), every drop-down's chosen text readable in
+full, and no serious or critical violation from axe-core (its own script, as bundled by the
+axe-playwright-python package, injected into the page).
 
 Playwright's sync API runs an asyncio loop in the test's thread for as long as it is started, and Django
 refuses database calls from a thread with a running loop (SynchronousOnlyOperation). The loop is
@@ -101,14 +102,42 @@ def small_controls(page: Page) -> list[str]:
     return list(found)
 
 
-def check(page: Page, what: str, findings: Findings, *, accessibility: bool = True) -> None:
-    """Record what would make `what` (as shown in `page` now) unfit for its width."""
+def cut_choices(page: Page) -> list[str]:
+    """The names of the drop-downs of forms that send something (POST: an order, a setting) whose chosen text
+    is cut to their width (a phone shows only its start) and not written out in full beside them (a
+    builder's `.chosen` line, games/forms.py): their reader cannot tell what they chose. A drop-down that
+    only picks a page to show (the earlier turns' GET form) names its choice in the page it shows."""
+    found = page.evaluate(
+        """() => [...document.querySelectorAll('main form[method=post i] select')].filter(select => {
+            if (!select.checkVisibility() || !select.selectedOptions.length) return false;
+            const text = select.selectedOptions[0].text;
+            const beside = select.nextElementSibling;
+            if (beside && beside.classList.contains('chosen') && beside.textContent === text) return false;
+            const probe = document.createElement('span');
+            probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+            probe.style.font = getComputedStyle(select).font;
+            probe.textContent = text;
+            document.body.appendChild(probe);
+            const wide = probe.offsetWidth;
+            probe.remove();
+            return wide > select.clientWidth - 24;  // the arrow's room
+        }).map(select => select.name)"""
+    )
+    return list(found)
+
+
+def check(page: Page, what: str, findings: Findings, *, accessibility: bool = True, sent: bool = True) -> None:
+    """Record what would make `what` (as shown in `page` now) unfit for its width. `sent=False`: the page holds
+    choices made by hand and not sent yet, which the server has not written out beside their drop-downs
+    (the pages work without JavaScript), so cut chosen texts are not counted."""
     width = page.viewport_size["width"] if page.viewport_size else 0
     where = f"{what} at {width} px"
     extra = horizontal_overflow(page)
     if extra > 0:
         findings.problems.append(f"{where}: {extra} px wider than the window (scrolls sideways)")
     findings.problems.extend(f"{where}: the {control} is lower than {THUMB} px" for control in small_controls(page))
+    cut = cut_choices(page) if sent else []
+    findings.problems.extend(f"{where}: the drop-down '{name}' cuts its chosen text short" for name in cut)
     if accessibility:
         findings.problems.extend(f"{where}: axe {line}" for line in serious_violations(page))
 

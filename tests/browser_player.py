@@ -22,8 +22,9 @@ def _choose_first(select: Locator) -> bool:
     return True
 
 
-def build_steps(page: Page) -> int:
-    """Build each steps field of the order form a step at a time; the number of steps built in all."""
+def build_steps(page: Page, look: Callable[[str], None] | None = None) -> int:
+    """Build each steps field of the order form a step at a time; the number of steps built in all. `look(what)`
+    checks the page the server sends back after each "Add a step"."""
     built = 0
     names = page.locator(f"{ORDER_FORM} >> fieldset.steps").evaluate_all("sets => sets.map(s => s.id)")
     for fieldset_id in names:
@@ -34,6 +35,8 @@ def build_steps(page: Page) -> int:
             built += 1
             with page.expect_navigation():
                 fieldset.locator("button[name=add]").click()
+            if look is not None:
+                look(f"the builder '{fieldset_id}' after step {count}")
             fieldset = page.locator(f"#{fieldset_id}")
             unfinished = page.locator(f"#{fieldset_id}-problem").count() > 0
             if count >= TARGET_STEPS and not unfinished:
@@ -66,7 +69,7 @@ def is_review(page: Page) -> bool:
 def play_turn(page: Page, look: Callable[[str], None], before_submit: Callable[[], None]) -> None:
     """Fill the order form and submit it; on the review page of a one-seat turn, look and Confirm.
     `look(what)` checks the page shown now; `before_submit()` runs with the filled-in form on screen."""
-    build_steps(page)
+    build_steps(page, look)
     fill_choices(page)
     before_submit()
     with page.expect_navigation():

@@ -2,8 +2,7 @@
 390 px and at 1280 px: the home page, My games (before and after a turn link, and signed in, with the
 settings), the sign-in page, the one-click unsubscribe page, a league's page, its sign-up page and a
 member's league settings. None may scroll sideways or have an axe-core violation of any impact (the game
-pages' flows, tests/test_browser_games.py, allow the minor ones), and a setting's chosen value must be readable
-in full: a phone shows a drop-down's chosen text cut to its width. Skips without Chromium unless
+pages' flows, tests/test_browser_games.py, allow the minor ones). Skips without Chromium unless
 PBEM_REQUIRE_SERVICES=1."""
 
 from __future__ import annotations
@@ -38,31 +37,12 @@ def any_violation(page: Any, where: str, findings: Findings) -> None:
         findings.problems.append(f"{where}: axe {name}: {violation['help']} — {targets[:3]}")
 
 
-def cut_choices(page: Any, where: str, findings: Findings) -> None:
-    """A drop-down shows its chosen text cut to the drop-down's width: a reader who cannot read their own
-    setting cannot tell what they chose. Record each drop-down whose chosen text does not fit."""
-    cut = page.evaluate(
-        """() => [...document.querySelectorAll('select')].filter(select => {
-            const probe = document.createElement('span');
-            probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
-            probe.style.font = getComputedStyle(select).font;
-            probe.textContent = select.selectedOptions.length ? select.selectedOptions[0].text : '';
-            document.body.appendChild(probe);
-            const wide = probe.offsetWidth;
-            probe.remove();
-            return wide > select.clientWidth - 24;  // the arrow's room
-        }).map(select => select.name)"""
-    )
-    findings.problems.extend(f"{where}: the drop-down '{name}' cuts its chosen text short" for name in cut)
-
-
 def look(page: Any, url: str, what: str, looking_at: list[str], findings: Findings) -> None:
     page.goto(url)
     width = page.viewport_size["width"]
     looking_at[0] = f"{what} at {width} px"
     check(page, what, findings)
     any_violation(page, looking_at[0], findings)
-    cut_choices(page, looking_at[0], findings)
     picture(page, "pages", width, re.sub(r"[^a-z]+", "-", what.lower()).strip("-"))  # with PBEM_SCREENSHOTS
 
 

@@ -5,6 +5,7 @@ counts, the confirmation carrying exactly the reviewed order; and a success mess
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -13,7 +14,7 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
-from games import review, turns
+from games import forms, review, turns
 from games.models import Game, Order, Phase
 from tests.conftest import open_phase
 from tests.test_views import signed_in
@@ -131,3 +132,22 @@ def test_the_last_sealed_order_says_the_turn_has_been_resolved_when_it_has(clien
     )
     assert b"Every order is in: the turn has been resolved." in response.content
     assert b"being resolved" not in response.content
+
+
+def test_a_chosen_step_too_long_for_a_phones_drop_down_is_written_out_under_it(
+    client: Client, make_game: Any
+) -> None:
+    """A phone's drop-down shows only the start of its chosen text: a step whose label is longer than that is
+    also written out in full beside it (hidden from screen readers, which read the whole choice anyway)."""
+    game, seat = phoenician(make_game)
+    signed_in(client, game, seat)
+    page = client.get(reverse("games-game", args=[game.pk]))
+    prompt_choices = page.context["form"].fields["steps__0"].choices[1:]
+    long = next((value, label) for value, label in prompt_choices if len(label) > forms.DROP_DOWN_SHOWS)
+    short = next((value, label) for value, label in prompt_choices if len(label) <= forms.DROP_DOWN_SHOWS)
+    assert '<span class="chosen' not in page.content.decode(), "nothing is chosen yet"
+    added = post(client, game, {"how": "builder", "steps__0": long[0], "add": "steps"}).content.decode()
+    written = re.findall(r'<span class="chosen small muted" aria-hidden="true">([^<]*)</span>', added)
+    assert [html.unescape(text) for text in written] == [long[1]]
+    added = post(client, game, {"how": "builder", "steps__0": short[0], "add": "steps"}).content.decode()
+    assert '<span class="chosen' not in added, "a short step shows whole in its drop-down"
