@@ -1,9 +1,9 @@
-"""The pages a player and a league member use beside the game page, in a real browser (tests/browser.py), at
-390 px and at 1280 px: the home page, My games (before and after a turn link, and signed in, with the
-settings), the sign-in page, the one-click unsubscribe page, a league's page, its sign-up page and a
-member's league settings. None may scroll sideways or have an axe-core violation of any impact (the game
-pages' flows, tests/test_browser_games.py, allow the minor ones). Skips without Chromium unless
-PBEM_REQUIRE_SERVICES=1."""
+"""The pages a player and a league member use beside the game page, and table talk on it, in a real browser
+(tests/browser.py), at 390 px and at 1280 px: the home page, My games (before and after a turn link, and
+signed in, with the settings), the sign-in page, the one-click unsubscribe page, a league's page, its sign-up
+page, a member's league settings, and a message written to the table and read by another player. None may
+scroll sideways or have an axe-core violation of any impact (the game pages' flows,
+tests/test_browser_games.py, allow the minor ones). Skips without Chromium unless PBEM_REQUIRE_SERVICES=1."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from django.urls import reverse
 from games.leagues import emails as league_emails
 from games.leagues.models import Membership
 from games.links import make_token, unsubscribe_url
+from games.talk.models import Report
 from tests import test_browser_games
 from tests.browser import AXE, DESKTOP, PHONE, WIDTH_NAMES, Findings, check, new_context, watch_console
 from tests.conftest import open_phase
@@ -87,4 +88,41 @@ def test_my_games_the_settings_and_the_league_pages_fit_and_pass_axe(chromium, l
         look(page, page.url, "the member's league settings", looking_at, findings)
     finally:
         context.close()
+    findings.assert_none()
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP], ids=WIDTH_NAMES.get)
+def test_table_talk_is_written_and_read_on_the_game_page(chromium, live_server, make_game, width):
+    """Two players at one table, each in their own browser: the first writes to the table through the page's
+    form, the second reads it, with its Report button. Both pages fit and pass axe, and the second player
+    reports the message through the page."""
+    game = make_game(humans=3)
+    findings, looking_at = Findings(), [""]
+    pages = []
+    for number in (0, 1):
+        context = new_context(chromium, width)
+        page = context.new_page()
+        watch_console(page, looking_at, findings)
+        link = reverse("games-link", args=[make_token(game.seats.get(number=number), open_phase(game))])
+        page.goto(live_server.url + link)
+        pages.append(page)
+    writer, reader = pages
+    try:
+        writer.get_by_label("Message").fill("Shall we both sell spices today?")
+        writer.get_by_role("button", name="Send").click()
+        looking_at[0] = f"the writer's table talk at {width} px"
+        check(writer, looking_at[0], findings)
+        any_violation(writer, looking_at[0], findings)
+        assert writer.locator("#talk").get_by_text("Shall we both sell spices today?").is_visible()
+        reader.reload()
+        looking_at[0] = f"the reader's table talk at {width} px"
+        check(reader, looking_at[0], findings)
+        any_violation(reader, looking_at[0], findings)
+        picture(reader, "pages", width, "table-talk")
+        assert reader.locator("#talk").get_by_text("Shall we both sell spices today?").is_visible()
+        reader.get_by_role("button", name="Report the message of").click()
+        assert Report.objects.filter(message__text="Shall we both sell spices today?").count() == 1
+    finally:
+        for page in pages:
+            page.context.close()
     findings.assert_none()
