@@ -9,8 +9,8 @@ rows. It uses and flushes the broker's database (default Redis db 13): the tasks
 counted there, never run. Prints the figures and writes bench/results/scale.json; asserts no timing.
 
 For each size, in processes of their own (Django on the copy, production settings):
-- find due work: the queries that find the overdue phases and the phases due a reminder, as the sweep finds
-  them (`find_due_work`), run `--repeat` times, median;
+- find due work: the sweep's own reads of each kind of due work, batch after batch as it takes them, in a
+  transaction rolled back after (`find_due_work`): the reads' time, run `--repeat` times, median;
 - EXPLAIN: both sweeps run once inside a transaction that is rolled back, and the game emails' sender on a
   batch of emails put back to pending; each kind of statement is EXPLAINed (ANALYZE, BUFFERS) just before it
   first runs; a sequential scan of games, phases, orders, seats or the outbox is flagged;
@@ -58,38 +58,38 @@ def parse_args() -> argparse.Namespace:
 
 
 def find_due_work() -> dict[str, Any]:
-    """The sweep's own finders (games/sweep.py `due`), read as the sweep reads them: in its index's order, a
-    batch of CLAIM_BATCH ids at a time (here by keyset, since nothing is marked), until a batch comes back
-    short. Reading all of them at once instead lets the planner, which overestimates the overdue phases
-    (resolved phases' deadlines are past too), hash-join a sequential scan of every game."""
-    from django.db.models import Q
+    """The sweep's own finds (games/sweep.py `due`, `marks`), as the sweep makes them: models.claim reads a
+    batch of CLAIM_BATCH ids in its index's order, marks it (which takes it out of what is due) and reads the
+    next, until a batch comes back short; here in a transaction rolled back after, so every run finds the same.
+    Each finder returns the rows found and the time spent in the reads alone (the marks are the sweep's
+    writes, in its whole time)."""
+    from django.db import connection, transaction
     from django.utils import timezone
 
     from games import sweep
-    from games.models import CLAIM_BATCH
+    from games.models import claim
 
-    found = sweep.due(timezone.now())
+    def finder(kind: str) -> Any:
+        def read() -> tuple[int, float]:
+            now = timezone.now()
+            reads: list[float] = []
 
-    def ids(kind: str) -> Any:
-        def read() -> int:
-            key = str(found[kind].query.order_by[0])
-            due = found[kind].order_by(key, "pk")
-            rows, after = 0, None
-            while True:
-                page = (
-                    due
-                    if after is None
-                    else due.filter(Q(**{f"{key}__gt": after[0]}) | Q(**{key: after[0], "pk__gt": after[1]}))
-                )
-                batch = list(page.values_list(key, "pk")[:CLAIM_BATCH])
-                rows += len(batch)
-                if len(batch) < CLAIM_BATCH:
-                    return rows
-                after = batch[-1]
+            def timed(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+                start = time.perf_counter()
+                try:
+                    return execute(sql, params, many, context)
+                finally:
+                    if sql.startswith("SELECT"):
+                        reads.append((time.perf_counter() - start) * 1000)
+
+            with transaction.atomic(), connection.execute_wrapper(timed):
+                rows = claim(sweep.due(now)[kind], mark=sweep.marks(now)[kind], enqueue=lambda ids: None)
+                transaction.set_rollback(True)
+            return len(rows), sum(reads)
 
         return read
 
-    return {kind: ids(kind) for kind in found}
+    return {kind: finder(kind) for kind in ("overdue", "complete", "bots", "reminders")}
 
 
 def run_sweeps() -> dict[str, Any]:
@@ -119,9 +119,8 @@ def probe(repeat: int) -> dict[str, Any]:
     for label, finder in find_due_work().items():
         times, rows = [], 0
         for _ in range(repeat + 1):  # the first run warms the cache and is not counted
-            start = time.perf_counter()
-            rows = finder()
-            times.append((time.perf_counter() - start) * 1000)
+            rows, ms = finder()
+            times.append(ms)
         median = round(statistics.median(times[1:]), 1)
         found[label] = {"rows": rows, "median_ms": median, "min_ms": round(min(times[1:]), 1)}
     statements: dict[str, Any] = {}

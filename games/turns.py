@@ -250,8 +250,8 @@ def resolve_phase(
         phase.used_defaults = bool(defaults) or any(seats[n].sealed_default for n in phase.owed_seats)
         # Nothing is due any more. Clearing them keeps the columns null but for the few phases due, so the
         # planner's estimates send the sweep through their partial indexes.
-        phase.complete_at = phase.bots_due_at = None
-        phase.save(update_fields=["status", "resolved_at", "used_defaults", "complete_at", "bots_due_at"])
+        phase.complete_at = phase.bots_due_at = phase.remind_at = None
+        phase.save(update_fields=["status", "resolved_at", "used_defaults", "complete_at", "bots_due_at", "remind_at"])
         _open_next_phase(game, seats, state, previous=phase, now=now)
     log.info("phase resolved: game %s phase %s defaults=%s", game.pk, phase.number, len(defaults))
     return True

@@ -191,6 +191,24 @@ def test_a_reminder_taken_by_the_sweep_waits_if_the_deadline_moves_before_its_ta
     assert OutboundEmail.objects.filter(phase=phase, kind="reminder").count() == 3
 
 
+def test_a_phase_past_its_deadline_is_resolved_not_reminded_and_not_taken_for_a_reminder_again(make_game, enqueued):
+    """The sweep missed the reminder window (a beat down for hours): the phase is overdue now. Its reminder task
+    sends nothing and clears its remind_at, the overdue task resolves it, and no later sweep takes it again."""
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    late = phase.deadline + timedelta(seconds=1)
+    taken = sweep.run(now=late)
+    assert taken.overdue == [phase.pk] and taken.reminders == [phase.pk]
+    assert sweep.send_reminders([phase.pk], late) == 0  # before the resolution: past its deadline, no reminder
+    assert Phase.objects.get(pk=phase.pk).remind_at is None
+    enqueued.run()
+    assert not OutboundEmail.objects.filter(phase=phase, kind="reminder").exists()
+    resolved = Phase.objects.get(pk=phase.pk)
+    assert resolved.status == Phase.Status.RESOLVED and resolved.remind_at is None
+    again = sweep.run(now=late + timedelta(minutes=10))
+    assert phase.pk not in again.reminders and phase.pk not in again.overdue
+
+
 def test_the_migration_schedules_the_reminders_of_open_phases_not_yet_reminded(make_game):
     waiting, reminded = open_phase(make_game(humans=3, seed=1)), open_phase(make_game(humans=3, seed=2))
     Phase.objects.filter(pk=waiting.pk).update(remind_at=None)
