@@ -56,7 +56,7 @@ pytest: venv
 screenshots: venv
 	rm -rf var/screenshots
 	PBEM_SCREENSHOTS=var/screenshots $(MAKE) --no-print-directory pytest \
-	    PYTEST_ARGS="tests/test_browser_games.py tests/test_browser_pages.py -q -k 'plays or pages_fit'"; status=$$?; \
+	    PYTEST_ARGS="tests/test_browser_games.py tests/test_browser_pages.py -q -k 'plays or pages_fit or table_talk'"; status=$$?; \
 	    cp var/screenshots/*-desktop-page.png tests/screenshots/ && exit $$status
 
 bench: venv

@@ -28,6 +28,7 @@ DESKTOP = 1280
 HEIGHT = {PHONE: 844, DESKTOP: 800}
 WIDTH_NAMES = {PHONE: "phone", DESKTOP: "desktop"}
 SERIOUS = ("serious", "critical")
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 AXE = Axe()
 
 
@@ -66,12 +67,13 @@ def horizontal_overflow(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
 
 
-def serious_violations(page: Page) -> list[str]:
-    """axe-core's serious and critical violations on the page, one line each with where they are."""
+def violations(page: Page, impacts: tuple[str, ...] = SERIOUS) -> list[str]:
+    """axe-core's violations of `impacts` on the page (serious and critical ones unless told), one line each
+    with where they are."""
     results = AXE.run(page)
     lines = []
     for violation in results.response["violations"]:
-        if violation["impact"] in SERIOUS:
+        if violation["impact"] in impacts:
             targets = [", ".join(map(str, node["target"])) for node in violation["nodes"]]
             shown = "; ".join(targets[:5]) + (f"; and {len(targets) - 5} more" if len(targets) > 5 else "")
             lines.append(f"{violation['id']} ({violation['impact']}, {len(targets)}×): {violation['help']} — {shown}")
@@ -126,10 +128,19 @@ def cut_choices(page: Page) -> list[str]:
     return list(found)
 
 
-def check(page: Page, what: str, findings: Findings, *, accessibility: bool = True, sent: bool = True) -> None:
-    """Record what would make `what` (as shown in `page` now) unfit for its width. `sent=False`: the page holds
-    choices made by hand and not sent yet, which the server has not written out beside their drop-downs
-    (the pages work without JavaScript), so cut chosen texts are not counted."""
+def check(
+    page: Page,
+    what: str,
+    findings: Findings,
+    *,
+    accessibility: bool = True,
+    impacts: tuple[str, ...] = SERIOUS,
+    sent: bool = True,
+) -> None:
+    """Record what would make `what` (as shown in `page` now) unfit for its width: axe-core's violations of
+    `impacts` among them. `sent=False`: the page holds choices made by hand and not sent yet, which the server
+    has not written out beside their drop-downs (the pages work without JavaScript), so cut chosen texts are
+    not counted."""
     width = page.viewport_size["width"] if page.viewport_size else 0
     where = f"{what} at {width} px"
     extra = horizontal_overflow(page)
@@ -139,7 +150,7 @@ def check(page: Page, what: str, findings: Findings, *, accessibility: bool = Tr
     cut = cut_choices(page) if sent else []
     findings.problems.extend(f"{where}: the drop-down '{name}' cuts its chosen text short" for name in cut)
     if accessibility:
-        findings.problems.extend(f"{where}: axe {line}" for line in serious_violations(page))
+        findings.problems.extend(f"{where}: axe {line}" for line in violations(page, impacts))
 
 
 def new_context(browser: Browser, width: int) -> BrowserContext:

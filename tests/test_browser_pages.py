@@ -19,7 +19,16 @@ from games.leagues.models import Membership
 from games.links import make_token, unsubscribe_url
 from games.talk.models import Report
 from tests import test_browser_games
-from tests.browser import AXE, DESKTOP, PHONE, WIDTH_NAMES, Findings, check, new_context, watch_console
+from tests.browser import (
+    DESKTOP,
+    EVERY_IMPACT,
+    PHONE,
+    WIDTH_NAMES,
+    Findings,
+    check,
+    new_context,
+    watch_console,
+)
 from tests.conftest import open_phase
 from tests.league_helpers import first_game, make_league, started_round
 
@@ -30,20 +39,11 @@ chromium = test_browser_games.chromium  # the browser tests' one Chromium fixtur
 SITE = "https://pbem.example"  # the SITE_URL the tests' emails name
 
 
-def any_violation(page: Any, where: str, findings: Findings) -> None:
-    """axe-core's violations of every impact, minor ones too."""
-    for violation in AXE.run(page).response["violations"]:
-        targets = [", ".join(map(str, node["target"])) for node in violation["nodes"]]
-        name = f"{violation['id']} ({violation['impact']})"
-        findings.problems.append(f"{where}: axe {name}: {violation['help']} — {targets[:3]}")
-
-
 def look(page: Any, url: str, what: str, looking_at: list[str], findings: Findings) -> None:
     page.goto(url)
     width = page.viewport_size["width"]
     looking_at[0] = f"{what} at {width} px"
-    check(page, what, findings)
-    any_violation(page, looking_at[0], findings)
+    check(page, what, findings, impacts=EVERY_IMPACT)
     picture(page, "pages", width, re.sub(r"[^a-z]+", "-", what.lower()).strip("-"))  # with PBEM_SCREENSHOTS
 
 
@@ -111,13 +111,11 @@ def test_table_talk_is_written_and_read_on_the_game_page(chromium, live_server, 
         writer.get_by_label("Message").fill("Shall we both sell spices today?")
         writer.get_by_role("button", name="Send").click()
         looking_at[0] = f"the writer's table talk at {width} px"
-        check(writer, looking_at[0], findings)
-        any_violation(writer, looking_at[0], findings)
+        check(writer, "the writer's table talk", findings, impacts=EVERY_IMPACT)
         assert writer.locator("#talk").get_by_text("Shall we both sell spices today?").is_visible()
         reader.reload()
         looking_at[0] = f"the reader's table talk at {width} px"
-        check(reader, looking_at[0], findings)
-        any_violation(reader, looking_at[0], findings)
+        check(reader, "the reader's table talk", findings, impacts=EVERY_IMPACT)
         picture(reader, "pages", width, "table-talk")
         assert reader.locator("#talk").get_by_text("Shall we both sell spices today?").is_visible()
         reader.get_by_role("button", name="Report the message of").click()
