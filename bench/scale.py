@@ -10,7 +10,8 @@ counted there, never run. Prints the figures and writes bench/results/scale.json
 
 For each size, in processes of their own (Django on the copy, production settings):
 - find due work: the sweep's own reads of each kind of due work, batch after batch as it takes them, in a
-  transaction rolled back after (`find_due_work`): the reads' time, run `--repeat` times, median;
+  transaction rolled back after (`find_due_work`): the reads' time, run `--repeat` times, median; and the
+  same reads in the sweep below, each batch committed before the next (`claim_reads`);
 - EXPLAIN: both sweeps run once inside a transaction that is rolled back, and the game emails' sender on a
   batch of emails put back to pending; each kind of statement is EXPLAINed (ANALYZE, BUFFERS) just before it
   first runs; a sequential scan of games, phases, orders, seats or the outbox is flagged;
@@ -140,6 +141,28 @@ def probe(repeat: int) -> dict[str, Any]:
     return {"find": found, "statements": statements}
 
 
+def claim_reads(log: Any) -> dict[str, dict[str, float]]:
+    """The time a sweep spent in its claims' reads of each kind of due work (models.claim's locking SELECT,
+    told apart by the column its index orders by), and how many batches it read: the finds as the sweep makes
+    them for real, each batch committed before the next, where `find_due_work` reads them in one transaction
+    rolled back after."""
+    from games import sweep
+
+    reads: dict[str, dict[str, float]] = {}
+    for kind, due in sweep.due(datetime.now(UTC)).items():
+        column = due.query.order_by[0]
+        taken = [
+            k
+            for k in log.kinds.values()
+            if k.sql.startswith("SELECT") and "SKIP LOCKED" in k.sql and f'ORDER BY "games_phase"."{column}"' in k.sql
+        ]
+        reads[kind] = {
+            "ms": round(sum(k.seconds for k in taken) * 1000, 1),
+            "batches": sum(k.calls for k in taken),
+        }
+    return reads
+
+
 def sweep(broker: str) -> dict[str, Any]:
     import django
     import redis
@@ -164,6 +187,7 @@ def sweep(broker: str) -> dict[str, Any]:
         queue.flushdb()
         result[label] = {"seconds": round(seconds, 3), "statements": log.count, "enqueued": enqueued}
         result[label]["returned"] = returned
+        result[label]["claim_reads"] = claim_reads(log)
     result["rss_peak_mb"] = round(rss_mb(), 1)
     return result
 
@@ -217,6 +241,8 @@ def report(runs: list[dict[str, Any]], load: tuple[float, ...]) -> None:
     for label in runs[0]["find"]:
         row(f"find {label} (ms, median)", [r["find"][label]["median_ms"] for r in runs])
         row("  found", [r["find"][label]["rows"] for r in runs])
+        reads = [r["sweep"]["deadline sweep"]["claim_reads"][label] for r in runs]
+        row("  in the sweep itself (ms; batches)", [f"{read['ms']}; {read['batches']}" for read in reads])
     for label in ("deadline sweep", "league sweep", "deadline sweep again"):
         row(f"{label}, whole (s)", [r["sweep"][label]["seconds"] for r in runs])
         row("  statements", [r["sweep"][label]["statements"] for r in runs])

@@ -209,6 +209,27 @@ def test_a_phase_past_its_deadline_is_resolved_not_reminded_and_not_taken_for_a_
     assert phase.pk not in again.reminders and phase.pk not in again.overdue
 
 
+def test_a_paused_games_reminder_is_dropped_until_it_resumes(make_game, enqueued):
+    """The reminders' finder does not join the games (games/sweep.py, `due`): a paused game's phase may be taken
+    once. Its task writes no reminder and clears remind_at, so no later sweep takes it; resuming the game moves
+    its deadline, which makes its reminder due again."""
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    near = phase.deadline - timedelta(hours=1)
+    organise.pause_game(game)
+    assert sweep.run(now=near).reminders == [phase.pk]
+    enqueued.run()
+    assert not OutboundEmail.objects.filter(phase=phase, kind="reminder").exists()
+    assert Phase.objects.get(pk=phase.pk).remind_at is None
+    assert sweep.run(now=near + timedelta(minutes=10)).reminders == []
+    organise.resume_game(Game.objects.get(pk=game.pk))
+    resumed = Phase.objects.select_related("game").get(pk=phase.pk)
+    assert reminder_due(resumed)
+    assert sweep.run(now=resumed.deadline - timedelta(hours=1)).reminders == [phase.pk]
+    enqueued.run()
+    assert OutboundEmail.objects.filter(phase=phase, kind="reminder").count() == 3
+
+
 def test_the_migration_schedules_the_reminders_of_open_phases_not_yet_reminded(make_game):
     waiting, reminded = open_phase(make_game(humans=3, seed=1)), open_phase(make_game(humans=3, seed=2))
     Phase.objects.filter(pk=waiting.pk).update(remind_at=None)
