@@ -313,7 +313,7 @@ def sequential(games: list[dict[str, Any]], probe: Probe) -> dict[str, Any]:
     """One phase at a time: the next last order as soon as the previous phase's resolution has committed, as
     the floor's client does. Waiting for each turn's emails too (the sender starts 0.2 s after its call) left
     the worker idle for that long before every timed resolution, which the floor's never is: its caches went
-    cold and the timed task body came out 1.5-2 ms slower. The emails go out meanwhile, a sender run every
+    cold and the timed task body came out 2-3 ms slower. The emails go out meanwhile, a sender run every
     0.2 s in the pool's other process, as they would in service; they are awaited at the end."""
     t0: dict[int, float] = {}
     cpu0, wall0 = cpu_ticks(), time.time()

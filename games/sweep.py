@@ -159,14 +159,10 @@ def send_reminders(phase_ids: list[int], at: datetime) -> int:
         # Past its deadline a phase is due for resolution, not a reminder, and a paused game's phase is due
         # nothing: neither is due a reminder until a new deadline (move_deadline, which resuming a game calls,
         # sets its remind_at again), so the sweep stops taking it.
-        idle = [p.pk for p in phases if p.deadline <= at or p.game.status != Game.Status.ACTIVE]
+        idle = {p.pk for p in phases if p.deadline <= at or p.game.status != Game.Status.ACTIVE}
         if idle:
             Phase.objects.filter(pk__in=idle).update(remind_at=None)
-        phases = [
-            p
-            for p in phases
-            if p.game.status == Game.Status.ACTIVE and p.reminder_time(p.game.reminder_before) <= at < p.deadline
-        ]
+        phases = [p for p in phases if p.pk not in idle and p.reminder_time(p.game.reminder_before) <= at]
         if not phases:
             return 0
         ordered = set(Order.objects.filter(phase__in=phases).values_list("phase_id", "seat__number"))
