@@ -117,8 +117,9 @@ class OrderForm(forms.Form):
         self.typed = typed or source is None or not any(spec["kind"] == "steps" for spec in prompt["fields"])
         if data is not None and not self.typed:
             data = data.copy()
-        # Shown beside the builder, the typed form needs ids of its own.
-        super().__init__(data, initial=initial, auto_id="id_typed_%s" if typed else "id_%s")
+        # Shown beside the builder, the typed form needs ids of its own. Its own copy of `initial`: the page
+        # builds both forms from one dict, and this constructor writes "how" (and the typed text) into it.
+        super().__init__(data, initial=dict(initial or {}), auto_id="id_typed_%s" if typed else "id_%s")
         self.initial["how"] = "typed" if self.typed else "builder"
         for spec in prompt["fields"]:
             name, kind, label = spec["name"], spec["kind"], spec["label"]

@@ -153,10 +153,10 @@ def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
     prompt = phase.prompt_for(seat.number) if phase is not None and phase.number == phase_number else None
     if phase is None or prompt is None:
         return _closed(request, game_id)
-    how = request.POST.get("how", "")
-    # Without "how" (a client posting the fields by name), a steps field's own name means its typed text.
-    typed = how == "typed" or (
-        not how and any(spec["kind"] == "steps" and spec["name"] in request.POST for spec in prompt["fields"])
+    # A steps field's own name is only ever the typed form's text box (the builder's rows are "<name>__<n>"),
+    # so it means typed whatever "how" says: a page served with a wrong "how" still stores what was typed.
+    typed = request.POST.get("how") == "typed" or any(
+        spec["kind"] == "steps" and spec["name"] in request.POST for spec in prompt["fields"]
     )
     source = review.steps_source(game, seat.number)
     if "change" in request.POST:

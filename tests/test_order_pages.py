@@ -151,3 +151,34 @@ def test_a_chosen_step_too_long_for_a_phones_drop_down_is_written_out_under_it(
     assert [html.unescape(text) for text in written] == [long[1]]
     added = post(client, game, {"how": "builder", "steps__0": short[0], "add": "steps"}).content.decode()
     assert '<span class="chosen' not in added, "a short step shows whole in its drop-down"
+
+
+def typed_form_fields(response: Any) -> dict[str, str]:
+    """The hidden fields of the page's "Type it instead" form, as a browser posts them."""
+    typed = response.content.decode().partition("<summary>Type it instead</summary>")[2].partition("</details>")[0]
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', typed))
+
+
+def test_the_typed_form_of_a_fresh_page_stores_what_was_typed(client: Client, make_game: Any) -> None:
+    """Issue 27: the builder's form, built after the typed one from the same initial values, made the typed
+    form's hidden "how" read "builder", and the typed order was read as an empty build ("end your turn
+    without a move"), which a one-seat turn then resolved on."""
+    game, seat = phoenician(make_game)
+    signed_in(client, game, seat)
+    page = client.get(reverse("games-game", args=[game.pk]))
+    hidden = typed_form_fields(page)
+    assert hidden["how"] == "typed" and page.context["form"]["how"].value() == "builder"
+    example = turns.engine_of(game).example_order(game.state, seat)
+    reviewed = client.post(reverse("games-order", args=[game.pk]), {**hidden, "steps": example["steps"]})
+    expected = review.read_back(game, seat, review.check(game, seat, example))
+    assert [line for line in expected.lines if line in reviewed.content.decode()] == list(expected.lines)
+
+
+def test_a_typed_order_posted_as_from_the_builder_is_still_read_as_typed(client: Client, make_game: Any) -> None:
+    """A page served before the fix (its typed form saying "builder") still stores the text: a steps field's own
+    name is only ever the typed form's box."""
+    game, seat = phoenician(make_game)
+    signed_in(client, game, seat)
+    example = turns.engine_of(game).example_order(game.state, seat)
+    reviewed = post(client, game, {"how": "builder", "steps": example["steps"]})
+    assert reviewed.context["read_back"] == review.read_back(game, seat, review.check(game, seat, example))
