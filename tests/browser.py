@@ -128,6 +128,67 @@ def cut_choices(page: Page) -> list[str]:
     return list(found)
 
 
+# The smallest text a board or an email may show, in CSS pixels (a phone's 390 px page included).
+SMALLEST_TEXT = 11
+
+# Every visible text of `root` with the size it is drawn at: an SVG's text by its font size times the
+# picture's scale (a viewBox drawn at half its width draws 12 px text at 6), other text by its computed size.
+_TEXT_SIZES = """root => {
+    const sizes = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const element = node.parentElement;
+        const text = node.textContent.trim();
+        if (!text || !element || element.closest('title, style, script') || !element.checkVisibility()) continue;
+        let size = parseFloat(getComputedStyle(element).fontSize);
+        if (element instanceof SVGElement) {
+            const matrix = element.getScreenCTM();
+            size *= Math.hypot(matrix.a, matrix.b);
+        }
+        sizes.push([text.slice(0, 40), Math.round(size * 10) / 10]);
+    }
+    return sizes;
+}"""
+
+
+def text_sizes(page: Page, selector: str) -> list[tuple[str, float]]:
+    """Each visible text under the elements `selector` finds, with the CSS pixels it is drawn at."""
+    found: list[tuple[str, float]] = []
+    for handle in page.query_selector_all(selector):
+        found += [(text, size) for text, size in page.evaluate(_TEXT_SIZES, handle)]
+    return found
+
+
+def small_text(page: Page, selector: str, floor: float = SMALLEST_TEXT) -> list[str]:
+    """The visible texts under `selector` drawn smaller than `floor` CSS pixels, each as "'text' (size px)"."""
+    return [f"'{text}' ({size:g} px)" for text, size in text_sizes(page, selector) if size < floor]
+
+
+def broken_words(page: Page, selector: str = "body") -> list[str]:
+    """The words under `selector` that wrap inside themselves ("Hambu|rg"): a word's text spans two lines.
+    A word is what lies between spaces, hyphens and slashes, where a line may break."""
+    found = page.evaluate(
+        r"""root => {
+            const broken = [];
+            const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const element = node.parentElement;
+                if (!element || element.closest('title, style, script') || !element.checkVisibility()) continue;
+                for (const match of node.textContent.matchAll(/[^\s\-\/\u2010-\u2014]{2,}/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, match.index);
+                    range.setEnd(node, match.index + match[0].length);
+                    const lines = [...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top));
+                    if (new Set(lines).size > 1) broken.push(match[0]);
+                }
+            }
+            return broken;
+        }""",
+        page.query_selector(selector),
+    )
+    return list(found)
+
+
 def check(
     page: Page,
     what: str,

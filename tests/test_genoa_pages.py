@@ -67,7 +67,7 @@ def test_the_board_is_a_picture_on_the_page_and_in_the_turn_email(make_game):
     assert "Coach House, owned by" not in html  # nobody owns a building yet
     text, email_html = mails_to(BLUE)[0]
     assert "THE CITY MAP (columns x = blue die, rows y = red die" in text and "Coach House" in text
-    assert "Blue die: column, red die: row" in email_html and email_html.count('<td width="12%" height="40"') == 64
+    assert "Blue die: column, red die: row" in email_html and email_html.count('<td height="40"') == 64
 
 
 def test_a_player_sees_own_ducats_and_only_counts_of_other_players_holdings(make_game):

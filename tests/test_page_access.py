@@ -59,7 +59,7 @@ def test_your_own_ships_are_labelled_on_the_ports_of_call_map(client: Client, ma
     page = reverse("games-game", args=[game.pk])
     assert "(yours)" not in client.get(page).content.decode()  # a spectator owns nothing
     html = signed_in(client, game, 0).get(page).content.decode()
-    labels = re.findall(r'paint-order="stroke">(\w+)</text>', html)
+    labels = re.findall(r'stroke="#ffffff" stroke-width="4" paint-order="stroke">(\w+)</text>', html)  # not the cities'
     own = re.findall(r"<title>Red (\w+) \(yours\)", html)
     assert own and labels == own
     assert "Your ships</strong> (labelled on the map)" in html

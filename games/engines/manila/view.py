@@ -28,7 +28,7 @@ from games.engines.manila.money import can_raise, free_shares
 
 Row = dict[str, Any]
 # Geometry of the web picture of the sea routes (templates cannot do arithmetic).
-CELL_X0, CELL_W, ROW_H = 120, 34, 70
+CELL_X0, CELL_W, ROW_H = 6, 24, 84
 
 
 def _who(state: State, seat: int | None) -> Row:
@@ -66,7 +66,7 @@ def _routes(state: State) -> list[Row]:
                     for space in range(LAST_SPACE + 1)
                 ],
                 "x": CELL_X0 + CELL_W * min(punt["pos"], LAST_SPACE + 1),
-                "y": 20 + ROW_H * (number - 1),
+                "y": 8 + ROW_H * (number - 1),
             }
         )
     return routes
@@ -75,7 +75,7 @@ def _routes(state: State) -> list[Row]:
 def _empty_routes() -> list[Row]:
     """The three sea routes before the harbor master has loaded the punts, so the picture is always there."""
     cells = [{"space": space, "x": CELL_X0 + CELL_W * space} for space in range(LAST_SPACE + 1)]
-    return [{"number": number, "y": 20 + ROW_H * (number - 1), "cells": cells} for number in (1, 2, 3)]
+    return [{"number": number, "y": 8 + ROW_H * (number - 1), "cells": cells} for number in (1, 2, 3)]
 
 
 def _berths(state: State, kind: str) -> list[Row]:

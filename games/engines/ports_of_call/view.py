@@ -89,6 +89,21 @@ def _routes(state: State) -> list[dict[str, Any]]:
     return routes
 
 
+# Where each city's name stands from its dot (dx, dy, text-anchor): above it unless a neighbour's name or the
+# ships in port (drawn below and to the right of the dot) are there. The names are 17 units high so that the
+# map, never drawn narrower than 660 px (a phone scrolls it), shows them at 11 px or more.
+LABEL_AT: dict[str, tuple[int, int, str]] = {
+    "London": (4, -14, "end"),
+    "Hamburg": (-2, -14, "start"),
+    "Rotterdam": (10, 52, "end"),
+    "New York": (14, 6, "start"),
+    "Port Sudan": (-14, 6, "end"),
+    "Hong Kong": (14, 6, "start"),
+    "Incheon": (8, -14, "end"),
+    "Tokyo": (14, 6, "start"),
+}
+
+
 def _cities(state: State) -> list[dict[str, Any]]:
     cities = []
     for city, (x, y) in CITY_XY.items():
@@ -116,7 +131,7 @@ def _cities(state: State) -> list[dict[str, Any]]:
                 "colour": GOOD_COLOURS[good],
                 "x": x,
                 "y": y,
-                "label_y": y - 12,
+                **dict(zip(("label_x", "label_y", "anchor"), _label_at(city, x, y), strict=True)),
                 "home_of": ", ".join(homes),
                 "closed": city in state["closures"]["ports"],
                 "sites": sites,
@@ -124,6 +139,11 @@ def _cities(state: State) -> list[dict[str, Any]]:
             }
         )
     return cities
+
+
+def _label_at(city: str, x: int, y: int) -> tuple[int, int, str]:
+    dx, dy, anchor = LABEL_AT.get(city, (0, -14, "middle"))
+    return x + dx, y + dy, anchor
 
 
 def _ships(state: State, viewer: int | None = None) -> list[dict[str, Any]]:
