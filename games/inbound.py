@@ -1,4 +1,5 @@
-"""Orders by email reply, through anymail's inbound webhook (any provider anymail supports).
+"""Orders by email reply, through anymail's inbound webhook (any provider anymail supports; games/webhooks.py
+wraps its views).
 
 When PBEM_REPLY_ADDRESS is set (e.g. turns@in.example.org, routed by the provider to
 /anymail/<provider>/inbound/), each turn email and reminder carries a Reply-To of the form
@@ -6,50 +7,46 @@ turns+<outbox id>-<signature>@in.example.org. The signature binds the address to
 replacing the player makes old addresses stop working.
 
 The credential is that address together with the sender: a reply counts only if it was sent to the address
-exactly as we generated it (at our domain) and from the seat's player's own address, and the provider did not
-flag it as spam. A refused reply stores nothing and gets no receipt (the sender may be forged); the seat's
-owner is told once, at their own address. The README ("How a turn works") gives the reasons.
+exactly as we generated it (at our domain) and from the seat's player's own address, and no spam verdict is on
+it. A refused reply stores nothing and gets no receipt (the sender may be forged); the seat's owner is told
+once, at their own address. The README ("Replies by email") gives the reasons.
 
 A reply holds lines like "role: seller" above the quoted email (games/replies.py reads them as mail clients
-write them). They become an order through the same service call as the web form; the player gets a short
-receipt (what was read, stored or why not) at their own address. A message marked as sent by a program (an
-out-of-office reply) is dropped unanswered.
-
-anymail parses a payload partly in its views and partly lazily, when a header or body is first read. Both
-are pure and deterministic, so a payload that fails to parse will fail again: it is answered 400 (a 500
-makes the provider retry for days), or 406 to Mailgun, which retries every other refusal for 8 hours and
-stops only at a 406; with a log line that names the provider and the error type only.
+write them). They become an order through the same service call as the web form; the player gets a receipt
+(what was read, stored or why not, and what stands) at their own address. A message marked as sent by a program
+(an out-of-office reply) is dropped unanswered. Receipts and notices go through their outbox
+(games/receipts.py), written in the transaction that took the reply, which also records the message as read:
+a provider's redelivery is taken once, and the webhook's answer does not wait on outgoing mail.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass
+from datetime import datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
-from anymail import urls as anymail_urls
 from anymail.inbound import AnymailInboundMessage
 from anymail.signals import AnymailInboundEvent, inbound
 from anymail.utils import EmailAddress
-from anymail.webhooks.base import AnymailCoreWebhookView
 from django.conf import settings
 from django.core.cache import cache
-from django.core.exceptions import BadRequest, SuspiciousOperation
+from django.db import transaction
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse
-from django.urls import URLPattern, re_path
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from games import mail, mailpolicy, review, turns
-from games.emails import first_sent, game_link, reply_address
+from games import mail, mailpolicy, receipts, review, turns
+from games.emails import GAME_SUBJECT, first_sent, game_link, reply_address
 from games.engines import OrderError
 from games.engines.base import ReadBack
 from games.links import mailto_player
-from games.models import OutboundEmail
-from games.replies import automatic_marker, order_lines, parse_order, reply_subject, reply_text, thread_headers
+from games.models import Game, Order, OutboundEmail, Phase, unique_row
+from games.replies import automatic_marker, order_lines, parse_order, reply_text, spam_verdict, thread_headers
+from games.webhooks import unreadable_is_bad_request
 
 log = logging.getLogger(__name__)
 # The outbox id in a reply address's local part (bounded: a longer number is no row of ours).
@@ -65,11 +62,12 @@ class Reply:
     recipients: list[str]  # To, Cc and the envelope recipient
     text: str  # the whole text (games/replies.py): the cuts are parse_order's
     subject: str
-    spam: bool  # the provider's own verdict, where it gives one
-    spam_score: float | None
+    spam: str | None  # why it counts as spam (games/replies.py, spam_verdict), or None
     automatic: str | None  # the header that marks it as sent by a program
     message_id: str
     references: str
+    written_at: datetime  # its Date, or when it arrived if it has none (or one in the future)
+    key: str  # games/receipts.py reply_key: the same for a redelivery of it
 
 
 def read_reply(message: AnymailInboundMessage) -> Reply:
@@ -82,17 +80,32 @@ def read_reply(message: AnymailInboundMessage) -> Reply:
     text = reply_text(message)
     if not all(isinstance(value, str) for value in [*recipients, text]):
         raise TypeError("a recipient or the text is not a string")
+    message_id = str(message.get("Message-ID") or "")
+    from_address = sender.addr_spec if isinstance(sender, EmailAddress) else ""
+    subject = str(message.subject or "")
     return Reply(
-        sender=sender.addr_spec if isinstance(sender, EmailAddress) else "",
+        sender=from_address,
         recipients=recipients,
         text=text,
-        subject=str(message.subject or ""),
-        spam=message.spam_detected is True,
-        spam_score=message.spam_score,
+        subject=subject,
+        spam=spam_verdict(message, settings.PBEM_SPAM_SCORE),
         automatic=automatic_marker(message),
-        message_id=str(message.get("Message-ID") or ""),
+        message_id=message_id,
         references=str(message.get("References") or ""),
+        written_at=written_at(str(message.get("Date") or "")),
+        key=receipts.reply_key(message_id, from_address, *recipients, str(message.get("Date")), subject, text),
     )
+
+
+def written_at(date: str) -> datetime:
+    """When the reply was written, as its Date says; its arrival (now) for a missing or unreadable Date, or one
+    later than now (a clock running fast must not make a reply newer than what the player sends next)."""
+    now = timezone.now()
+    with suppress(TypeError, ValueError, IndexError, OverflowError):
+        when = parsedate_to_datetime(date)
+        if when.tzinfo is not None:
+            return min(when, now)
+    return now
 
 
 def domain_of(address: str) -> str:
@@ -126,14 +139,23 @@ class NoOrderFound(turns.OrderRejected):
     pass
 
 
-def take_reply(row: OutboundEmail, text: str) -> ReplyOutcome:
+class Superseded(turns.OrderRejected):
+    """A reply written before the order stored now (an older reply delivered late): that order stands."""
+
+
+def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
     """Submit the reply through the service layer, which checks the turn under its lock. The receipt reads a
-    stored order back in the engine's words, as the game page does."""
+    stored order back in the engine's words, as the game page does, and a refusal says what stands instead."""
     read: list[ReadBack] = []
     phase = row.phase
 
     def order_from_reply(prompt: dict[str, Any]) -> dict[str, Any]:
-        order = parse_order(prompt, text)
+        stored = unique_row(Order.objects.filter(phase=phase, seat=row.seat).only("written_at", "submitted_at"))
+        if stored is not None and reply.written_at < (stored.written_at or stored.submitted_at):
+            raise Superseded(
+                "Your reply was written before the order you sent since, so it was not used; that order stands."
+            )
+        order = parse_order(prompt, reply.text)
         if not order:
             # The turn email's example: a legal order now, under the turn's lock.
             example = turns.engine_of(phase.game).example_order(phase.game.state, row.seat.number)
@@ -146,17 +168,35 @@ def take_reply(row: OutboundEmail, text: str) -> ReplyOutcome:
 
     stored = False
     try:
-        result = turns.submit_order(row.seat, phase.number, order_from_reply)
+        result = turns.submit_order(row.seat, phase.number, order_from_reply, written_at=reply.written_at)
     except turns.TurnClosed:
         verdict = f"That turn ({phase.name}) is over, so your reply was not used."
-    except NoOrderFound as error:
-        verdict = str(error)
+    except (NoOrderFound, Superseded) as error:
+        verdict = f"{error}{what_stands(row)}"
     except turns.OrderRejected as error:
-        verdict = f"Your order was not stored: {error}"
+        verdict = f"Your order was not stored: {error}{what_stands(row)}"
     else:
         stored = True
         verdict = f"{phase.name}: {review.outcome_words(result, phase.game_id, phase.number)}"
     return ReplyOutcome(stored, receipt_text(read[0] if stored and read else None, verdict))
+
+
+def what_stands(row: OutboundEmail) -> str:
+    """After a refusal, what counts for the seat instead: its stored order read back, or that none is stored and
+    the default order is played at the deadline (nothing while the turn is no longer open)."""
+    phase = unique_row(Phase.objects.select_related("game").filter(pk=row.phase_id, status=Phase.Status.OPEN))
+    if phase is None:
+        return ""
+    stored = unique_row(Order.objects.filter(phase=phase, seat=row.seat))
+    if stored is None:
+        zone = mail.zone_of(row.seat.player.time_zone if row.seat.player else None)
+        deadline = timezone.localtime(phase.deadline, zone).strftime("%a %-d %b %H:%M %Z")
+        return (
+            f"\n\nNo order of yours is stored for {phase.name}: unless one is in by {deadline}, the default order "
+            "is played."
+        )
+    lines = "\n".join(f"  {line}" for line in review.read_back(phase.game, row.seat.number, stored.data).lines)
+    return f"\n\nYour order stored before stands:\n{lines}"
 
 
 def receipt_text(read: ReadBack | None, verdict: str) -> str:
@@ -169,78 +209,22 @@ def receipt_text(read: ReadBack | None, verdict: str) -> str:
     return f"We read your reply as:\n{lines}{warnings}\n\n{verdict}"
 
 
-class UnreadablePayload(BadRequest):
-    """A payload anymail or we cannot read. A BadRequest, so Django answers 400 wherever it is raised."""
+def receipt_subject(game: Game) -> str:
+    """`Re: ` and the game's thread subject (`<title> #<id>`, every email of the game has it), whatever the reply's
+    subject had become: clients that thread by subject keep receipts with the game."""
+    return f"Re: {mail.render_line(GAME_SUBJECT, {'game': {'title': game.title, 'id': game.pk}}, mail.zone_of(None))}"
 
 
-@contextmanager
-def unreadable_is_bad_request(esp_name: str) -> Iterator[None]:
-    """Whatever reading a payload raises (KeyError, TypeError, ValueError, LookupError... from anymail's parsers
-    and Python's email package) means it cannot be read, now or on a retry. Django's own 400s, among them
-    anymail's refusal of a wrong webhook secret, pass through unchanged. The error's message is not logged:
-    it may quote the payload."""
-    try:
-        yield
-    except (SuspiciousOperation, BadRequest):
-        raise
-    except Exception as error:  # noqa: BLE001  (parsing is pure: any error is the payload's)
-        log.warning("unreadable %s inbound payload (%s): answered 400", esp_name, type(error).__name__)
-        raise UnreadablePayload(f"unreadable {esp_name} inbound payload") from None
-
-
-# The answer that tells a provider not to send an unreadable payload again, where it is not 400.
-UNREADABLE_STATUS = {"Mailgun": 406}
-
-
-class ReadableInbound(AnymailCoreWebhookView):
-    """Put before an anymail inbound view: a payload that its checks, its parsing or our reading of the message
-    cannot read is answered 400, with one log line; the rest of the request is anymail's."""
-
-    def run_validators(self, request: HttpRequest) -> None:
-        with unreadable_is_bad_request(self.esp_name):
-            super().run_validators(request)
-
-    def parse_events(self, request: HttpRequest) -> list[AnymailInboundEvent]:
-        with unreadable_is_bad_request(self.esp_name):
-            return super().parse_events(request)
-
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return super().post(request, *args, **kwargs)
-        except UnreadablePayload:
-            return HttpResponse("unreadable payload", status=UNREADABLE_STATUS.get(self.esp_name, 400))
-
-
-def inbound_urlpatterns() -> list[URLPattern]:
-    """anymail's inbound routes (/anymail/<esp>/inbound/), each served by its own view under ReadableInbound.
-    pbem/urls.py puts these before anymail's URLs, whose tracking routes stay as anymail has them."""
-    patterns = []
-    for route in anymail_urls.urlpatterns:
-        if route.name.endswith("_inbound_webhook"):
-            view = route.callback.view_class
-            readable: Any = type(view.__name__, (ReadableInbound, view), {})
-            patterns.append(re_path(route.pattern.regex.pattern, readable.as_view(), name=route.name))
-    return patterns
-
-
-def answer(row: OutboundEmail, subject: str, text: str, reply: Reply | None = None) -> None:
-    """Mail the seat's player at their own address (never the reply's sender): an answer to `reply`, in its
-    thread, or (reply None) a notice in the game's thread. Marked as an automatic reply (RFC 3834, and
-    Exchange's own header), so that an auto-responder does not answer it and two cannot loop."""
+def answer(row: OutboundEmail, text: str, reply: Reply | None = None) -> None:
+    """Queue a message to the seat's player at their own address (never the reply's sender): an answer to
+    `reply`, in its thread, or (reply None) a notice in the game's thread (games/receipts.py sends it)."""
     assert row.seat.player is not None
     to = row.seat.player.email
     # The reader's thread of the game: its first email sent to them.
     root = first_sent(row.game_id, [to]).get(to) or row.message_id
     thread = thread_headers(reply.message_id if reply else "", reply.references if reply else "", root)
     body = f"{text}\n\nThe game page: {game_link(row.seat, row.phase.game)}\n"
-    mail.compose(
-        mail.Rendered(subject=reply_subject(subject, row.phase.name), text=body, html=""),
-        to,
-        kind="receipt",
-        thread=mail.Thread(mail.message_id()),
-        auto="auto-replied",
-        headers={**thread, "X-Auto-Response-Suppress": "All"},
-    ).send()
+    receipts.write(row.game_id, to, receipt_subject(row.phase.game), body, thread)
 
 
 def tell_owner(row: OutboundEmail, why: str) -> None:
@@ -248,12 +232,19 @@ def tell_owner(row: OutboundEmail, why: str) -> None:
     owner is told instead, at most once a day per email, and nothing the reply said is repeated."""
     if cache.add(f"pbem:refused-reply:{row.pk}", True, NOTICE_EVERY):
         assert row.seat.player is not None
-        answer(
-            row,
-            row.subject,
-            f"A reply to your turn email for {row.phase.name} was not used: {why}. Nothing was stored.\n"
-            f"To play this turn, reply from {row.seat.player.email} or use the game page.",
-        )
+        answer(row, f"A reply to your turn email for {row.phase.name} was not used, and nothing was stored: {why}.")
+
+
+def other_sender_notice(row: OutboundEmail, sender: str) -> str:
+    """Why a reply from another address was refused, and what to do, told to the seat's own address."""
+    assert row.seat.player is not None
+    origin = f"an address at {domain_of(sender)}" if sender else "no single sender address"
+    own = row.seat.player.email
+    return (
+        f"it came from {origin}, and only replies from {own} (the address this email was sent to) count for this "
+        f"seat. If that was you, send your reply again from {own}, or use the game page. If it was not, someone "
+        "else has this turn email: the game page link in it opens your seat, so do not forward it"
+    )
 
 
 @receiver(inbound, dispatch_uid="pbem-inbound-orders")
@@ -279,16 +270,21 @@ def handle_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **kwa
         return
     where = f"game {row.game_id} seat {row.seat.number}"
     if reply.spam:
-        log.warning("inbound reply for %s refused: %s flagged it as spam (score %s)", where, esp_name, reply.spam_score)
-        tell_owner(row, "our mail provider took it for spam")
+        log.warning("inbound reply for %s refused: %s took it for spam (%s)", where, esp_name, reply.spam)
+        with transaction.atomic():
+            tell_owner(row, "our mail provider took it for spam. Reply again, or use the game page")
         return
     if reply.sender.lower() != row.seat.player.email.lower():
         # The operator learns the sender's domain (a player writing from another account?), not the address.
         domain = domain_of(reply.sender)
         log.warning("inbound reply for %s refused: the sender, at %r, is not the seat's player", where, domain)
-        origin = f"an address at {domain}" if reply.sender else "no single sender address"
-        tell_owner(row, f"it came from {origin}, not from the address this seat plays with")
+        with transaction.atomic():
+            tell_owner(row, other_sender_notice(row, reply.sender))
         return
-    outcome = take_reply(row, reply.text)
+    with transaction.atomic():
+        if not receipts.first_reading(reply.key):
+            log.info("inbound reply for %s: delivered again, taken already", where)
+            return
+        outcome = take_reply(row, reply)
+        answer(row, outcome.message, reply)
     log.info("inbound reply for %s: stored=%s", where, outcome.stored)
-    answer(row, reply.subject, outcome.message, reply)

@@ -258,6 +258,9 @@ class Order(models.Model):
     is_default = models.BooleanField(default=False)
     revision = models.PositiveIntegerField(default=1)
     submitted_at = models.DateTimeField(default=timezone.now)
+    # When the player wrote this revision: an email reply's Date (games/inbound.py compares it with a later
+    # reply's, so an older reply delivered late does not replace it); null for the page's, written on arrival.
+    written_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["phase", "seat"], name="one-order-per-seat-and-phase")]

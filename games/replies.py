@@ -48,6 +48,33 @@ def automatic_marker(message: AnymailInboundMessage) -> str | None:
     return None
 
 
+# --- Spam verdicts, as providers and the filters on the way write them ------------------------------------------------
+
+# SpamAssassin's headers (X-Spam-Status "Yes, score=9.0 required=5.0 tests=...", X-Spam-Flag "YES"), which
+# Postmark passes on and other filters add, and Mailgun's flag: the verdict is the first word of the value.
+SPAM_FLAGS = ("X-Spam-Status", "X-Spam-Flag", "X-Mailgun-Sflag")
+
+
+def spam_verdict(message: AnymailInboundMessage, threshold: float) -> str | None:
+    """Why the message counts as spam, or None: anymail's own verdict (Postmark's and Mailgun's flags when exactly
+    "Yes", Amazon SES's spamVerdict FAIL); any spam header whose verdict is yes, however it goes on; or the
+    provider's score (Postmark, Mailgun, SendGrid, Mailjet, Mandrill, Brevo: SpamAssassin's scale) at
+    `threshold` or above."""
+    if message.spam_detected is True:
+        return "the provider's verdict"
+    for name in SPAM_FLAGS:
+        for value in message.get_all(name) or []:
+            if str(value).split(",", 1)[0].split(";", 1)[0].strip().lower() in {"yes", "true"}:
+                return name
+    try:
+        score = float(message.spam_score) if message.spam_score is not None else None
+    except (TypeError, ValueError):
+        score = None
+    if score is not None and score >= threshold:
+        return f"score {score:g}"
+    return None
+
+
 # --- The text ------------------------------------------------------------------------------------------------------
 
 
@@ -158,17 +185,10 @@ def reply_lines(text: str) -> list[str]:
     return [line for line in written if line]
 
 
-# --- Answering: the subject and the thread -------------------------------------------------------------------------
+# --- Answering: the thread -------------------------------------------------------------------------
 
-REPLY_PREFIXES = re.compile(r"^\s*(?:(?:re|aw|fwd?)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 MESSAGE_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 MAX_REFERENCES = 10
-
-
-def reply_subject(subject: str, fallback: str) -> str:
-    """ "Re: " and the subject once, whatever chain of Re:/RE:/Aw:/Fwd: it had (and on one short line)."""
-    base = " ".join(REPLY_PREFIXES.sub("", subject).split())[:200]
-    return f"Re: {base or fallback}"
 
 
 def thread_headers(message_id: str, references: str, root: str) -> dict[str, str]:

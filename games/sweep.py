@@ -31,7 +31,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import extensions, mail, turns, wakes
+from games import extensions, mail, receipts, turns, wakes
 from games.dispatch import (
     PLAY_BOTS,
     RESOLVE_OVERDUE,
@@ -118,6 +118,7 @@ def run(now: datetime | None = None) -> SweepResult:
         found["reminders"], mark=mark["reminders"], enqueue=lambda ids: after_commit(SEND_REMINDERS, ids, at)
     )
     resent = mail.retry_failed(now) + mail.send_stragglers(now)
+    receipts.forget_replies(now)
     if complete or bots:
         log.warning("sweep: %s complete phases and %s bot phases had lost their task", len(complete), len(bots))
     return SweepResult(overdue=overdue, complete=complete, bots=bots, reminders=reminders, resent=resent)

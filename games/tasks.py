@@ -11,7 +11,7 @@ from datetime import datetime
 
 from celery import shared_task
 
-from games import dispatch, emails, sweep, turns
+from games import dispatch, emails, receipts, sweep, turns
 from games.dispatch import Queue, routed
 
 
@@ -38,6 +38,11 @@ def send_emails_task(game_id: int) -> int:
 @shared_task(name=routed(dispatch.SEND_SIGN_IN_LINK, Queue.EMAIL))
 def send_sign_in_link_task(player_id: int) -> bool:
     return emails.send_sign_in_link(player_id)
+
+
+@shared_task(name=routed(dispatch.SEND_RECEIPTS, Queue.EMAIL))
+def send_receipts_task() -> int:
+    return receipts.send_pending()
 
 
 @shared_task(name=routed(dispatch.RESOLVE_OVERDUE, Queue.RESOLVE))

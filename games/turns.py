@@ -123,11 +123,14 @@ def create_game(
 # --- Orders ----------------------------------------------------------------------------------------
 
 
-def submit_order(seat: Seat, phase_number: int, data: OrderInput, *, default: bool = False) -> Submitted:
+def submit_order(
+    seat: Seat, phase_number: int, data: OrderInput, *, default: bool = False, written_at: datetime | None = None
+) -> Submitted:
     """Validate and store (or revise) `seat`'s sealed order for the phase; if it was the last one owed,
     enqueue the resolution after commit. `default`: the engine's default order, played for a seat whose
-    player cannot be reached (it counts as a miss, as at a deadline). Raises OrderRejected (TurnClosed when
-    the turn is not open to the seat), having stored nothing."""
+    player cannot be reached (it counts as a miss, as at a deadline). `written_at`: when an email reply was
+    written (its Date), kept with the order. Raises OrderRejected (TurnClosed when the turn is not open to the
+    seat), having stored nothing."""
     with transaction.atomic():
         # The lock serialises the submissions of one phase with each other and with its resolution, so
         # of two "last" orders arriving together exactly one sees the phase complete, and no order can
@@ -160,12 +163,12 @@ def submit_order(seat: Seat, phase_number: int, data: OrderInput, *, default: bo
         # order counts the phase's orders, and marks the phase complete if it was the last one owed.
         revised = bool(
             Order.objects.filter(phase=phase, seat=seat).update(
-                data=normalised, revision=F("revision") + 1, submitted_at=now, is_default=default
+                data=normalised, revision=F("revision") + 1, submitted_at=now, is_default=default, written_at=written_at
             )
         )
         complete = phase.complete_at is not None
         if not revised:
-            Order.objects.create(phase=phase, seat=seat, data=normalised, is_default=default)
+            Order.objects.create(phase=phase, seat=seat, data=normalised, is_default=default, written_at=written_at)
             complete = Order.objects.filter(phase=phase).count() >= len(phase.prompts)
             if complete:
                 Phase.objects.filter(pk=phase.pk).update(complete_at=now)

@@ -333,6 +333,9 @@ else:
 # Orders by email reply (games/inbound.py): the address the provider routes to anymail's inbound webhook
 # at /anymail/<provider>/inbound/, e.g. turns@in.example.org. Empty: replies are not offered.
 PBEM_REPLY_ADDRESS = os.environ.get("PBEM_REPLY_ADDRESS", "")
+# A reply whose provider's spam score (SpamAssassin's scale at every provider anymail reads one from) is at least
+# this is refused as spam, as SpamAssassin's own default threshold does (games/replies.py, spam_verdict).
+PBEM_SPAM_SCORE = float(os.environ.get("PBEM_SPAM_SCORE", "5.0"))
 ANYMAIL = {key.removeprefix("ANYMAIL_"): value for key, value in os.environ.items() if key.startswith("ANYMAIL_")}
 
 # The games' lines go to the root logger's handler, not one of their own: a Celery worker replaces the root

@@ -3,14 +3,14 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from games.inbound import inbound_urlpatterns
+from games.webhooks import inbound_urlpatterns
 
 admin.site.site_header = "pbem organisers"
 admin.site.site_title = "pbem"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # Provider webhooks: inbound replies through games/inbound.py's wrappers, first; tracking as anymail routes it.
+    # Provider webhooks: inbound replies through games/webhooks.py's wrappers, first; tracking as anymail routes it.
     path("anymail/", include(inbound_urlpatterns())),
     path("anymail/", include("anymail.urls")),
     path("", include("games.urls")),

@@ -20,12 +20,13 @@ from games.leagues import services, substitutes
 from games.leagues.models import LeagueEmail, Membership
 from games.leagues.tasks import send_digests_task, sweep_leagues
 from games.models import Game, OutboundEmail, Seat
-from games.replies import REPLY_PREFIXES
 from tests.conftest import emailed_sign_in_link
 from tests.league_helpers import autopilot, first_game, make_league, play_phase, started_round
 
 MESSAGE_ID = re.compile(r"<[^<>\s]+>")
 SITE_ID = re.compile(r"<[^<>\s@]+@pbem\.example>")  # tests' SITE_URL is https://pbem.example
+# What a client that threads by subject takes off before comparing: any chain of Re:/RE:/Aw:/Fwd: prefixes.
+REPLY_PREFIXES = re.compile(r"^\s*(?:(?:re|aw|fwd?)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 # What each reader's threads were, per case: printed with -s, for the notes.
 FIGURES: dict[str, str] = {}
 

@@ -13,17 +13,19 @@ from typing import Any
 
 from anymail.signals import AnymailInboundEvent, inbound
 from django.conf import settings
+from django.db import transaction
 from django.dispatch import receiver
 from django.utils.crypto import constant_time_compare
 
-from games import mail
+from games import mail, receipts
 from games.emails import first_sent
-from games.inbound import domain_of, read_reply, unreadable_is_bad_request
+from games.inbound import domain_of, read_reply, receipt_subject
 from games.models import Seat
-from games.replies import reply_lines, reply_subject, thread_headers
+from games.replies import reply_lines, thread_headers
 from games.talk import services
 from games.talk.mail import mask_thread, reply_address
 from games.talk.models import thread_seats
+from games.webhooks import unreadable_is_bad_request
 
 log = logging.getLogger(__name__)
 TALK_ADDRESS = re.compile(r"\+t([0-9]{1,18})x([0-9a-f]{1,8})-")
@@ -61,20 +63,18 @@ def handle_talk_reply(sender: Any, event: AnymailInboundEvent, esp_name: str, **
         log.warning("table talk reply for %s refused: spam, or not from the seat's player", where)
         return
     text = "\n".join(reply_lines(reply.text))
-    try:
-        message = services.post(seat, seat.player, text, to=[n for n in thread_seats(thread) if n != seat.number])
-    except services.Refused as refusal:
-        log.info("table talk reply for %s refused: %s", where, refusal.field or "not allowed")
-        to = seat.player.email
-        root = first_sent(seat.game_id, [to]).get(to) or mail.message_id()
-        body = f"Your message was not sent: {refusal}\n\nNothing was stored. You can write on the game page too.\n"
-        mail.compose(
-            mail.Rendered(subject=reply_subject(reply.subject, "Table talk"), text=body, html=""),
-            to,
-            kind="receipt",
-            thread=mail.Thread(mail.message_id()),
-            auto="auto-replied",
-            headers={**thread_headers(reply.message_id, reply.references, root), "X-Auto-Response-Suppress": "All"},
-        ).send()
-        return
+    with transaction.atomic():  # the message, or the refusal's notice, with the record that the reply was read
+        if not receipts.first_reading(reply.key):
+            log.info("table talk reply for %s: delivered again, taken already", where)
+            return
+        try:
+            message = services.post(seat, seat.player, text, to=[n for n in thread_seats(thread) if n != seat.number])
+        except services.Refused as refusal:
+            log.info("table talk reply for %s refused: %s", where, refusal.field or "not allowed")
+            to = seat.player.email
+            root = first_sent(seat.game_id, [to]).get(to) or mail.message_id()
+            body = f"Your message was not sent: {refusal}\n\nNothing was stored. You can write on the game page too.\n"
+            headers = thread_headers(reply.message_id, reply.references, root)
+            receipts.write(seat.game_id, to, receipt_subject(seat.game), body, headers)
+            return
     log.info("table talk reply for %s: message %s", where, message.pk)
