@@ -237,6 +237,7 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
         "public_view": batch.public_view,
         "shared_renders": batch.shared_renders,
         "my_games_url": settings.SITE_URL + reverse("games-mine"),
+        "guide_url": settings.SITE_URL + reverse("games-rules", args=[batch.game.engine]),
         # The reader's own:
         "player": addressee(seat.player),
         "seat_title": engine.seat_name(state, seat.number),

@@ -1,5 +1,6 @@
-"""Read-only pages beside a game's page: the game's rules note, and the game's earlier phases as this
-browser's seat saw them (games/history.py). Like every page they get facts, never models (games/facts.py)."""
+"""Read-only pages beside a game's page: the game's player's guide (games/guides.py), and the game's earlier
+phases as this browser's seat saw them (games/history.py). Like every page they get facts, never models
+(games/facts.py)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,18 @@ from django.views.decorators.http import require_GET
 
 from games import facts, history, turns
 from games.engines import board_templates
+from games.guides import player_guide
 from games.models import Game
-from games.rules import rules_note
 from games.sessions import seat_of
 
 
 @require_GET
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        note = rules_note(slug)
+        guide = player_guide(slug)
     except KeyError:
         raise Http404("No such game.") from None
-    return render(request, "games/rules.html", {"note": note})
+    return render(request, "games/rules.html", {"guide": guide})
 
 
 @require_GET

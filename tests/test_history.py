@@ -1,4 +1,4 @@
-"""The rules note on the site, and earlier turns rebuilt by replay, as each seat saw them."""
+"""Earlier turns rebuilt by replay, as each seat saw them (the guide the game page links: tests/test_guides.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ import pytest
 from django.urls import reverse
 
 from games import history, organise, turns
-from games.engines import all_engines, rules_file
+from games.engines import all_engines
 from games.links import make_token
 from games.models import Event, Game, Phase, Seat
-from games.rules import MARKDOWN, rules_note
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,31 +34,9 @@ def as_seat(client, game: Game, number: int):
     return client
 
 
-@pytest.mark.parametrize("slug", [engine.slug for engine in all_engines()])
-def test_every_game_has_its_rules_note_as_a_page(client, slug):
-    page = client.get(reverse("games-rules", args=[slug]))
-    assert page.status_code == 200
-    body = page.content.decode()
-    first_heading = rules_file(slug).read_text().splitlines()[0].lstrip("# ")
-    assert f"<h1>{first_heading}</h1>" in body.replace("&#x27;", "'")
-    assert "<table>" in body and "<td>" in body  # the notes' tables are tables
-    assert rules_note(slug).title in body
-
-
-def test_a_note_renders_its_html_as_text():
-    html = MARKDOWN.render('A <script>alert(1)</script> and <img src=x onerror="x()"> [x](javascript:alert(1))')
-    assert "<script" not in html and "<img" not in html and "<a" not in html  # text, not elements nor a link
-    assert "&lt;script&gt;" in html
-
-
-def test_no_rules_page_for_an_unknown_game(client):
-    assert client.get(reverse("games-rules", args=["chess"])).status_code == 404
-
-
-def test_the_game_page_links_its_rules_and_once_a_turn_resolved_its_history(client, make_game):
+def test_the_game_page_links_its_history_once_a_turn_resolved(client, make_game):
     game = make_game(humans=3)
     page = client.get(reverse("games-game", args=[game.pk])).content.decode()
-    assert f'href="{reverse("games-rules", args=["piraeus"])}"' in page
     assert reverse("games-history", args=[game.pk]) not in page
     assert client.get(reverse("games-history", args=[game.pk])).status_code == 302  # nothing to look back at
     organise.resolve_now(game)

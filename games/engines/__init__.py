@@ -66,8 +66,13 @@ def template_folder(slug: str) -> Path:
 
 
 def rules_file(slug: str) -> Path:
-    """The game's rules note, RULES.md beside the module that defines the engine registered as `slug`."""
+    """The game's rules note for contributors, RULES.md beside the module that defines the engine `slug`."""
     return template_folder(slug).parent / "RULES.md"
+
+
+def guide_file(slug: str) -> Path:
+    """The game's player's guide, GUIDE.md beside its rules note (served at /rules/<slug>/: games/guides.py)."""
+    return template_folder(slug).parent / "GUIDE.md"
 
 
 def _load() -> None:
@@ -89,6 +94,7 @@ __all__ = [
     "board_templates",
     "engine_choices",
     "get_engine",
+    "guide_file",
     "register",
     "rules_file",
     "template_folder",

@@ -1,0 +1,75 @@
+"""Each game's player's guide (games/engines/<game>/GUIDE.md) as the page /rules/<slug>/: what a newcomer needs to
+play, in words written for players, with pictures of the board drawn by the game page's own board template.
+
+A guide is Markdown, rendered by markdown-it-py with raw HTML off: whatever HTML a guide holds is shown as text,
+so the page needs no sanitiser and holds no script (the Content-Security-Policy allows none inline anyway). The
+developers' rules note beside it (RULES.md: every play-by-email change, house default and default order) is for
+contributors and is not served. A paragraph
+that reads exactly `[board: 3 players, seed 8, after 2 turns]` becomes the board as seat 1 sees it in that game:
+set up with that seed and played on by the bots' own random legal orders for that many turns (resolved
+phases), all from the seed, so the picture is the same on every server and the example text beside it can
+name what it shows (tests/test_guides.py checks those facts). The engines are pure, so this needs no database.
+Guides ship with the code: each is rendered once per process.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from django.template import Context, Template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from markdown_it import MarkdownIt
+
+from games.engines import board_templates, get_engine, guide_file
+from games.engines.base import Engine, State
+
+# CommonMark with GitHub's tables; no raw HTML, no images (the board pictures are drawn by the server).
+MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table").disable("image")
+
+PICTURE = re.compile(r"<p>\[board: (\d+) players, seed (\d+), after (\d+) turns?\]</p>")
+# As the game page includes a board: numbers unlocalised, the view its only variable.
+BOARD = Template("{% load l10n %}{% localize off %}{% include name %}{% endlocalize %}")
+
+
+@dataclass(frozen=True)
+class Guide:
+    slug: str
+    title: str  # the game's name
+    html: SafeString
+
+
+def example_state(engine: Engine, players: int, seed: int, turns: int) -> State:
+    """A game of `players` set up from `seed` and played `turns` turns on by random legal orders."""
+    rng = random.Random(seed)
+    state = engine.setup(players, {}, rng)
+    for _ in range(turns):
+        orders = {
+            seat: engine.validate(state, seat, engine.random_order(state, seat, rng)) for seat in engine.prompts(state)
+        }
+        if not orders:
+            break  # the game is over
+        state, _events = engine.resolve(state, orders, rng)
+    return state
+
+
+def picture(slug: str, players: int, seed: int, turns: int) -> str:
+    """The board of that example game as its first seat sees it, in a frame captioned as a picture."""
+    engine = get_engine(slug)
+    view: dict[str, Any] = engine.view(example_state(engine, players, seed, turns), 0)
+    board = BOARD.render(Context({"name": board_templates(slug).page, "view": view}))
+    label = f"An example board of {engine.title}, as its first seat sees it"
+    return f'<figure class="card board" aria-label="{escape(label)}">{board}</figure>'
+
+
+@cache
+def player_guide(slug: str) -> Guide:
+    """The guide of the game registered as `slug` (KeyError for no such game)."""
+    engine = get_engine(slug)
+    html = MARKDOWN.render(guide_file(slug).read_text(encoding="utf-8"))
+    html = PICTURE.sub(lambda found: picture(slug, *(int(group) for group in found.groups())), html)
+    return Guide(slug=slug, title=engine.title, html=mark_safe(html))  # noqa: S308  (escaped: html off)
