@@ -26,7 +26,7 @@ import re
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
-from email.utils import parsedate_to_datetime
+from email.utils import parseaddr, parsedate_to_datetime
 from typing import Any
 
 from anymail.inbound import AnymailInboundMessage
@@ -45,7 +45,8 @@ from games.engines import OrderError
 from games.engines.base import ReadBack
 from games.links import mailto_player
 from games.models import Game, Order, OutboundEmail, Phase, unique_row
-from games.replies import automatic_marker, order_lines, parse_order, reply_text, spam_verdict, thread_headers
+from games.quotes import Ours
+from games.replies import Reading, Texts, automatic_marker, order_lines, read_order, spam_verdict, texts, thread_headers
 from games.webhooks import unreadable_is_bad_request
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,8 @@ class Reply:
 
     sender: str  # the From address; empty unless there is exactly one
     recipients: list[str]  # To, Cc and the envelope recipient
-    text: str  # the whole text (games/replies.py): the cuts are parse_order's
+    text: str  # the text part, or the HTML read as text if that is empty (table talk reads it)
+    texts: Texts  # the text part and the HTML, whole (games/replies.py): the cuts are read_order's
     subject: str
     spam: str | None  # why it counts as spam (games/replies.py, spam_verdict), or None
     automatic: str | None  # the header that marks it as sent by a program
@@ -76,9 +78,10 @@ def read_reply(message: AnymailInboundMessage) -> Reply:
     if message.envelope_recipient is not None:
         recipients.append(message.envelope_recipient)
     # The whole text, not the provider's stripped_text: each provider strips quotes its own undocumented way,
-    # and a raw MIME payload has none; one cut (games/replies.py) reads every provider's replies alike.
-    text = reply_text(message)
-    if not all(isinstance(value, str) for value in [*recipients, text]):
+    # and a raw MIME payload has none; one cut (games/quotes.py) reads every provider's replies alike.
+    found = texts(message)
+    text = found.plain if found.plain.strip() else found.html
+    if not all(isinstance(value, str) for value in [*recipients, found.plain, found.html]):
         raise TypeError("a recipient or the text is not a string")
     message_id = str(message.get("Message-ID") or "")
     from_address = sender.addr_spec if isinstance(sender, EmailAddress) else ""
@@ -87,6 +90,7 @@ def read_reply(message: AnymailInboundMessage) -> Reply:
         sender=from_address,
         recipients=recipients,
         text=text,
+        texts=found,
         subject=subject,
         spam=spam_verdict(message, settings.PBEM_SPAM_SCORE),
         automatic=automatic_marker(message),
@@ -143,6 +147,43 @@ class Superseded(turns.OrderRejected):
     """A reply written before the order stored now (an older reply delivered late): that order stands."""
 
 
+class Unclear(turns.OrderRejected):
+    """A reply that could say another order than the one its writer meant: not stored."""
+
+
+def ours(row: OutboundEmail) -> Ours:
+    """What the turn email shows of itself when quoted: its sender's address, its reply address, its subject."""
+    sender = parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
+    return Ours(tuple(filter(None, [sender, reply_address(row)])), thread_subject(row.phase.game))
+
+
+def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: list[str]) -> str:
+    """Why a reply's order cannot be taken as meant, or "" if it can. A field line the client may have broken
+    is never taken. In a turn that is the seat's alone the order is played as it is stored, with no confirm
+    step: every field must be there, and none given twice differently."""
+    if reading.broken:
+        line, after = reading.broken
+        return (
+            f'Your reply was not used: its line "{line}" goes on in the next line ("{after}"), as when mail '
+            "programs break long lines, so we cannot be sure where your order ends. Send it again with each field "
+            "on a line of its own, shorter, or as HTML, or use the game page."
+        )
+    lines = "\n".join(f"  {line}" for line in example)
+    missing = [spec["name"] for spec in prompt["fields"] if spec["name"] not in reading.order]
+    if one_seat and missing:
+        return (
+            "Your reply was not used: this turn is yours alone and is played the moment your order is stored, "
+            f"so your reply must give every line of it, and {', '.join(missing)} is missing. Write them all above "
+            f"the quoted email, like:\n{lines}"
+        )
+    if one_seat and reading.twice:
+        return (
+            f"Your reply was not used: it gives {', '.join(reading.twice)} more than once, differently, and this "
+            "turn is yours alone (played the moment your order is stored), so we cannot tell which you meant."
+        )
+    return ""
+
+
 def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
     """Submit the reply through the service layer, which checks the turn under its lock. The receipt reads a
     stored order back in the engine's words, as the game page does, and a refusal says what stands instead."""
@@ -155,12 +196,16 @@ def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
             raise Superseded(
                 "Your reply was written before the order you sent since, so it was not used; that order stands."
             )
-        order = parse_order(prompt, reply.text)
-        if not order:
-            # The turn email's example: a legal order now, under the turn's lock.
-            example = turns.engine_of(phase.game).example_order(phase.game.state, row.seat.number)
-            lines = "\n".join(f"  {line}" for line in order_lines(prompt, example))
+        reading = read_order(prompt, reply.texts, ours(row))
+        # The turn email's example: a legal order now, under the turn's lock.
+        example = order_lines(prompt, turns.engine_of(phase.game).example_order(phase.game.state, row.seat.number))
+        if not reading.order and not reading.broken:
+            lines = "\n".join(f"  {line}" for line in example)
             raise NoOrderFound(f"No order found in your reply. Write it above the quoted email, like:\n{lines}")
+        refusal = unclear(prompt, reading, review.needs_review(phase), example)
+        if refusal:
+            raise Unclear(refusal)
+        order = reading.order
         # Under the turn's lock with the phase open, the game's state is this phase's, as submit_order reads it.
         with suppress(OrderError):  # refused: the verdict says why
             read.append(review.read_back(phase.game, row.seat.number, review.check(phase.game, row.seat.number, order)))
@@ -171,7 +216,7 @@ def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
         result = turns.submit_order(row.seat, phase.number, order_from_reply, written_at=reply.written_at)
     except turns.TurnClosed:
         verdict = f"That turn ({phase.name}) is over, so your reply was not used."
-    except (NoOrderFound, Superseded) as error:
+    except (NoOrderFound, Superseded, Unclear) as error:
         verdict = f"{error}{what_stands(row)}"
     except turns.OrderRejected as error:
         verdict = f"Your order was not stored: {error}{what_stands(row)}"
@@ -209,10 +254,15 @@ def receipt_text(read: ReadBack | None, verdict: str) -> str:
     return f"We read your reply as:\n{lines}{warnings}\n\n{verdict}"
 
 
+def thread_subject(game: Game) -> str:
+    """The subject every email of the game has, `<title> #<id>`."""
+    return mail.render_line(GAME_SUBJECT, {"game": {"title": game.title, "id": game.pk}}, mail.zone_of(None))
+
+
 def receipt_subject(game: Game) -> str:
-    """`Re: ` and the game's thread subject (`<title> #<id>`, every email of the game has it), whatever the reply's
-    subject had become: clients that thread by subject keep receipts with the game."""
-    return f"Re: {mail.render_line(GAME_SUBJECT, {'game': {'title': game.title, 'id': game.pk}}, mail.zone_of(None))}"
+    """`Re: ` and the game's thread subject, whatever the reply's subject had become: clients that thread by
+    subject keep receipts with the game."""
+    return f"Re: {thread_subject(game)}"
 
 
 def answer(row: OutboundEmail, text: str, reply: Reply | None = None) -> None:

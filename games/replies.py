@@ -1,21 +1,26 @@
 """What a reply says, as real mail clients write it: the text the player typed, whether a program sent it,
-and how a receipt answers it. Pure functions over anymail's parsed message; games/inbound.py does the rest.
+whether a spam filter flagged it, and the order in it. Pure functions over anymail's parsed message;
+games/inbound.py does the rest.
 
-- The text is the first text/plain part, with format=flowed (RFC 3676) soft line breaks joined, or, when a
-  client sent only HTML (or an empty text part), the HTML read as text.
-- What the player wrote is what comes before the quoted email or their signature: a ">" line, "-- ", the
-  "On ... wrote:" line (Gmail wraps it over two), Outlook's "-----Original Message-----", its line of
-  underscores, or its "From: ... Sent: ..." header block.
-- A message is automatic when its headers say so (AUTOMATIC below; README "Replies by email" gives why).
+- The text is the first text/plain part, with format=flowed (RFC 3676) soft line breaks joined, and the HTML
+  read as text. The text part is read unless it is empty, or a field line in it may have been broken by the
+  client (games/quotes.py, broken_line): then the HTML, which no client breaks; without HTML such a reply is
+  refused, never read as a different order.
+- What the player wrote is what comes before the quoted email, its header block or their signature, in any
+  language (games/quotes.py).
+- A message is automatic when its headers say so (automatic_marker; README "Replies by email" gives why).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
 from anymail.inbound import AnymailInboundMessage
+
+from games.quotes import NONE_OF_OURS, QUOTE_MARK, Ours, broken_line, is_field, key, reply_lines, written
 
 # --- Automatic messages (RFC 3834 and the conventions of common auto-responders) -----------------------------------
 
@@ -78,17 +83,31 @@ def spam_verdict(message: AnymailInboundMessage, threshold: float) -> str | None
 # --- The text ------------------------------------------------------------------------------------------------------
 
 
-def reply_text(message: AnymailInboundMessage) -> str:
-    """The reply's text: its first text/plain part (flowed text joined), else its HTML read as text."""
+@dataclass(frozen=True)
+class Texts:
+    """A reply's text part (format=flowed text joined) and its HTML read as text; either may be empty."""
+
+    plain: str
+    flowed: bool
+    html: str
+
+
+def texts(message: AnymailInboundMessage) -> Texts:
+    plain, flowed = "", False
     for part in message.walk():
         if part.get_content_type() == "text/plain" and not part.is_attachment():
-            text = part.get_content_text() or ""
-            if str(part.get_param("format", "")).lower() == "flowed":
-                text = unflow(text, delsp=str(part.get_param("delsp", "")).lower() == "yes")
-            if text.strip():
-                return text
+            plain = part.get_content_text() or ""
+            flowed = str(part.get_param("format", "")).lower() == "flowed"
+            if flowed:
+                plain = unflow(plain, delsp=str(part.get_param("delsp", "")).lower() == "yes")
             break
-    return html_to_text(message.html or "")
+    return Texts(plain, flowed, html_to_text(message.html or ""))
+
+
+def reply_text(message: AnymailInboundMessage) -> str:
+    """The reply's text: its first text/plain part (flowed text joined), else its HTML read as text."""
+    found = texts(message)
+    return found.plain if found.plain.strip() else found.html
 
 
 def unflow(text: str, delsp: bool = False) -> str:
@@ -110,10 +129,26 @@ def unflow(text: str, delsp: bool = False) -> str:
     return "\n".join((">" * depth + " " if depth else "") + content for depth, content in lines)
 
 
+def _starts_quote(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    """Where a client's HTML puts the quoted email, before any <blockquote>: Outlook's rule (<hr>) and reply
+    block (divRplyFwdMsg, or a div under a top border, Outlook for Windows'), Gmail's and Thunderbird's
+    attribution (gmail_quote, moz-cite-prefix), Yahoo's quote."""
+    found = dict(attrs)
+    classes = set((found.get("class") or "").split())
+    style = (found.get("style") or "").replace(" ", "").lower()
+    return (
+        tag == "hr"
+        or found.get("id") in {"divRplyFwdMsg", "appendonsend"}
+        or bool(classes & {"gmail_quote", "moz-cite-prefix", "yahoo_quoted"})
+        or (tag == "div" and "border-top:solid" in style)
+    )
+
+
 class _HtmlText(HTMLParser):
     """HTML as a mail client shows it, in lines: block elements and <br> break lines, whitespace collapses,
-    nothing in <head>, <style> or <script> shows, and each outermost <blockquote> (the quoted email, in
-    Gmail, Apple Mail and Thunderbird) reads as one ">" line."""
+    nothing in <head>, <style> or <script> shows, each outermost <blockquote> (the quoted email, in Gmail,
+    Apple Mail and Thunderbird) reads as one ">" line, and a client's mark of where the quote starts as a line
+    of underscores (QUOTE_MARK)."""
 
     BREAKS = {"br", "p", "div", "tr", "li", "ul", "ol", "table", "hr", "pre", "h1", "h2", "h3", "h4", "h5", "h6"}
     HIDDEN = {"head", "style", "script", "title", "template"}
@@ -131,6 +166,8 @@ class _HtmlText(HTMLParser):
             if not self.quoted:
                 self.chunks.append("\n>\n")
             self.quoted += 1
+        elif not self.hidden and not self.quoted and _starts_quote(tag, attrs):
+            self.chunks.append(f"\n{QUOTE_MARK}\n")
         elif tag in self.BREAKS:
             self.chunks.append("\n")
 
@@ -155,36 +192,6 @@ def html_to_text(html: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-# --- What the player wrote -----------------------------------------------------------------------------------------
-
-QUOTE_OR_SIGNATURE = re.compile(r"^(>|--$|_{8,}$|-{2,} ?Original Message)", re.IGNORECASE)
-ON_WROTE = re.compile(r"^On\s.+\swrote:$", re.IGNORECASE)  # Gmail, Apple Mail, Thunderbird
-OUTLOOK_FROM = re.compile(r"^\*?From:\*?\s")
-OUTLOOK_SENT = re.compile(r"^\*?(Sent|Date):\*?\s")
-
-
-def starts_quote(lines: list[str], at: int) -> bool:
-    line = lines[at]
-    if QUOTE_OR_SIGNATURE.match(line):
-        return True
-    if line.lower().startswith("on ") and any(
-        ON_WROTE.match(" ".join(lines[at:end])) for end in range(at + 1, min(at + 3, len(lines)) + 1)
-    ):
-        return True  # "On <date>, <name> <address> wrote:", on one line or wrapped over two
-    return bool(OUTLOOK_FROM.match(line)) and any(OUTLOOK_SENT.match(later) for later in lines[at + 1 : at + 4])
-
-
-def reply_lines(text: str) -> list[str]:
-    """The lines the player wrote: those above the quoted email and the signature, without blank lines."""
-    lines = [line.replace("\xa0", " ").strip() for line in text.splitlines()]
-    written = []
-    for at, line in enumerate(lines):
-        if starts_quote(lines, at):
-            break
-        written.append(line)
-    return [line for line in written if line]
-
-
 # --- Answering: the thread -------------------------------------------------------------------------
 
 MESSAGE_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
@@ -206,10 +213,6 @@ def thread_headers(message_id: str, references: str, root: str) -> dict[str, str
 # --- The order in it --------------------------------------------------------------------------------------------------
 
 
-def _key(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
 def choice_value(spec: dict[str, Any], word: str) -> str:
     """The value of the choice of `spec` that `word` names: its value as written (in any case), else its value
     or label with punctuation ignored; else `word` itself, for `validate` to refuse. The value as written comes
@@ -220,32 +223,73 @@ def choice_value(spec: dict[str, Any], word: str) -> str:
             return str(choice["value"])
     for part in ("value", "label"):
         for choice in spec["choices"]:
-            if _key(choice[part]) == _key(written):
+            if key(choice[part]) == key(written):
                 return str(choice["value"])
     return written
 
 
-def parse_order(prompt: dict[str, Any], text: str) -> dict[str, Any]:
-    """Map "field: value" lines to the prompt's fields, by name or label; values by value or label. A field
-    given twice keeps its first value: what follows an order (a signature the cuts missed) is not the order."""
+def field_keys(prompt: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The prompt's fields by their names and labels as keys (games/quotes.py key): how a line names one."""
     fields = {}
     for spec in prompt["fields"]:
-        fields[_key(spec["name"])] = spec
-        fields[_key(spec["label"])] = spec
+        fields[key(spec["name"])] = spec
+        fields[key(spec["label"])] = spec
+    return fields
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a reply says for a prompt: the lines read as the player's own, the order in them (a field given twice
+    keeps its first value: what follows an order, a signature the cuts missed, is not the order), the fields
+    given again with another value, and a field line the client may have broken (with the line after it)."""
+
+    lines: tuple[str, ...]
+    order: dict[str, Any]
+    twice: tuple[str, ...] = ()
+    broken: tuple[str, str] | None = None
+
+
+def read_order(prompt: dict[str, Any], reply: Texts, ours: Ours = NONE_OF_OURS) -> Reading:
+    """The reply's text part, unless it is empty or a field line in it may have been broken and there is HTML."""
+    keys = field_keys(prompt)
+    if reply.plain.strip():
+        lines = written(reply.plain, ours, keys)
+        broken = None if reply.flowed else broken_line(lines, keys)
+        if broken is None or not reply.html.strip():
+            return _fields(keys, [line for line in lines if line], broken)
+    return _fields(keys, reply_lines(reply.html, ours, keys), None)
+
+
+def parse_order(prompt: dict[str, Any], text: str) -> dict[str, Any]:
+    """Map "field: value" lines above the quote to the prompt's fields, by name or label; values by value or
+    label."""
+    keys = field_keys(prompt)
+    return _fields(keys, reply_lines(text, keys=keys), None).order
+
+
+def _fields(keys: dict[str, dict[str, Any]], lines: list[str], broken: tuple[str, str] | None) -> Reading:
     order: dict[str, Any] = {}
-    for line in reply_lines(text):
-        name, sep, value = line.partition(":")
-        spec = fields.get(_key(name)) if sep else None
-        if spec is None or spec["name"] in order:
+    twice: list[str] = []
+    for line in lines:
+        if not is_field(line, keys):
             continue
-        if spec["kind"] == "multichoice":
-            words = [w for w in re.split(r",|\band\b", value) if w.strip() and _key(w) not in {"none", "nothing"}]
-            order[spec["name"]] = [choice_value(spec, w) for w in words]
-        elif spec["kind"] == "choice":
-            order[spec["name"]] = choice_value(spec, value)
-        else:
-            order[spec["name"]] = value.strip()
-    return order
+        name, _, value = line.partition(":")
+        spec = keys[key(name)]
+        read = _value(spec, value)
+        if spec["name"] not in order:
+            order[spec["name"]] = read
+        elif order[spec["name"]] != read and spec["name"] not in twice:
+            twice.append(spec["name"])
+    return Reading(tuple(lines), order, tuple(twice), broken)
+
+
+def _value(spec: dict[str, Any], value: str) -> Any:
+    if spec["kind"] == "multichoice":
+        words = [w for w in re.split(r",|\band\b", value) if w.strip() and key(w) not in {"none", "nothing"}]
+        return [choice_value(spec, w) for w in words]
+    if spec["kind"] == "choice":
+        return choice_value(spec, value)
+    return value.strip()
 
 
 def order_lines(prompt: dict[str, Any], order: dict[str, Any]) -> list[str]:

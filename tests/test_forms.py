@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.engines import get_engine
 from games.engines.base import Field, NextSteps, Prompt, StepChoice
 from games.forms import OrderForm, StepsSource
-from games.inbound import parse_order
+from games.replies import parse_order
 from tests.engines.test_genoa import BLUE, give
 from tests.engines.test_genoa import table as genoa_table
 

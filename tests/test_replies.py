@@ -15,6 +15,7 @@ from anymail.inbound import AnymailInboundMessage
 from django.core import mail
 from django.core.cache import cache
 
+from games import quotes, replies
 from games.engines.base import Field, Prompt
 from games.models import Order
 from games.replies import html_to_text, parse_order, reply_lines, reply_text, unflow
@@ -334,3 +335,90 @@ def test_choices_that_differ_only_in_punctuation_are_told_apart():
     assert parse_order(prompt, "move: jade+1") == {"move": "jade+1"}
     assert parse_order(prompt, "move: JADE-1") == {"move": "jade-1"}
     assert parse_order(prompt, "move: Jade forward 1") == {"move": "jade+1"}
+
+
+# --- Issue 27: quotes in any language, lines a client broke, and what a one-seat turn takes --------------------------
+
+ROLE = {
+    "fields": [
+        {
+            "name": "role",
+            "label": "Today I will",
+            "kind": "choice",
+            "choices": [{"value": "buyer", "label": "Buy goods"}, {"value": "seller", "label": "Sell my own goods"}],
+        }
+    ]
+}
+OURS = quotes.Ours(("turns@pbem.example", "turns+4-0123456789abcdef@in.pbem.example"), "Harbour League #4")
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Von: pbem\nGesendet: Mittwoch, 2. Dezember 2026 17:40\nAn: Player 1\nBetreff: Harbour League #4",
+        "De : pbem\nEnvoyé : mercredi 2 décembre 2026 17:40\nÀ : Player 1\nObjet : RE: Harbour League #4",
+        "От: pbem <turns@pbem.example>\nОтправлено: 2 декабря 2026 г. 17:40",
+        "Kimden: pbem\nGönderildi: 2 Aralık 2026\nKime: Player 1\nKonu: Harbour League #4",
+        "-----Ursprüngliche Nachricht-----\nrole: buyer",
+        "---------- Forwarded message ---------\nrole: buyer",
+        "Begin forwarded message:\n\nFrom: pbem <turns@pbem.example>",
+        "Am 02.12.26 um 17:40 schrieb pbem:\n> role: buyer",
+        "Em 02/12/2026 17:40, pbem escreveu:\n> role: buyer",
+        "ke 2.12.2026 klo 17.40 pbem <turns@pbem.example> kirjoitti:",
+    ],
+)
+def test_a_quote_is_found_by_its_shape_by_what_is_ours_and_in_the_librarys_languages(quote):
+    text = f"role: seller\nThanks\n\n{quote}\nrole: buyer\n"
+    assert quotes.reply_lines(text, OURS, replies.field_keys(ROLE)) == ["role: seller", "Thanks"]
+
+
+def test_what_the_player_wrote_is_never_taken_for_a_quote_header():
+    """A sentence that names the game, a field line that a header pattern would take (Polish "Data:" starts a
+    header block for mail-parser-reply) and a last line ending in ":" with no quote after it all stay."""
+    prompt = {"fields": [{"name": "data", "label": "Data", "kind": "text", "choices": []}]}
+    text = "My order for Harbour League #4:\nData: wine\nDo: all of it\nThat is all:"
+    keys = replies.field_keys(prompt)
+    assert quotes.reply_lines(text, OURS, keys) == text.splitlines()
+
+
+def test_a_field_line_a_client_may_have_broken_is_found():
+    keys = replies.field_keys({"fields": [{"name": "actions", "label": "Actions", "kind": "steps", "choices": []}]})
+    line = "actions: move L1 Hamburg 1; move S1 Port Sudan 1; boost S1; move S1 Port Sudan"
+    assert quotes.broken_line([line, "2", "", "Thanks"], keys) == (line, "2")
+    assert quotes.broken_line([line, "", "2"], keys) is None  # a blank line: the player ended it there
+    assert quotes.broken_line([line, "actions: sell S1"], keys) is None  # the next field
+    assert quotes.broken_line(["actions: sell S1", "Thanks, see you"], keys) is None  # too short to reach a wrap
+
+
+def texts_of(plain: str, html: str = "", flowed: bool = False) -> replies.Texts:
+    return replies.Texts(plain, flowed, replies.html_to_text(html))
+
+
+def test_a_broken_text_part_is_read_from_the_html_and_without_html_is_marked_broken():
+    prompt = {"fields": [{"name": "steps", "label": "Your turn", "kind": "steps", "choices": []}]}
+    full = "steps: sail Tyre; buy 2 purple dye; sail Carthage; sell 2 purple dye; buy 1 tin; sail Gades"
+    broken = full.replace(" sail Gades", "\nsail Gades")
+    from_html = replies.read_order(prompt, texts_of(broken, f"<div>{full}</div><div><br></div><div>Bye</div>"))
+    assert from_html.order == {"steps": full.removeprefix("steps: ")} and from_html.broken is None
+    alone = replies.read_order(prompt, texts_of(broken))
+    assert alone.broken == (broken.split("\n")[0], "sail Gades")
+    flowed = replies.read_order(prompt, texts_of(broken.replace("\n", " \n"), flowed=True))
+    assert flowed.broken is None  # format=flowed: the client says which breaks are its own, and they are joined
+
+
+def test_a_field_given_twice_differently_is_noted():
+    reading = replies.read_order(ROLE, texts_of("role: seller\nrole: Seller\nToday I will: buy goods"))
+    assert reading.order == {"role": "seller"} and reading.twice == ("role",)
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<div>role: seller</div><hr style="display:inline-block;width:98%"><div id="divRplyFwdMsg">From: pbem</div>',
+        '<p>role: seller</p><div style="border:none;border-top:solid #E1E1E1 1.0pt"><p>Von: pbem</p></div>',
+        '<div>role: seller</div><div class="gmail_quote"><div class="gmail_attr">Am Mi. schrieb pbem:</div></div>',
+        '<p>role: seller</p><div class="moz-cite-prefix">Le 02/12/2026, pbem a écrit :</div>',
+    ],
+)
+def test_where_a_clients_html_puts_the_quote_reads_as_a_quote(markup):
+    assert replies.html_to_text(markup).split("\n")[:2] == ["role: seller", quotes.QUOTE_MARK]

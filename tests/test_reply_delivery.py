@@ -7,6 +7,7 @@
   reply is compared with when the stored order was written (an email's Date, the page's arrival).
 - Spam verdicts are read as each provider writes them.
 - Receipts are in the game's thread under its own subject, and a refusal says what stands instead.
+- A turn that is the seat's alone takes no reply that leaves a field out or gives one twice differently.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.utils import timezone
 from games import receipts, sweep, turns
 from games.models import Order
 from games.receipts import ReadReply, Receipt
+from games.replies import order_lines
 from tests.conftest import open_phase
 from tests.test_inbound import WEBHOOK, mailgun_fields, postmark_payload, reply_to_of, sendgrid_fields
 
@@ -278,3 +280,26 @@ def test_a_reply_from_another_account_tells_the_owner_which_address_counts(clien
     assert "send your reply again from player1@example.com" in notice.body
     assert "player.one" not in notice.body and not Order.objects.exists()
 
+
+
+# --- A turn that is the seat's alone resolves as its order is stored: no reply it could not have meant --------------
+
+
+def test_a_one_seat_turn_takes_no_reply_that_leaves_a_field_out_or_gives_one_twice(client, make_game):
+    game = make_game(humans=1, bots=1, engine="genoa")
+    phase = open_phase(game)
+    assert list(phase.prompts) == ["0"]
+    prompt = phase.prompt_for(0)
+    assert prompt is not None and [spec["name"] for spec in prompt["fields"]] == ["route", "tiles"]
+    example = turns.engine_of(game).example_order(game.state, 0)
+    lines = order_lines(prompt, example)  # "route: …", "tiles:" (none)
+    address = [m for m in mail.outbox if m.to == ["player1@example.com"]][-1].reply_to[0]
+    mail.outbox.clear()
+    post(client, payload(address, lines[0], message_id="<route-only@mail.example>"))
+    post(client, payload(address, "\n".join([lines[0], "route: Palace", lines[1]]), message_id="<twice@mail.example>"))
+    first, second = receipts_to("player1@example.com")
+    assert "this turn is yours alone" in first and "tiles is missing" in first and lines[1] in first
+    assert "it gives route more than once, differently" in second
+    assert not Order.objects.filter(phase=phase).exists() and open_phase(game).pk == phase.pk
+    post(client, payload(address, "\n".join(lines), message_id="<whole@mail.example>"))
+    assert Order.objects.get(phase=phase, seat__number=0).data == example

@@ -21,7 +21,8 @@ from games import mail, receipts
 from games.emails import first_sent
 from games.inbound import domain_of, read_reply, receipt_subject
 from games.models import Seat
-from games.replies import reply_lines, thread_headers
+from games.quotes import reply_lines
+from games.replies import thread_headers
 from games.talk import services
 from games.talk.mail import mask_thread, reply_address
 from games.talk.models import thread_seats
