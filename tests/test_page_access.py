@@ -39,7 +39,7 @@ def test_a_refused_order_announces_its_errors_and_ties_them_to_the_field(client:
     summary = re.search(r'<div class="error-summary" role="alert">(.*?)</div>', html, re.S)
     assert summary is not None
     assert '<a href="#id_role">' in summary.group(1) and "Please choose one." in summary.group(1)
-    assert re.search(r'<fieldset aria-describedby="id_role_error">', html)
+    assert re.search(r'<fieldset aria-describedby="id_role_helptext id_role_error">', html)  # its help, then why
     assert '<ul class="errorlist" id="id_role_error"><li>Please choose one.</li></ul>' in html
     assert 'role="alert"' not in client.get(reverse("games-game", args=[game.pk])).content.decode()
 

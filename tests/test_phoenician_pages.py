@@ -143,7 +143,7 @@ def test_pages_emails_and_admin_show_the_public_table_and_each_ship_only_its_own
         submit(game, seat, {"centre": centre})
     game.refresh_from_db()
     assert game.state["hands"][first] == ["Row", "Wine", "Silk", "Oil", "Oil"]  # the wind came before the prompt
-    assert any("The wind brought you Silk, 2 Oil." in body for body in emails_to(first))
+    assert any("the wind brought you Silk, 2 Oil." in body for body in emails_to(first))
 
     # An illegal step sent through the order form rejects the whole order, naming the step and why;
     # nothing is stored or applied.
@@ -192,7 +192,7 @@ def test_pages_emails_and_admin_show_the_public_table_and_each_ship_only_its_own
     assert re.search(rf"{names[first]}\s+9 gold\s+at C3\s+hold: Spices\s+hand: 2 cards", text)
     assert re.search(rf"{names[second]}\s+10 gold\s+at D4\s+Carthage\s+hold: Wine\s+hand: 8 cards\s+<- to play", text)
     assert f"deck {len(state['deck'])}, discard {len(state['discard'])}" in text
-    assert f"YOUR HAND ({names[third]}): 3 {THIRD_SECRET}" in text
+    assert f"YOUR HAND ({names[third]}, secret): 3 {THIRD_SECRET}" in text
 
     # Secrecy: a hand is shown only to its own ship; the offer's contents only to the two ships.
     for seat in (first, second, third, None):

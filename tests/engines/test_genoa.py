@@ -762,7 +762,8 @@ def test_the_merchants_route_help_gives_its_example_with_another_players_colour(
     prompt = ENGINE.prompts(state)[RED]
     route_help = prompt.fields[0].help
     assert "'= Blue' gives it to Blue's offer" in route_help and "= Red" not in route_help
-    assert "Blue — Street 3-2: 1 ducat." in prompt.text and "0 ownership markers" in prompt.text
+    assert "You received 1 offer, listed under the board" in prompt.text  # the board lists it, in the singular
+    assert ENGINE.view(state, RED)["offers"] == [{"from": "Blue", "text": "Street 3-2: 1 ducat"}]
 
 
 # --- typing, building and reading back an order (issue 15) -------------------------------------------

@@ -160,6 +160,37 @@ def test_the_map_shows_the_compass_and_every_marker():
         assert all(letter in page for letter in ("N", "S", "E", "W")) and "Rome" in page
 
 
+def test_the_board_shows_hand_and_hold_apart_and_where_each_good_can_be_bought_and_sold():
+    """ "To buy a commodity card from that trade center you must have that type of Commodity card in your hand
+    ... Commodity cards you buy go into your ships hold." "When at a trade center you may sell cards in your
+    hold." A newcomer at Carthage with 2 Wine in hand could not sell them: the board says why and where."""
+    from django.template.loader import render_to_string
+
+    state = table([["Wine", "Wine", "Spices", "Row"], []], [CARTHAGE, ROME], holds=[["Oil", "Spices"], []])
+    view = ENGINE.view(state, RED)
+    assert view["here"] == {"centre": "Carthage", "sell": "Oil for 2", "buy": "1 Spices from your hand, 1 gold each"}
+    assert view["hold_goods"] == [
+        {"good": "Oil", "count": 1, "best": "Persia (F6)", "never": "Greece"},
+        {"good": "Spices", "count": 1, "best": "Crete (H4)", "never": "Carthage"},
+    ]
+    assert view["hand_goods"] == [
+        {"good": "Spices", "count": 1, "buy_at": "Carthage (D4)", "best": "Crete (H4)"},
+        {"good": "Wine", "count": 2, "buy_at": "Rome (B2)", "best": "Carthage (D4)"},
+    ]
+    with pytest.raises(OrderError):  # the Wine in hand cannot be sold, as the board says
+        ENGINE.validate(state, RED, {"steps": "sell wine"})
+    assert ENGINE.view(state, None)["hand_goods"] == [] and ENGINE.view(state, BLUE)["here"] == {
+        "centre": "Rome",
+        "sell": "nothing from your hold",
+        "buy": "no Wine (you hold no Wine card in your hand)",
+    }
+    board = board_templates("phoenician")
+    for template in (board.page, board.email_html, board.email_text):
+        shown = " ".join(render_to_string(template, {"view": view}).split())
+        assert "2 Wine: buy at Rome (B2), then sell for 3 at Carthage (D4)" in shown
+        assert "a good in your hand cannot be sold, only bought into your hold" in shown.lower()
+
+
 def test_land_and_trade_centres_never_move_but_pirates_do():
     """ "Land & Trade centers cannot move, however Pirate ships can." A whole random game of four bots."""
     rng = random.Random(8)

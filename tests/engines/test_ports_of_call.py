@@ -954,9 +954,9 @@ def test_a_company_with_one_action_point_is_told_so_in_the_singular() -> None:
     state = started()
     seat = state["queue"][0]
     state["ships"][seat] = []  # every ship sold (the no-elimination rule): one action point is left
-    assert "You have 1 action point (AP)" in ENGINE.prompts(state)[seat].text
+    assert "with 1 action point (AP)" in ENGINE.prompts(state)[seat].text
     state = started()
-    assert "You have 3 action points (AP)" in ENGINE.prompts(state)[state["queue"][0]].text
+    assert "with 3 action points (AP)" in ENGINE.prompts(state)[state["queue"][0]].text
 
 
 def test_the_builder_offers_moves_along_the_ships_routes_and_nothing_without_action_points() -> None:

@@ -124,7 +124,8 @@ def resolve_offers(state: State, orders: dict[int, Order], rng: random.Random, e
             )
     state["turn"]["offers"] = kept
     offerers = sorted({offer["seat"] for offer in kept})
-    events.append(Event(f"The offers are in: {counted(len(offerers), 'player')} made offers to {colour(merchant)}."))
+    made = "made an offer" if len(offerers) == 1 else "made offers"
+    events.append(Event(f"The offers are in: {counted(len(offerers), 'player')} {made} to {colour(merchant)}."))
     if kept:
         listed = "; ".join(f"{colour(offer['seat'])} — {offer_text(offer)}" for offer in kept)
         events.append(Event(f"Offers to you: {listed}.", seat=merchant))

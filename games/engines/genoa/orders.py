@@ -11,7 +11,7 @@ from typing import Any
 from games.engines.base import Order, OrderError, OrderIncomplete, State
 from games.engines.genoa.actions import colour
 from games.engines.genoa.board import BUILDINGS, MARKET, is_building, neighbours, parse_space, space_name
-from games.engines.genoa.components import DISCS, MOVES
+from games.engines.genoa.components import DISCS, MOVES, counted
 from games.engines.genoa.parsing import (
     offer_text,
     parse_offers,
@@ -78,7 +78,7 @@ def check_tile_plays(state: State, seat: int, plays: list[dict[str, Any]]) -> No
     for tile, count in wanted.items():
         if count > held[tile]:
             names = {"trade": "Trade 1:1", "choice": "Commodity of your choice", "build": "Building action"}
-            raise OrderError(f"Tile plays: you hold {held[tile]} {names[tile]} tile(s), not {count}.")
+            raise OrderError(f"Tile plays: you hold {counted(held[tile], f'{names[tile]} tile')}, not {count}.")
     gives = Counter(play["give"] for play in plays if play["tile"] == "trade")
     for good, count in gives.items():
         if state["goods"][seat].count(good) < count:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from games.engines.base import Choice, Field, Prompt, State
-from games.engines.genoa.actions import colour, join
+from games.engines.genoa.actions import colour
 from games.engines.genoa.board import BUILDINGS, MARKET, SPACES, is_building, neighbours, reachable, space_name
-from games.engines.genoa.components import MOVES, card_text, counted, tile_name
-from games.engines.genoa.parsing import offer_text
+from games.engines.genoa.components import MOVES
 
 OFFERS_HELP = (
     "One offer per line or separated by ';': the space, a colon, what you pay. E.g. "
@@ -33,23 +32,12 @@ TILES_HELP = (
 )
 
 
-def holdings_text(state: State, seat: int) -> str:
-    cards = "; ".join(card_text(card) for card in state["hands"][seat]) or "none"
-    tiles = join([tile_name(tile) for tile in state["tiles"][seat]]) if state["tiles"][seat] else "none"
-    goods = join(state["goods"][seat]) if state["goods"][seat] else "none"
-    markers = state["markers"][seat]
-    return (
-        f"You have {state['ducats'][seat]} ducats, commodities: {goods}, "
-        f"tiles: {tiles}, {counted(markers, 'ownership marker')} in front of you. Cards: {cards}."
-    )
-
-
 def start_prompt(state: State, seat: int) -> Prompt:
     choices = [Choice("roll", "Roll the dice")]
     choices += [Choice(space, space_name(space)) for space in SPACES if space != MARKET]
     text = (
-        "You are the merchant. You hold a Starting space tile: play it to put the tower on a space of your "
-        "choice (not the Market), or roll the dice as usual and keep the tile. " + holdings_text(state, seat)
+        "You are the merchant and hold a Starting space tile: play it to put the tower on a space of your choice "
+        "(not the Market), or roll the dice as usual and keep the tile. What you hold is under the board."
     )
     return Prompt("start", text, (Field("start", "choice", "Starting space", tuple(choices)),))
 
@@ -59,15 +47,18 @@ def offers_prompt(state: State, seat: int) -> Prompt:
     start = turn["start"]
     near = sorted(space_name(space) for space in reachable(start, MOVES) if is_building(space))
     two = " With two players an offer must include at least one good, not only ducats." if state["players"] == 2 else ""
+    merchant = colour(turn["merchant"])
     text = (
-        f"{colour(turn['merchant'])} is the merchant; the tower starts on {space_name(start)}. "
-        f"Buildings the tower can reach this turn: {', '.join(near)}. Make sealed offers: only the merchant "
-        "sees them. If he accepts one, you take that building's action (or the tower visits that street) and "
-        "you pay when it happens. If the tower visits a building you offered for and he does not act there "
-        f"himself, he must give it to an offerer.{two} " + holdings_text(state, seat)
+        f"{merchant} is the merchant and the tower starts on {space_name(start)}; it can reach {', '.join(near)} "
+        f"this turn. Offer {merchant}, in secret, what you will pay for the tower to visit a space and for you to "
+        "act there (you pay only if he accepts); what you hold is under the board."
+    )
+    rule_b = (
+        "A building you offered for that the tower visits, and that the merchant does not take himself, must go "
+        f"to one of its offers.{two} "
     )
     fields = (
-        Field("offers", "steps", "My offers", help=OFFERS_HELP),
+        Field("offers", "steps", "My offers", help=rule_b + OFFERS_HELP),
         Field("tiles", "steps", "Special tiles I play", help=TILES_HELP),
     )
     return Prompt("offers", text, fields)
@@ -76,11 +67,12 @@ def offers_prompt(state: State, seat: int) -> Prompt:
 def route_prompt(state: State, seat: int) -> Prompt:
     turn = state["turn"]
     start = turn["start"]
-    offers = "; ".join(f"{colour(o['seat'])} — {offer_text(o)}" for o in turn["offers"]) or "none"
+    offers = len(turn["offers"])
     next_to = ", ".join(sorted(space_name(space) for space in neighbours(start)))
+    received = "no offer" if not offers else "1 offer" if offers == 1 else f"{offers} offers"
     text = (
-        f"You are the merchant; the tower is on {space_name(start)} (next to: {next_to}). Move it up to "
-        f"{MOVES} times and say who acts at each building. Offers received: {offers}. " + holdings_text(state, seat)
+        f"You are the merchant: move the tower from {space_name(start)} (next to {next_to}) up to {MOVES} times "
+        f"and say who acts at each building. You received {received}, listed under the board with what you hold."
     )
     other = colour((seat + 1) % state["players"])
     fields = (
@@ -106,9 +98,10 @@ def acquire_prompt(state: State, seat: int) -> Prompt:
                 Choice(building, f"{space_name(building)} (remove {rival}'s marker, place yours: 2 markers)")
             )
             targets.append(Choice(f"remove:{building}", f"{space_name(building)} (only remove {rival}'s marker: 1)"))
+    markers = state["markers"][seat]
     text = (
-        f"Acquire buildings: choose a street with a disc, then put one or two of your {state['markers'][seat]} "
-        "ownership markers on buildings next to it (removing a rival's marker costs one more marker). "
+        f"Acquire buildings: choose a street with a disc, then put one or two of your {markers} ownership "
+        f"marker{'' if markers == 1 else 's'} on buildings next to it (a rival's building costs one more marker). "
         "The discs on that street are then removed."
     )
     fields = (

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from games.engines.base import State
-from games.engines.genoa.components import LARGE_ORDERS, SMALL_ORDERS
+from games.engines.genoa.components import LARGE_ORDERS, SMALL_ORDERS, counted
 
 
 def clockwise(state: State, first: int) -> list[int]:
@@ -56,7 +56,7 @@ def shortfall(state: State, seat: int, offers: list[dict[str, Any]]) -> str | No
     held_tiles = Counter(state["tiles"][seat])
     for tile, count in tiles.items():
         if count > held_tiles[tile]:
-            return f"{count} {tile} tile(s) (you have {held_tiles[tile]})"
+            return f"{counted(count, f'{tile} tile')} (you have {held_tiles[tile]})"
     return None
 
 

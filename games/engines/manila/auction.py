@@ -42,12 +42,18 @@ def enter_bid(state: State, events: Events) -> list[int]:
 
 def bid_prompt(state: State, seat: int) -> Prompt:
     text = (
-        f"Voyage {state['voyage']}: bid for the office of harbor master, or 0 to pass. Bids are sealed "
-        f"and opened together; the highest bid wins and is paid to the cash box. You can raise "
-        f"{can_raise(state, seat)} pesos (your cash and loans on your unencumbered shares). Equal top bids go "
-        f"to the first of them clockwise from {state['names'][state['opener']]}."
+        f"Voyage {state['voyage']}: bid in secret for the office of harbor master, up to the "
+        f"{pesos(can_raise(state, seat))} your cash and loans can raise, or 0 to pass. The highest bid pays the "
+        f"cash box; equal top bids go to the first of them clockwise from {state['names'][state['opener']]}."
     )
-    bid = Field(name="bid", kind="integer", label="My bid (0 = pass)", min=0, max=can_raise(state, seat))
+    bid = Field(
+        name="bid",
+        kind="integer",
+        label="My bid (0 = pass)",
+        min=0,
+        max=can_raise(state, seat),
+        help="Bids are opened together. What you can raise counts your cash and a loan on each unencumbered share.",
+    )
     return Prompt(kind="bid", text=text, fields=(bid, *loan_fields(state, seat)))
 
 
@@ -118,9 +124,9 @@ def _share_choices(state: State, seat: int) -> dict[str, str]:
 
 def duties_prompt(state: State, seat: int) -> Prompt:
     text = (
-        f"Voyage {state['voyage']}: you are the harbor master. You may buy one share (its price is its ware's "
-        f"value, at least 5). Load three of the four wares, one punt on each sea route, and set each punt on a "
-        f"start space from 0 to {MAX_START}; the three starts must add up to exactly {START_SUM}."
+        f"Voyage {state['voyage']}: as harbor master, load three of the four wares, one on each sea route, each "
+        f"from a start space 0 to {MAX_START}, the three starts adding up to exactly {START_SUM}. You may also buy "
+        "one share first (its price is its ware's value, at least 5)."
     )
     wares = tuple(Choice(ware, ware.capitalize()) for ware in WARES)
     fields: list[Field] = [

@@ -55,15 +55,15 @@ def pilot_prompt(state: State, seat: int) -> Prompt:
     where = ", ".join(f"{p['ware']} on space {p['pos']}" for p in afloat(state))
     reach = "one punt 1 space" if pilot == "small" else "one punt up to 2 spaces, or two punts 1 space each"
     text = (
-        f"Voyage {state['voyage']}: you are the {pilot} pilot. Before the third roll you may move {reach}, "
-        f"forward or back ({where}). A punt moved past space {LAST_SPACE} reaches Manila; one moved onto space "
-        f"{LAST_SPACE} is not attacked for it."
+        f"Voyage {state['voyage']}: as the {pilot} pilot you may move {reach}, forward or back, before the "
+        f"third roll ({where}). A punt moved past space {LAST_SPACE} reaches Manila."
     )
     move = Field(
         name="move",
         kind="choice",
         label="Pilot's move",
         choices=tuple(Choice(k, v) for k, v in _pilot_moves(state, pilot).items()),
+        help=f"A punt you move onto space {LAST_SPACE} is not attacked for it: pirates strike only after a roll.",
     )
     return Prompt(kind="pilot", text=text, fields=(move, *loan_fields(state, seat)))
 
@@ -201,10 +201,12 @@ FATES = {"port": "Into port (its ware rises in value)", "yard": "To the shipyard
 
 
 def plunder_prompt(state: State, seat: int) -> Prompt:
+    plundered = len(_plundered(state))
+    punts = "1 punt" if plundered == 1 else f"{plundered} punts"
     text = (
-        f"Voyage {state['voyage']}: your pirates plunder {len(_plundered(state))} punt(s) on space {LAST_SPACE} "
-        "and share their loads. As captain, send each plundered punt into port (it takes the next free port "
-        "space and its ware rises) or to the shipyard (next free shipyard space)."
+        f"Voyage {state['voyage']}: your pirates plunder {punts} on space {LAST_SPACE} and share "
+        f"{'its load' if plundered == 1 else 'their loads'}. As captain, send each plundered punt into port (the "
+        "next free port space; its ware rises) or to the shipyard (the next free shipyard space)."
     )
     fields = [
         Field(

@@ -100,12 +100,11 @@ def place_prompt(state: State, seat: int) -> Prompt:
     wishes = open_wishes(state, seat)
     choices = [Choice(wish, _wish_label(state, wish, price)) for wish, price in wishes.items()]
     choices.append(Choice(STOP, "Stop: place no more accomplices this voyage"))
+    left = state["left"][seat]
     text = (
-        f"Voyage {state['voyage']}: place one accomplice ({state['left'][seat]} left, {state['cash'][seat]} "
-        "pesos). List the spaces you want, best first: placing goes clockwise from the harbor master, and you "
-        "get the first one on your list still free when your turn comes. A punt gives you its cheapest free "
-        "space. If all are gone you place nothing this round; 'stop' (or an empty list) ends your placing "
-        "for this voyage."
+        f"Voyage {state['voyage']}: list the spaces you want for one of your {left} "
+        f"accomplice{'' if left == 1 else 's'}, best first ({pesos(state['cash'][seat])} in hand). Placing goes "
+        "clockwise from the harbor master, and you get the first space of your list still free when your turn comes."
     )
     wants = Field(
         name="wants",
@@ -115,7 +114,8 @@ def place_prompt(state: State, seat: int) -> Prompt:
         min=0,
         max=min(len(choices), MAX_LISTED),
         repeat=True,
-        help="Choices after 'stop' are ignored.",
+        help="A punt gives you its cheapest free place. If every space of your list is gone you place nothing "
+        "this round; 'stop' (or an empty list) ends your placing for this voyage, and what follows it is ignored.",
     )
     return Prompt(kind="place", text=text, fields=(wants, *loan_fields(state, seat)))
 

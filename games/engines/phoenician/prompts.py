@@ -18,9 +18,8 @@ def start_prompt(state: State, seat: int) -> Prompt:
         if square not in state["ships"]
     )
     text = (
-        f"You sail the {COLOURS[seat]} ship. Choose the trade centre your ship starts on; no two ships start "
-        f"on the same one. Your hand: {card_list(Counter(state['hands'][seat]))}. "
-        f"You have {state['gold'][seat]} gold; the first ship to {WIN_GOLD} gold wins."
+        f"You sail the {COLOURS[seat]} ship: choose the trade centre it starts on (no two ships start on the same "
+        f"one). The first ship to {WIN_GOLD} gold wins; your hand and gold are under the board."
     )
     return Prompt(kind="start", text=text, fields=(Field("centre", "choice", "Start at", choices),))
 
@@ -28,30 +27,31 @@ def start_prompt(state: State, seat: int) -> Prompt:
 def answer_prompt(state: State, seat: int) -> Prompt:
     offer = state["offer"]
     text = (
-        f"{COLOURS[offer['from']]} offers you {describe(offer['give'])} in exchange for "
-        f"{describe(offer['want'])}. Cards from a hand go to the other hand, cards from a hold to the other hold. "
-        "Only you two see this offer."
+        f"{COLOURS[offer['from']]} offers you {describe(offer['give'])} in exchange for {describe(offer['want'])}: "
+        "accept or decline (only you two see this offer)."
     )
     problem = accept_problem(state)
     choices = (Choice("decline", "Decline"),) if problem else (Choice("accept", "Accept"), Choice("decline", "Decline"))
     if problem:
         text += " " + problem[0].upper() + problem[1:]
-    return Prompt(kind="answer", text=text, fields=(Field("answer", "choice", "Your answer", choices),))
+    help_text = "Cards from a hand go to the other hand, cards from a hold to the other hold."
+    answer = Field("answer", "choice", "Your answer", choices, help=help_text)
+    return Prompt(kind="answer", text=text, fields=(answer,))
 
 
 def turn_prompt(state: State, seat: int) -> Prompt:
     square = state["ships"][seat]
     centre = centre_at(state, square)
     where = f"in {centre} ({square_name(square)})" if centre else f"at sea on {square_name(square)}"
-    hand = card_list(Counter(state["hands"][seat])) if state["hands"][seat] else "no cards"
-    hold = card_list(Counter(state["holds"][seat])) if state["holds"][seat] else "empty"
     if state["part"] == 1:
-        opening = f"Round {state['round']}, your turn. The wind brought you {card_list(Counter(state['drawn']))}."
+        drawn = card_list(Counter(state["drawn"])) if state["drawn"] else "nothing"
+        opening = f"Round {state['round']}, your turn: your ship is {where} with {state['gold'][seat]} gold, and "
+        opening += f"the wind brought you {drawn}."
     else:
-        opening = "Your trade offer has been answered; finish your turn."
+        opening = f"Your trade offer has been answered: finish your turn (your ship is {where})."
     text = (
-        f"{opening} Your ship is {where}; hold: {hold}; gold: {state['gold'][seat]}. Your hand: {hand}. "
-        "Write your whole turn as steps: sail and trade in any order, then piracy, then a storm."
+        f"{opening} Build it step by step, sailing and trading in any order, then piracy, then a storm; under the "
+        "board your hold says where each good sells, and your hand where each can be bought."
     )
     steps = Field("steps", "steps", "Your turn", min=0, max=2000, help=HELP)
     return Prompt(kind="turn", text=text, fields=(steps,))

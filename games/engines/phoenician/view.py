@@ -119,9 +119,38 @@ def _offer(state: State, viewer: int | None) -> dict[str, Any] | None:
     }
 
 
+_NO_GOODS: dict[str, Any] = {"hold_goods": [], "hand_goods": [], "here": None}
+
+
+def _goods(state: State, seat: int) -> dict[str, Any]:
+    """Where the seat's goods go: a good in the hold is sold at any centre but the one that makes it (3 gold
+    where it is most desired); a good in the hand is only the right to buy it into the hold, for 1 gold, at the
+    centre that makes it. `here`: what the ship can sell and buy at the centre it is in now."""
+    at = {name: f"{name} ({square_name(square)})" for name, square in zip(CENTRE_NAMES, state["centres"], strict=True)}
+    maker = {sells: name for name, (sells, _desires) in CENTRES.items()}
+    wanter = {desires: name for name, (_sells, desires) in CENTRES.items()}
+    hold, hand = Counter(state["holds"][seat]), Counter(card for card in state["hands"][seat] if card in maker)
+    hold_goods = [{"good": g, "count": n, "best": at[wanter[g]], "never": maker[g]} for g, n in sorted(hold.items())]
+    hand_goods = [
+        {"good": g, "count": n, "buy_at": at[maker[g]], "best": at[wanter[g]]} for g, n in sorted(hand.items())
+    ]
+    centre = centre_at(state, state["ships"][seat])
+    here = None
+    if centre:
+        sells, desires = CENTRES[centre]
+        sales = [f"{g} for {DESIRED_PRICE if g == desires else SELL_PRICE}" for g in sorted(hold) if g != sells]
+        buys = f"{hand[sells]} {sells} from your hand, 1 gold each" if hand[sells] else ""
+        here = {
+            "centre": centre,
+            "sell": ", ".join(sales) or "nothing from your hold",
+            "buy": buys or f"no {sells} (you hold no {sells} card in your hand)",
+        }
+    return {"hold_goods": hold_goods, "hand_goods": hand_goods, "here": here}
+
+
 def _private(state: State, seat: int | None) -> dict[str, Any]:
     if seat is None:
-        return {"seat": None, "name": None, "hand": None, "hand_text": None, "drawn": None}
+        return {"seat": None, "name": None, "hand": None, "hand_text": None, "drawn": None, **_NO_GOODS}
     hand = sort_cards(state["hands"][seat])
     drawn = state["drawn"] if seat == state["active"] and state["step"] == "turn" else []
     return {
@@ -130,6 +159,7 @@ def _private(state: State, seat: int | None) -> dict[str, Any]:
         "hand": [{"card": card, "colour": COMMODITY_HEX.get(card, "#0e6ba8")} for card in hand],
         "hand_text": card_list(Counter(hand)) if hand else "no cards",
         "drawn": card_list(Counter(drawn)) if drawn else None,
+        **(_goods(state, seat) if state["ships"][seat] is not None else _NO_GOODS),
     }
 
 

@@ -39,18 +39,23 @@ ROLE_WORDS = {"buyer": "buyer", "buy": "buyer", "seller": "seller", "sell": "sel
 # --- prompts ---------------------------------------------------------------------------------------
 
 
+def drachmas(amount: int) -> str:
+    return f"{amount} drachma{'' if amount == 1 else 's'}"
+
+
 def _plan_prompt(state: State, seat: int) -> Prompt:
     offer = join_names([good_of(card) for card in state["greek_row"]]) if state["greek_row"] else "nothing"
     text = (
-        f"Day {state['day']} of {DAYS}: choose whether you buy or sell today. "
-        f"The Greeks offer {offer}. Your token stays hidden until every merchant has chosen; "
-        "then prices move (more buyers than sellers push the Greek goods up, more sellers push them down)."
+        f"Day {state['day']} of {DAYS}: will you buy or sell today? The Greeks offer {offer}, and nobody sees "
+        "your choice before every merchant has made theirs."
     )
     role = Field(
         name="role",
         kind="choice",
         label="Today I will",
         choices=(Choice("buyer", "Buy goods"), Choice("seller", "Sell my own goods")),
+        help="Then prices move: more buyers than sellers push each good the Greeks offer up by 1 a card, more "
+        "sellers push them down.",
     )
     return Prompt(kind="plan", text=text, fields=(role,))
 
@@ -63,10 +68,8 @@ def _sale_prompt(state: State, seat: int) -> Prompt:
         if held[good]
     )
     text = (
-        f"Day {state['day']}: you are selling. Choose up to two of your goods to put up for sale, or none. "
-        "All sellers' cards are revealed together; each card for sale lowers its good's price by 1, "
-        "and every good not for sale rises by 1 per seller. Cards nobody buys are sold to the locals "
-        "at the end of the day at the price of that moment."
+        f"Day {state['day']}: you are selling. Choose up to two of your own goods to put up for sale, or none; "
+        "all sellers' cards are revealed together."
     )
     cards = Field(
         name="cards",
@@ -76,14 +79,16 @@ def _sale_prompt(state: State, seat: int) -> Prompt:
         min=0,
         max=min(MAX_CARDS_FOR_SALE, sum(held.values())),
         repeat=any(count > 1 for count in held.values()),
-        help="Pick a good twice to sell two cards of it. Leave empty to sell nothing.",
+        help="Pick a good twice to sell two cards of it; leave empty to sell nothing. Each card for sale lowers "
+        "its good's price by 1, every good not for sale rises by 1 per seller, and cards nobody buys are sold to "
+        "the locals in the evening at that moment's price.",
     )
     return Prompt(kind="sale", text=text, fields=(cards,))
 
 
 def _slot_label(slot: str, card: str, price: int) -> str:
     where = "Greek row" if slot.startswith("G") else f"sold by the {country_of(card)}"
-    return f"{card_label(card)}: {price} drachmas, {where}"
+    return f"{card_label(card)}: {drachmas(price)}, {where}"
 
 
 def _deal_prompt(state: State, seat: int) -> Prompt:
@@ -95,9 +100,8 @@ def _deal_prompt(state: State, seat: int) -> Prompt:
     ]
     choices.append(Choice("none", "Nothing this round (keep my token)"))
     text = (
-        f"Day {state['day']}, deals round {state['round']} of {DEAL_ROUNDS}: choose one card to buy, "
-        f"or keep your token. You have {cash} drachmas. A card only you choose is yours at its price; "
-        "if other buyers choose the same card, you will bid for it."
+        f"Day {state['day']}, deals round {state['round']} of {DEAL_ROUNDS}: choose one card to buy with your "
+        f"{drachmas(cash)}, or keep your token. If other buyers choose the same card, you will bid for it."
     )
     card = Field(name="card", kind="choice", label="Place my token on", choices=tuple(choices))
     return Prompt(kind="deal", text=text, fields=(card,))
@@ -114,9 +118,9 @@ def _bid_prompt(state: State, seat: int) -> Prompt:
     cash = state["cash"][seat]
     rivals = join_names([state["countries"][other] for other in contest["seats"] if other != seat])
     text = (
-        f"Day {state['day']}, deals round {state['round']}: {rivals} also want {card_label(card)}, "
-        f"priced {price}. Bid in secret between {price} and your {cash} drachmas, or bid 0 to withdraw. "
-        "The highest bid buys the card and pays that bid; equal top bids mean nobody buys it this round."
+        f"Day {state['day']}, deals round {state['round']}: {rivals} also want {card_label(card)}, priced "
+        f"{price}: bid in secret from {price} to your {drachmas(cash)}, or 0 to withdraw. The highest bid buys "
+        "it and pays that bid; equal top bids mean nobody buys it this round."
     )
     bid = Field(
         name="bid",

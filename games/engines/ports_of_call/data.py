@@ -279,3 +279,8 @@ def _news() -> tuple[dict[str, Any], ...]:
 
 NEWS = _news()
 LASTING_NEWS = frozenset({"close-port", "close-canal", "weather"})
+
+
+def counted(count: int, word: str, plural: str = "") -> str:
+    """'1 container', '2 containers', '1 factory', '3 factories': counts in player-facing text."""
+    return f"{count} {word if count == 1 else plural or word + 's'}"

@@ -37,6 +37,7 @@ from games.engines.ports_of_call.data import (
     START_CONTAINERS,
     STOCK_START,
     STOCK_STEP,
+    counted,
 )
 
 QUARTERS = 4
@@ -274,7 +275,7 @@ def end_game(state: State, events: list[Event]) -> None:
         if open_orders:
             # HOUSE DEFAULT: the final count may go below 60 without bankruptcy.
             state["stock"][seat] -= STOCK_STEP * open_orders
-            events.append(Event(f"{name(seat)} loses {open_orders} step(s) for orders not completed."))
+            events.append(Event(f"{name(seat)} loses {counted(open_orders, 'step')} for orders not completed."))
     measures = {
         "most-orders": lambda seat: len(state["completed"][seat]),
         "most-factories": lambda seat: factories_of(state, seat),
@@ -300,7 +301,7 @@ def end_game(state: State, events: list[Event]) -> None:
         earned = len(state["claimed"][seat])
         if earned:
             move_stock(state, seat, earned)
-            events.append(Event(f"{name(seat)} moves up {earned} step(s) for achievement cards."))
+            events.append(Event(f"{name(seat)} moves up {counted(earned, 'step')} for achievement cards."))
     state["step"], state["finished"], state["queue"] = "over", True, []
 
 
@@ -328,6 +329,7 @@ def standings_rows(state: State) -> list[dict[str, Any]]:
         row["detail"] = (
             "bankrupt"
             if state["bankrupt"][row["seat"]]
-            else f"share value {stock}, {ships} ships, {factories} factories, {cards} achievements, {money(cash)}"
+            else f"share value {stock}, {counted(ships, 'ship')}, {counted(factories, 'factory', 'factories')}, "
+            f"{counted(cards, 'achievement')}, {money(cash)}"
         )
     return rows

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
 
 from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, State
 from games.engines.kit import Step, copy_state, only
 from games.engines.ports_of_call import builder, readback
-from games.engines.ports_of_call.actions import Turn, ship_place, start_turn
-from games.engines.ports_of_call.board import good_name, money, name, order_label, price, ships_of
+from games.engines.ports_of_call.actions import Turn, start_turn
+from games.engines.ports_of_call.board import good_name, money, name, order_label, ships_of
 from games.engines.ports_of_call.data import (
-    GOODS,
     MAX_ACTIVE_ORDERS,
     ORDER_CARDS,
     REGION_OF,
@@ -45,9 +43,9 @@ ACTIONS_HELP = (
 def home_prompt(state: State, seat: int) -> Prompt:
     dealt = "; ".join(order_label(card) for card in state["dealt"][seat])
     text = (
-        f"Choose your home city and the one order card you keep. Your three cards (secret until every home "
-        f"city is chosen): {dealt}. Your factory, a reserved site, a small ship with 1 container and a large "
-        "ship with 2 containers of the city's good start there. At most two home cities per production region."
+        f"Choose your home city and the one order card you keep of your three ({dealt}): your factory and two "
+        "ships loaded with the city's good start there. The cards stay secret until every home city is chosen, "
+        "and at most two home cities may share a production region."
     )
     home = Field(
         name="home",
@@ -64,25 +62,12 @@ def home_prompt(state: State, seat: int) -> Prompt:
     return Prompt(kind="home", text=text, fields=(home, keep))
 
 
-def _ship_line(ship: dict[str, Any]) -> str:
-    cargo = ", ".join(good_name(good) for good in ship["cargo"]) or "empty"
-    return f"{ship['id']} ({ship['size']}, {cargo}) {ship_place(ship)}"
-
-
 def turn_prompt(state: State, seat: int) -> Prompt:
     ap = len(state["ships"][seat]) + 1
-    ships = "; ".join(_ship_line(ship) for ship in state["ships"][seat])
-    orders = "; ".join(order_label(order["card"]) for order in state["orders"][seat]) or "none"
-    market = "; ".join(f"{slot}. {order_label(card)}" for slot, card in enumerate(state["market"], start=1))
-    prices = ", ".join(f"{good_name(good)} {price(state, good)}" for good in GOODS)
-    closed = [*state["closures"]["ports"], *(f"{c} Canal" for c in state["closures"]["canals"])]
-    weather = state["closures"]["weather"]
     text = (
-        f"Year {state['year']}, quarter {state['quarter']}: your turn. You have {readback.points(ap)} (AP) and "
-        f"{money(state['cash'][seat])}; share value {state['stock'][seat]}. Ships: {ships}. "
-        f"Your orders: {orders}. Order Market: {market}. Terminal prices: {prices}."
-        + (f" Closed this quarter: {', '.join(closed)}." if closed else "")
-        + (f" Bad weather (ships move 1 less) in: {', '.join(weather)}." if weather else "")
+        f"Year {state['year']}, quarter {state['quarter']}: your turn, with {readback.points(ap)} (AP) and "
+        f"{money(state['cash'][seat])}. Build your actions one at a time; your ships, your orders, the Order "
+        "Market, the terminal's prices and this quarter's news are on the board."
     )
     field = Field(name="actions", kind="steps", label="Your actions", min=0, max=2000, help=ACTIONS_HELP)
     return Prompt(kind="turn", text=text, fields=(field,))

@@ -34,6 +34,7 @@ from games.engines.ports_of_call.data import (
     ROW_CAPACITY,
     TRACK_BONUSES,
     TRACK_LENGTH,
+    counted,
     sales_bonus,
 )
 
@@ -109,12 +110,12 @@ def step_buy(state: State, turn: Turn, words: list[str], events: list[Event]) ->
             raise OrderError(f"{ship['id']} has no room for that many containers")
     row = state["terminal"][good]
     if len(row) < len(ships):
-        raise OrderError(f"the {good_name(good)} row holds only {len(row)} container(s)")
+        raise OrderError(f"the {good_name(good)} row holds only {counted(len(row), 'container')}")
     unit = price(state, good)
     owners = row[len(row) - len(ships) :]
     # RULEBOOK: a container with a player's marker is paid to that player, one's own is free.
     payable = [owner for owner in owners if owner != seat]
-    spend(turn, state, len(ships), unit * len(payable), f"{len(ships)} {good_name(good)} container(s)")
+    spend(turn, state, len(ships), unit * len(payable), counted(len(ships), f"{good_name(good)} container"))
     del row[len(row) - len(ships) :]
     for owner in payable:
         if owner is not None and not state["bankrupt"][owner]:
@@ -124,7 +125,7 @@ def step_buy(state: State, turn: Turn, words: list[str], events: list[Event]) ->
     paid = ", ".join(f"{name(o)}" for o in payable if o is not None)
     events.append(
         Event(
-            f"{name(seat)} buys {len(ships)} {good_name(good)} container(s) at ${unit}M each for "
+            f"{name(seat)} buys {counted(len(ships), f'{good_name(good)} container')} at ${unit}M each for "
             f"{', '.join(ship['id'] for ship in ships)}" + (f" (paid to {paid})" if paid else "") + "."
         )
     )
@@ -209,7 +210,8 @@ def _complete(state: State, seat: int, order: dict[str, Any], steps: int, events
     state["completed"][seat].append(order["card"])
     moved = move_stock(state, seat, steps)
     # Completed cards lie face down: the log names the city, which the sale already made public.
-    events.append(Event(f"{name(seat)} completes an order for {ORDER_CARDS[order['card']][0]}: +{moved} step(s)."))
+    city = ORDER_CARDS[order["card"]][0]
+    events.append(Event(f"{name(seat)} completes an order for {city}: +{counted(moved, 'step')}."))
 
 
 # --- factories and production ------------------------------------------------------------------------
@@ -263,7 +265,7 @@ def step_produce(state: State, turn: Turn, words: list[str], events: list[Event]
     good = REGION_OF[city]
     limit = 2 if len(ships_of(state, seat, "large")) >= 2 else 1
     if turn.produced.get(good, 0) >= limit:
-        raise OrderError(f"you may produce only {limit} {good_name(good)} container(s) this quarter")
+        raise OrderError(f"you may produce only {counted(limit, f'{good_name(good)} container')} this quarter")
     row = state["terminal"][good]
     if len(row) >= ROW_CAPACITY:
         raise OrderError(f"the {good_name(good)} row of the Container Terminal is full")
