@@ -19,6 +19,7 @@ from typing import Any
 from games import turns
 from games.engines.base import ReadBack, State
 from games.models import Game, Order, Phase
+from games.talk.options import split_options
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,10 @@ def replay(game: Game, number: int) -> Replayed | None:
     ).values_list("phase__number", "seat__number", "data"):
         orders[phase_number][seat] = data
     engine = turns.engine_of(game)
-    # As turns.create_game set the game up: the same options, seat count and seeded generator.
-    state: State | None = engine.setup(game.seats.count(), dict(game.options), random.Random(f"{game.seed}:0"))
+    # As turns.create_game set the game up: the same engine options (the server's own, such as table talk's,
+    # taken out first), seat count and seeded generator.
+    engine_options, _ = split_options(game.options)
+    state: State | None = engine.setup(game.seats.count(), engine_options, random.Random(f"{game.seed}:0"))
     for phase_number, name, prompts in phases:
         assert state is not None
         if engine.phase_name(state) != name or sorted(engine.prompts(state)) != sorted(int(s) for s in prompts):

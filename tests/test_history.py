@@ -117,3 +117,14 @@ def test_the_replay_rebuilds_the_state_every_phase_was_played_in(make_game, slug
         play(game, 1, seed=slug)
     for number, state in states.items():
         assert history.replay(game, number).state == state, number
+
+
+def test_a_game_with_table_talk_options_shows_its_earlier_turns(client, make_game):
+    # The press options are the server's, not the engine's: the replay sets the game up without them, as
+    # turns.create_game did (the engine refuses an option it does not know).
+    game = make_game(humans=3, engine="piraeus", options={"press": "public", "publish_press": "yes"})
+    play(game, 1)
+    as_seat(client, game, 0)
+    response = client.get(reverse("games-history", args=[game.pk]), {"phase": 1})
+    assert response.status_code == 200
+    assert response.context["view"] is not None
