@@ -32,12 +32,18 @@ def _part(message: Message, content_type: str) -> str:
     return ""
 
 
+def _first_line(message: Message) -> str:
+    """What an email says in a line: a game's emails share their thread's subject, and differ in their first line."""
+    return next((line.strip() for line in _part(message, "text/plain").splitlines() if line.strip()), "")
+
+
 @require_GET
 def outbox(request: HttpRequest) -> HttpResponse:
     folder = Path(settings.EMAIL_OUTBOX_DIR)
     files = sorted(folder.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.exists() else []
     mails = [
         {"file": path.name, "index": i, "to": m["To"], "subject": m["Subject"], "date": m["Date"]}
+        | {"first": _first_line(m)}
         for path in files[:100]
         for i, m in enumerate(_parse(path))
     ]

@@ -10,9 +10,18 @@ from django.views.decorators.http import require_GET
 
 from games import facts, history, turns
 from games.engines import board_templates
+from games.favicon import ico
 from games.guides import player_guide
 from games.models import Game
 from games.sessions import seat_of
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The site's icon (games/favicon.py), which browsers ask for on every page."""
+    response = HttpResponse(ico(), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @require_GET

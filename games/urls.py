@@ -1,16 +1,18 @@
 from django.urls import path
 
-from games import health, pages, views
+from games import health, order_views, pages, views
 from games.talk import views as talk
 
 urlpatterns = [
     path("", views.home, name="games-home"),
     path("healthz", health.healthz, name="games-healthz"),
+    path("favicon.ico", pages.favicon, name="games-favicon"),
     path("l/<str:token>/", views.follow_link, name="games-link"),
     path("games/<int:game_id>/", views.game_page, name="games-game"),
     path("games/<int:game_id>/history/", pages.game_history, name="games-history"),
-    path("games/<int:game_id>/order/", views.submit_order, name="games-order"),
-    path("games/<int:game_id>/order/confirm/", views.confirm_order, name="games-order-confirm"),
+    path("games/<int:game_id>/order/", order_views.submit_order, name="games-order"),
+    path("games/<int:game_id>/order/review/", order_views.review_page, name="games-order-review"),
+    path("games/<int:game_id>/order/confirm/", order_views.confirm_order, name="games-order-confirm"),
     path("rules/<slug:slug>/", pages.rules, name="games-rules"),
     path("games/<int:game_id>/talk/", talk.write, name="games-talk"),
     path("games/<int:game_id>/talk/report/", talk.report, name="games-talk-report"),

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import bounces, facts, mailpolicy, review, sessions, turns
-from games.engines import OrderError, all_engines, board_templates, get_engine
+from games import bounces, drafts, facts, mailpolicy, review, sessions, turns
+from games.engines import all_engines, board_templates, get_engine
 from games.forms import AddressForm, OrderForm, PlayerSettingsForm, SignInForm
 from games.links import SIGN_IN_MINUTES, LinkError, read_token, read_unsubscribe_token
 from games.middleware import SESSION_TIME_ZONE
@@ -71,6 +71,9 @@ def _game_context(
     own_order = None
     typed_form = None
     stored_read_back = None
+    if prompt is not None and seat is not None and phase is not None:
+        # The form a post left to show (a builder's step, an order refused: games/drafts.py), if no form is given.
+        form = form or _draft_form(request, game, seat, phase.number, prompt)
     typed_open = form is not None and form.typed  # the player was typing: the typed form shows open
     if prompt is not None and seat is not None and phase is not None:
         own_order = unique_row(Order.objects.filter(phase=phase, seat=seat))
@@ -99,7 +102,8 @@ def _game_context(
         "view": engine.view(game.state, number),
         "board_template": board_templates(game.engine).page,
         "table": table,
-        "events": facts.log_lines(turns.visible_events(game, number).order_by("-seq")[:200]),
+        # The latest 200 lines, oldest first (the earlier turns' pages read the same way).
+        "events": facts.log_lines(list(turns.visible_events(game, number).order_by("-seq")[:200])[::-1]),
         "rules_url": reverse("games-rules", args=[game.engine]),
         # Earlier turns once one has resolved (the phase after it opened, or the game ended with it).
         "history_url": reverse("games-history", args=[game.pk])
@@ -111,14 +115,20 @@ def _game_context(
     }
 
 
-@require_GET
-def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
-    return render(request, "games/game.html", _game_context(request, game))
-
-
-class FormInvalid(turns.OrderRejected):
-    """The form's own checks failed; its errors are on the form."""
+def _draft_form(request: HttpRequest, game: Game, seat: Seat, phase: int, prompt: dict[str, Any]) -> OrderForm | None:
+    """The order form a post of this seat kept for this turn, shown again with its errors; None if there is none."""
+    draft = drafts.take(request, game.pk, seat.number, phase)
+    if draft is None:
+        return None
+    source = review.steps_source(game, seat.number)
+    typed = draft.typed and any(spec["kind"] == "steps" for spec in prompt["fields"])  # else there is one form
+    if draft.initial is not None:  # the review's "Change": the reviewed order, to start again from
+        return OrderForm(prompt, initial=draft.initial, source=source, typed=typed)
+    form = OrderForm(prompt, draft.query(), source=source, typed=typed)
+    form.is_valid()  # what no longer holds, and what the form itself refuses
+    for error in draft.errors:  # what the engine refused
+        form.add_error(None, error)
+    return form
 
 
 def _not_a_player(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -131,114 +141,10 @@ def _not_a_player(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
-def _closed(request: HttpRequest, game_id: int) -> HttpResponse:
-    messages.error(request, "That turn is no longer open, so nothing was stored. Here is the game now.")
-    return redirect("games-game", game_id=game_id)
-
-
-@require_POST
-def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The order form's buttons: "Add a step" and "Remove the last step" show the form again (nothing is
-    stored); submitting stores a sealed order, or, where it would resolve a one-seat turn, shows it read
-    back for confirmation first; "Change" (from that review) reopens the form with the reviewed order."""
-    seat = seat_of(request, game_id)
-    if seat is None:
-        return _not_a_player(request, game_id)
-    try:
-        phase_number = int(request.POST.get("phase", ""))
-    except ValueError:
-        phase_number = -1
-    game = seat.game
-    phase = turns.current_phase(game)
-    prompt = phase.prompt_for(seat.number) if phase is not None and phase.number == phase_number else None
-    if phase is None or prompt is None:
-        return _closed(request, game_id)
-    # A steps field's own name is only ever the typed form's text box (the builder's rows are "<name>__<n>"),
-    # so it means typed whatever "how" says: a page served with a wrong "how" still stores what was typed.
-    typed = request.POST.get("how") == "typed" or any(
-        spec["kind"] == "steps" and spec["name"] in request.POST for spec in prompt["fields"]
-    )
-    source = review.steps_source(game, seat.number)
-    if "change" in request.POST:
-        try:
-            reviewed = review.unsign(seat, request.POST["change"])
-        except review.ReviewExpired:
-            messages.info(request, "That review is too old; here is your order form.")
-            return redirect("games-game", game_id=game_id)
-        initial = OrderForm.initial_from(prompt, reviewed.order, phase.number)
-        changed = OrderForm(prompt, initial=initial, source=source, typed=reviewed.typed)
-        return render(request, "games/game.html", _game_context(request, game, changed))
-    form = OrderForm(prompt, request.POST, source=source, typed=typed, remove=request.POST.get("remove", ""))
-    if "add" in request.POST or "remove" in request.POST:
-        form.is_valid()  # shows what no longer holds, stores nothing
-        return render(request, "games/game.html", _game_context(request, game, form))
-    if review.needs_review(phase):
-        return _review(request, game, seat, phase, form)
-    return _store(request, seat, phase_number, form)
-
-
-def _review(request: HttpRequest, game: Game, seat: Seat, phase: Phase, form: OrderForm) -> HttpResponse:
-    if form.is_valid():
-        try:
-            order = review.check(game, seat.number, form.order())
-        except OrderError as error:
-            form.add_error(None, str(error))
-        else:
-            read = review.read_back(game, seat.number, order)
-            token = review.sign(seat, review.Reviewed(phase.number, order, form.typed))
-            seats = list(game.seats.select_related("player"))
-            context = {
-                "game": facts.game_facts(game, get_engine(game.engine), seats),
-                "phase": facts.phase_facts(phase),
-                "read_back": read,
-                "token": token,
-            }
-            return render(request, "games/review.html", context)
-    return render(request, "games/game.html", _game_context(request, game, form), status=400)
-
-
-def _store(request: HttpRequest, seat: Seat, phase_number: int, form: OrderForm) -> HttpResponse:
-    """Through games.turns, which checks the turn under its lock; the form is read from the prompt it gives."""
-
-    def order_from_form(prompt: dict[str, Any]) -> dict[str, Any]:
-        if not form.is_valid():
-            raise FormInvalid("")
-        return form.order()
-
-    return _submitted(request, seat, phase_number, order_from_form, form)
-
-
-def _submitted(
-    request: HttpRequest, seat: Seat, phase_number: int, order: turns.OrderInput, form: OrderForm | None
-) -> HttpResponse:
-    game_id = seat.game_id
-    try:
-        result = turns.submit_order(seat, phase_number, order)
-    except turns.TurnClosed:
-        return _closed(request, game_id)
-    except turns.OrderRejected as error:
-        if form is None:
-            messages.error(request, f"Your order was not stored: {error}")
-            return redirect("games-game", game_id=game_id)
-        if not isinstance(error, FormInvalid):
-            form.add_error(None, str(error))
-        return render(request, "games/game.html", _game_context(request, seat.game, form), status=400)
-    messages.success(request, review.outcome_words(result, game_id, phase_number))
-    return redirect("games-game", game_id=game_id)
-
-
-@require_POST
-def confirm_order(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The review's "Confirm": the order read back, exactly as reviewed, submitted like any order."""
-    seat = seat_of(request, game_id)
-    if seat is None:
-        return _not_a_player(request, game_id)
-    try:
-        reviewed = review.unsign(seat, request.POST.get("order", ""))
-    except review.ReviewExpired:
-        messages.error(request, "That confirmation is too old or not yours, so nothing was stored. Submit again.")
-        return redirect("games-game", game_id=game_id)
-    return _submitted(request, seat, reviewed.phase_number, reviewed.order, None)
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    return render(request, "games/game.html", _game_context(request, game))
 
 
 @dataclass(frozen=True)

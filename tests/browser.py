@@ -85,16 +85,18 @@ THUMB = 44
 
 
 def small_controls(page: Page) -> list[str]:
-    """The page's visible buttons, drop-downs and text fields lower than a thumb's target, each as "a button
-    'its text' (height px)" (a drop-down or field by its name). Radio buttons and checkboxes are left out:
-    their label is what a thumb presses."""
+    """The page's visible buttons, drop-downs, text fields, disclosure summaries and header links lower than a
+    thumb's target, anywhere on the page (the header's too), each as "a button 'its text' (height px)" (a
+    drop-down or field by its name). Radio buttons and checkboxes are left out: their label is what a thumb
+    presses; so are links inside text, which a sentence holds."""
     found = page.evaluate(
         """thumb => [...document.querySelectorAll(
-                'main button, main select, main input:not([type=radio]):not([type=checkbox]):not([type=hidden])')]
+                'button, select, input:not([type=radio]):not([type=checkbox]):not([type=hidden]), summary, header a')]
             .filter(el => el.checkVisibility())  // not one inside a closed <details>
             .map(el => [
-                el.tagName === 'BUTTON' ? `button '${el.innerText.trim()}'`
-                                        : `${el.tagName.toLowerCase()} '${el.name}'`,
+                ['BUTTON', 'SUMMARY', 'A'].includes(el.tagName)
+                    ? `${{BUTTON: 'button', SUMMARY: 'summary', A: 'link'}[el.tagName]} '${el.innerText.trim()}'`
+                    : `${el.tagName.toLowerCase()} '${el.name}'`,
                 el.getBoundingClientRect().height,
             ])
             .filter(([what, height]) => height > 0 && height < thumb - 0.5)

@@ -35,6 +35,8 @@ def build_steps(page: Page, look: Callable[[str], None] | None = None) -> int:
             built += 1
             with page.expect_navigation():
                 fieldset.locator("button[name=add]").click()
+            # Post/Redirect/Get: the address is the game page again, which a reload only reads.
+            assert "/order/" not in page.url, f"after 'Add a step' the address is {page.url}"
             if look is not None:
                 look(f"the builder '{fieldset_id}' after step {count}")
             fieldset = page.locator(f"#{fieldset_id}")
@@ -75,6 +77,7 @@ def play_turn(page: Page, look: Callable[[str], None], before_submit: Callable[[
     with page.expect_navigation():
         page.locator(f"{ORDER_FORM} >> button.primary").click()
     if is_review(page):
+        assert page.url.endswith("/order/review/"), f"the review is shown at {page.url}"
         look("the review page")
         with page.expect_navigation():
             page.get_by_role("button", name="Confirm").click()

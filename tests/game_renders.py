@@ -117,12 +117,13 @@ def order_pages(game: Game, phase: Phase | None, clients: dict[int | None, Clien
         assert prompt is not None
         steps = [spec["name"] for spec in prompt["fields"] if spec["kind"] == "steps"]
         if steps:
-            response = clients[number].post(url, {"phase": phase.number, "how": "builder", "add": steps[0]})
-            assert response.status_code == 200, response.status_code
+            add = {"phase": phase.number, "how": "builder", "add": steps[0]}
+            response = clients[number].post(url, add, follow=True)
+            assert response.status_code == 200 and response.redirect_chain, response.status_code  # Post/Redirect/Get
             read.append(Read("page after 'Add a step'", number, True, response.content.decode()))
         if len(phase.prompts) == 1:
             data = form_data(prompt, engine.default_order(game.state, number))
-            response = clients[number].post(url, {"phase": phase.number, "how": "typed", **data})
+            response = clients[number].post(url, {"phase": phase.number, "how": "typed", **data}, follow=True)
             assert response.status_code == 200 and b"Check your order" in response.content
             read.append(Read("review page", number, True, response.content.decode()))
     return read

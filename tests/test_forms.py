@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from django.http import QueryDict
+
+from games import ranked
 from games.engines import get_engine
-from games.engines.base import Field, NextSteps, Prompt, StepChoice
+from games.engines.base import Choice, Field, NextSteps, Prompt, StepChoice
 from games.forms import OrderForm, StepsSource
 from games.replies import parse_order
 from tests.engines.test_genoa import BLUE, give
@@ -151,3 +154,57 @@ def test_a_genoa_offer_built_in_the_form_is_the_order_typed() -> None:
     assert engine.validate(state, BLUE, form.order()) == typed == {"offers": "Palace: 20 ducats + silk", "tiles": ""}
     again = OrderForm(prompt, initial={"phase": 3, **typed}, source=source)
     assert [row["select"].initial for row in again.steps_rows()[0]["rows"]] == ["Palace: {n} ducats", "+ silk", None]
+
+
+WISHES = Prompt(
+    kind="place",
+    text="List the spaces you want, best first.",
+    fields=(
+        Field(
+            name="wants",
+            kind="multichoice",
+            label="Spaces I want, best first",
+            choices=tuple(Choice(value, value.capitalize()) for value in ("jade", "silk", "port", "stop")),
+            max=4,
+            repeat=True,
+            ranked=True,
+        ),
+    ),
+).to_json()
+
+
+def posted(**fields: str) -> QueryDict:
+    data = QueryDict(mutable=True)
+    data.update({"phase": "2", **fields})
+    return data
+
+
+def test_a_ranked_lists_buttons_move_a_pick_up_and_take_one_off_and_nothing_else() -> None:
+    """Manila's list of wanted spaces is one list the player orders: its buttons post the form (games/ranked.py)."""
+    listed = {"wants__0": "jade", "wants__1": "silk", "wants__2": "port"}
+    assert ranked.picks(ranked.rearranged(posted(**listed, rank_up="wants:2"), WISHES), "wants", 4) == [
+        "jade",
+        "port",
+        "silk",
+    ]
+    assert ranked.picks(ranked.rearranged(posted(**listed, rank_drop="wants:0"), WISHES), "wants", 4) == [
+        "silk",
+        "port",
+    ]
+    for nothing in ({"rank_up": "wants:0"}, {"rank_up": "wants:7"}, {"rank_drop": "cards:1"}, {"rank_up": "wants:x"}):
+        assert ranked.picks(ranked.rearranged(posted(**listed, **nothing), WISHES), "wants", 4) == [
+            "jade",
+            "silk",
+            "port",
+        ]
+
+
+def test_a_ranked_list_offers_each_place_only_what_is_not_listed_above_and_orders_the_picks() -> None:
+    form = OrderForm(WISHES, data=posted(wants__0="silk", wants__1="jade", wants__2=""))
+    (shown,) = form.ranked_lists()
+    assert [item["label"] for item in shown.items] == ["Silk", "Jade"] and shown.next.name == "wants__2"
+    assert [value for value, _ in form.fields["wants__2"].choices] == ["", "port", "stop"]  # type: ignore[attr-defined]
+    assert not [field.name for field in form.other_fields() if field.name.startswith("wants")]
+    assert form.is_valid() and form.order() == {"wants": ["silk", "jade"]}
+    again = OrderForm(WISHES, data=posted(wants__0="silk", wants__1="silk"))
+    assert not again.is_valid() and "wants__1" in again.errors  # listed twice

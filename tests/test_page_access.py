@@ -27,21 +27,23 @@ def test_a_radio_group_is_a_fieldset_with_its_legend(client: Client, make_game: 
     group = re.search(r"<fieldset[^>]*>\s*<legend>(.*?)</legend>(.*?)</fieldset>", html, re.S)
     assert group is not None, "no fieldset with a legend on the order form"
     assert 'type="radio" name="role"' in group.group(2)
-    assert '<ol class="log" reversed tabindex="0"' in html  # a scrolling region the keyboard can reach
+    assert '<div class="log" tabindex="0" role="region" aria-label="Log, newest last">' in html  # keyboard scrolls
 
 
 def test_a_refused_order_announces_its_errors_and_ties_them_to_the_field(client: Client, make_game: Any) -> None:
     game = make_game(humans=3)
     signed_in(client, game, 0)
-    refused = client.post(reverse("games-order", args=[game.pk]), {"phase": open_phase(game).number})
-    assert refused.status_code == 400
+    refused = client.post(reverse("games-order", args=[game.pk]), {"phase": open_phase(game).number}, follow=True)
+    assert refused.redirect_chain == [(reverse("games-game", args=[game.pk]) + "#order", 302)]  # a page to reload
     html = refused.content.decode()
     summary = re.search(r'<div class="error-summary" role="alert">(.*?)</div>', html, re.S)
     assert summary is not None
     assert '<a href="#id_role">' in summary.group(1) and "Please choose one." in summary.group(1)
     assert re.search(r'<fieldset aria-describedby="id_role_helptext id_role_error">', html)  # its help, then why
     assert '<ul class="errorlist" id="id_role_error"><li>Please choose one.</li></ul>' in html
-    assert 'role="alert"' not in client.get(reverse("games-game", args=[game.pk])).content.decode()
+    assert client.get(reverse("games-game", args=[game.pk])).content.decode().count('role="alert"') == 1  # reloaded
+    client.post(reverse("games-order", args=[game.pk]), {"phase": open_phase(game).number, "role": "buyer"})
+    assert 'role="alert"' not in client.get(reverse("games-game", args=[game.pk])).content.decode()  # stored
 
 
 def test_a_wide_board_table_reflows_with_its_column_names(client: Client, make_game: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from datetime import timedelta
 
 import pytest
@@ -97,8 +98,8 @@ def test_the_player_submits_and_revises_an_order_through_the_form(client, make_g
 def test_an_illegal_order_through_the_form_shows_why_and_stores_nothing(client, make_game):
     game = make_game(humans=3)
     signed_in(client, game, 0)
-    response = client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "pirate"})
-    assert response.status_code == 400
+    response = client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "pirate"}, follow=True)
+    assert response.redirect_chain == [(reverse("games-game", args=[game.pk]) + "#order", 302)]
     assert b"That choice is not available now" in response.content and b"pirate" not in response.content
     assert not Order.objects.exists()
 
@@ -180,6 +181,22 @@ def test_the_outbox_page_lists_emails_in_development(client, make_game, file_out
     first = response.context["mails"][0]
     detail = client.get(reverse("games-outbox-message", args=[first["file"], first["index"]]))
     assert detail.status_code == 200 and b"Submit" in detail.content
+    # A game's emails share one subject: the list tells them apart by their first line, and the frame that shows
+    # the HTML part has a title for a screen reader.
+    listing = response.content.decode()
+    for mail in response.context["mails"]:
+        assert mail["first"].startswith("It is your turn") or "Day 1" in mail["first"], mail["first"]
+        assert mail["first"] != mail["subject"] and html.escape(mail["first"], quote=False) in listing
+    assert '<iframe title="The email\'s HTML part: ' in detail.content.decode()
+
+
+def test_every_page_has_an_icon(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon["Content-Type"] == "image/x-icon"
+    body = icon.content
+    assert body[:6] == b"\x00\x00\x01\x00\x01\x00" and body[22:30] == b"\x89PNG\r\n\x1a\n"  # one PNG in an ICO
+    assert b"\x00\x00\x00\x20\x00\x00\x00\x20" in body[22:60]  # 32 x 32
+    assert '<link rel="icon" href="/favicon.ico" sizes="32x32">' in client.get(reverse("games-home")).content.decode()
 
 
 def test_the_outbox_shows_subjects_and_names_decoded(client, make_game, file_outbox, urls_loaded_with):

@@ -51,7 +51,8 @@ class Field:
 
     kind "choice": pick one value of `choices`.
     kind "multichoice": pick between `min` and `max` values of `choices` (repeats allowed only when
-        `repeat` is true, e.g. two cards of the same good).
+        `repeat` is true, e.g. two cards of the same good); with `ranked` the picks are a list in order of
+        preference, which the page shows as one list the player orders (games/ranked.py).
     kind "integer": a whole number between `min` and `max`; with `optional` it may be left blank, and the
         order then carries None, which the engine reads as its documented default (e.g. no loans).
     kind "text": free text of at most `max` characters (0: 2000), required when `min` > 0, for orders
@@ -73,6 +74,7 @@ class Field:
     repeat: bool = False
     help: str = ""
     optional: bool = False
+    ranked: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ class Prompt:
                 "repeat": f.repeat,
                 "help": f.help,
                 "optional": f.optional,
+                "ranked": f.ranked,
             }
             for f in self.fields
         ]

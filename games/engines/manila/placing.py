@@ -114,6 +114,7 @@ def place_prompt(state: State, seat: int) -> Prompt:
         min=0,
         max=min(len(choices), MAX_LISTED),
         repeat=True,
+        ranked=True,
         help="A punt gives you its cheapest free place. If every space of your list is gone you place nothing "
         "this round; 'stop' (or an empty list) ends your placing for this voyage, and what follows it is ignored.",
     )
