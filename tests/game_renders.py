@@ -23,6 +23,7 @@ from django.utils.html import escape
 from games import emails, turns
 from games.engines import board_templates
 from games.links import seat_url
+from games.mail import spaced
 from games.models import Game, OutboundEmail, Phase, Seat
 
 POINT_EVERY = 12
@@ -179,7 +180,9 @@ def board(game: Game, seat: int | None, where: str) -> str:
     if where == "email_text":
         wrapped = "{% autoescape off %}" + wrapped + "{% endautoescape %}"
     view = turns.engine_of(game).view(game.state, seat)
-    shown = Template(wrapped).render(Context({"name": name, "view": view}))
+    shown: str = Template(wrapped).render(Context({"name": name, "view": view}))
+    if where == "email_html":
+        shown = spaced(shown)  # as the mail pipeline renders every HTML body (games/mail.py)
     # Every board names the phase it shows: a board that renders nothing fails here, not silently.
     assert (view["phase"] if where == "email_text" else escape(view["phase"])) in shown, (name, shown[:200])
     return shown

@@ -97,6 +97,8 @@ def test_a_player_plays_two_turns_from_the_email_link(chromium, live_server, mak
         look(f"the order form of turn {turn}, filled in", sent=False)
         if turn == TURNS:
             picture(page, slug, width, "page")
+            if SCREENSHOTS and width == PHONE:  # the board alone, as a phone shows it (the README's pictures)
+                page.locator(".board").screenshot(path=str(Path(SCREENSHOTS) / f"{slug}-phone-board.png"))
 
     emails: list[Any] = []
     try:
