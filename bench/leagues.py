@@ -128,7 +128,7 @@ def build_season(players: int, games: int, phases: int) -> Any:
             draw = scheduling.draw_round(ids, engine.min_players, engine.max_players, number, met)[: games - built]
             met.update(scheduling.met_pairs(draw))
             round_ = Round.objects.create(
-                season=season, number=number, starts_at=now, seed=number, status=Round.Status.FINISHED
+                season=season, number=number, starts_at=now, draw_seed=number, status=Round.Status.FINISHED
             )
             finished = now + timedelta(days=number)
             new_games = Game.objects.bulk_create(

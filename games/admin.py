@@ -109,10 +109,27 @@ class PlayerAdmin(StaffScoped):
     # A bounce or a complaint the provider reported (games/bounces.py) shows, and filters, here.
     list_display = ["email", "name", "time_zone", "notify", "mail_problem", "mail_problem_at", "created_at"]
     list_filter = ["mail_problem"]
+    # Never the session and sign-in columns: they are the player's keys.
+    fields = ["email", "name", "time_zone", "notify", "mail_problem", "mail_problem_at", "mail_problem_detail"]
     readonly_fields = ["mail_problem", "mail_problem_at", "mail_problem_detail"]
     search_fields = ["email", "name"]
     ordering = ["email"]
     actions = ["address_works"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Only a superuser changes a player: their address is where their sign-in links go, so whoever could
+        change it could sign in as them, in every game they play (the player changes it themselves, on My
+        games, confirming it from the new address: games/addresses.py)."""
+        return bool(request.user.is_superuser) and super().has_change_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        if change and "email" in form.changed_data:
+            # Whoever held the old address's sessions and sign-in link is not the new address's holder.
+            obj.session_epoch += 1
+            obj.sign_in_sent_at = obj.new_email_sent_at = None
+            obj.new_email = ""
+            self.message_user(request, f"{obj.email}: the player's sessions and sign-in links were ended.")
+        super().save_model(request, obj, form, change)
 
     @admin.action(description="The address works again: send it mail (clears a bounce or complaint)")
     def address_works(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:

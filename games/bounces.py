@@ -83,21 +83,6 @@ def address_fixed(player: Player) -> None:
     player.mail_problem, player.mail_problem_at, player.mail_problem_detail = "", None, ""
 
 
-def fix_address(player: Player, address: str) -> str | None:
-    """The settings page's answer to a mark: the same address confirmed as right, or a new one. Returns why
-    nothing was changed, or None. The new address is not checked by a link first: if it bounces too, the
-    provider says so again."""
-    address = address.strip().lower()
-    if address != player.email:
-        if Player.objects.filter(email__iexact=address).exclude(pk=player.pk).exists():
-            # Not "another player has it": the page must not tell who plays here.
-            return "That address cannot be used here, so nothing was changed. Your organiser can help."
-        Player.objects.filter(pk=player.pk).update(email=address)
-        player.email = address
-    address_fixed(player)
-    return None
-
-
 @receiver(tracking, dispatch_uid="pbem-bounces")
 def handle_tracking(sender: Any, event: AnymailTrackingEvent, esp_name: str, **kwargs: Any) -> None:
     problem = verdict(event)

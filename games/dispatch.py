@@ -84,6 +84,7 @@ SEND_EMAILS = task_name("games.tasks.send_emails")
 SEND_SIGN_IN_LINK = task_name("games.tasks.send_sign_in_link")
 # Receipts and notices answering inbound mail (games/receipts.py).
 SEND_RECEIPTS = task_name("games.tasks.send_receipts")
+SEND_ADDRESS_CONFIRMATION = task_name("games.tasks.send_address_confirmation")
 # What the sweep (games/sweep.py) finds due: an overdue phase, a batch of phases due a reminder.
 RESOLVE_OVERDUE = task_name("games.tasks.resolve_overdue")
 SEND_REMINDERS = task_name("games.tasks.send_reminders")

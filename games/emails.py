@@ -372,10 +372,4 @@ def send_sign_in_link(player_id: int) -> bool:
         return False
     context = {"player": addressee(player), "link": sign_in_url(player), "minutes": SIGN_IN_MINUTES}
     rendered = mail.render("emails/sign-in", context, mail.zone_of(player.time_zone))
-    message = mail.compose(rendered, player.email, kind="sign-in", thread=mail.Thread(mail.message_id()))
-    try:
-        message.send()
-    except Exception as error:  # noqa: BLE001  (the player can ask again; the log says why it failed)
-        log.warning("sign-in email to player %s failed: %s", player.pk, type(error).__name__)
-        return False
-    return True
+    return mail.send_at_once(rendered, player.email, kind="sign-in", player_id=player.pk)

@@ -170,7 +170,11 @@ class PlayerSettingsForm(forms.ModelForm):
 
 
 class AddressForm(forms.Form):
-    address = forms.EmailField(label="Your address", help_text="Keep it to confirm it is right, or correct it.")
+    address = forms.EmailField(
+        label="Your address",
+        help_text="Keep it to confirm it is right, or type a new one: we email a link to it, and the new "
+        "address is used once you open that link.",
+    )
 
 
 class SignInForm(forms.Form):

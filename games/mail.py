@@ -176,6 +176,18 @@ def compose(
     return message
 
 
+def send_at_once(rendered: Rendered, to: str, *, kind: str, player_id: int) -> bool:
+    """Send an email a person just asked for (a sign-in link, an address's confirmation) now, not through an
+    outbox: it is worth something only for a while, and nothing retries it (they can ask again). Whether it
+    went; a failure is logged with the player's id and the exception's name only."""
+    try:
+        compose(rendered, to, kind=kind, thread=Thread(message_id())).send()
+    except Exception as error:  # noqa: BLE001  (the player can ask again; the log says why it failed)
+        log.warning("%s email to player %s failed: %s", kind, player_id, type(error).__name__)
+        return False
+    return True
+
+
 def declined(ask: EmailAsk) -> set[int]:
     """The players of `ask` who must not be written this email: by the core's mail policy (their choice,
     their address's bounces and complaints: games/mailpolicy.py), then by the apps' preferences for the

@@ -94,6 +94,10 @@ class Player(models.Model):
     # a newer link replaces it. The quota time throttles those emails per address (games/sessions.py).
     sign_in_sent_at = models.DateTimeField(null=True, blank=True)
     sign_in_quota_at = models.DateTimeField(null=True, blank=True)
+    # An address the player asked to change to, and when: used once the link emailed to it is opened
+    # (games/addresses.py). Until then their mail goes to `email`.
+    new_email = models.EmailField(blank=True)
+    new_email_sent_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.name or self.email

@@ -184,16 +184,23 @@ def email_sign_in_link(address: str) -> None:
         player = unique_row(Player.objects.select_for_update().filter(email=address.strip().lower()))
         if player is None:
             return
-        # A generic cell rate: the quota time runs SIGN_IN_EVERY ahead per email, and no email goes out
-        # while it is more than the burst ahead of now.
-        quota = max(player.sign_in_quota_at or now, now)
-        if quota - now > (SIGN_IN_BURST - 1) * SIGN_IN_EVERY:
+        if not take_email_quota(player, now):
             log.info("sign-in link for player %s not sent: over the quota", player.pk)
             return
-        player.sign_in_quota_at = quota + SIGN_IN_EVERY
         player.sign_in_sent_at = now
         player.save(update_fields=["sign_in_quota_at", "sign_in_sent_at"])
         after_commit(SEND_SIGN_IN_LINK, player.pk)
+
+
+def take_email_quota(player: Player, now: datetime) -> bool:
+    """Count one more email a person asked us to send for `player` (a sign-in link, an address confirmation),
+    if the quota allows it; the caller saves `sign_in_quota_at`. A generic cell rate: the quota time runs
+    SIGN_IN_EVERY ahead per email, and no email goes out while it is more than the burst ahead of now."""
+    quota = max(player.sign_in_quota_at or now, now)
+    if quota - now > (SIGN_IN_BURST - 1) * SIGN_IN_EVERY:
+        return False
+    player.sign_in_quota_at = quota + SIGN_IN_EVERY
+    return True
 
 
 USED = "This sign-in link has already been used, or a newer one was sent. Use the latest, or ask My games again."

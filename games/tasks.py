@@ -11,7 +11,7 @@ from datetime import datetime
 
 from celery import shared_task
 
-from games import dispatch, emails, receipts, sweep, turns
+from games import addresses, dispatch, emails, receipts, sweep, turns
 from games.dispatch import Queue, routed
 
 
@@ -43,6 +43,11 @@ def send_sign_in_link_task(player_id: int) -> bool:
 @shared_task(name=routed(dispatch.SEND_RECEIPTS, Queue.EMAIL))
 def send_receipts_task() -> int:
     return receipts.send_pending()
+
+
+@shared_task(name=routed(dispatch.SEND_ADDRESS_CONFIRMATION, Queue.EMAIL))
+def send_address_confirmation_task(player_id: int) -> bool:
+    return addresses.send_confirmation(player_id)
 
 
 @shared_task(name=routed(dispatch.RESOLVE_OVERDUE, Queue.RESOLVE))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import health, order_views, pages, views
+from games import account, health, order_views, pages, views
 from games.talk import views as talk
 
 urlpatterns = [
@@ -20,6 +20,7 @@ urlpatterns = [
     path("me/", views.my_games, name="games-mine"),
     path("me/talk/", talk.delivery, name="games-talk-delivery"),
     path("me/sign-in/<str:token>/", views.sign_in, name="games-sign-in"),
+    path("me/address/<str:token>/", account.confirm_address, name="games-address"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="games-unsubscribe"),
     path("sign-out/", views.sign_out, name="games-sign-out"),
     path("sign-out/everywhere/", views.sign_out_everywhere, name="games-sign-out-everywhere"),

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import bounces, drafts, facts, mailpolicy, review, sessions, turns
+from games import account, bounces, drafts, facts, mailpolicy, review, sessions, turns
 from games.engines import all_engines, board_templates, get_engine
 from games.forms import AddressForm, OrderForm, PlayerSettingsForm, SignInForm
 from games.links import SIGN_IN_MINUTES, LinkError, read_token, read_unsubscribe_token
@@ -182,7 +182,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     if player is None:
         return _my_seats(request)
     if request.method == "POST" and "address" in request.POST:
-        return _fix_address(request, player)
+        return account.change_address(request, player)
     seats = list(Seat.objects.filter(player=player).select_related("game", "player").order_by("-game__pk"))
     settings_form = PlayerSettingsForm(request.POST or None, instance=player)
     if request.method == "POST" and settings_form.is_valid():
@@ -197,20 +197,9 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "talk_form": delivery_form(player.pk),
         "sign_in_form": None,
         "mail_problem": facts.mail_problem(player),
-        "address_form": AddressForm(initial={"address": player.email}) if player.mail_problem else None,
+        "address_form": AddressForm(initial={"address": player.email}),
     }
     return render(request, "games/mine.html", context, status=400 if settings_form.errors else 200)
-
-
-def _fix_address(request: HttpRequest, player: Player) -> HttpResponse:
-    """The address confirmed as right, or corrected, after a bounce or a complaint: mail goes to it again."""
-    form = AddressForm(request.POST)
-    refused = bounces.fix_address(player, form.cleaned_data["address"]) if form.is_valid() else "Not an address."
-    if refused:
-        messages.error(request, refused)
-    else:
-        messages.success(request, f"Thank you: mail goes to {player.email} again.")
-    return redirect("games-mine")
 
 
 def _my_seats(request: HttpRequest) -> HttpResponse:

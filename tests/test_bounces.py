@@ -6,6 +6,7 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import time
 from datetime import timedelta
 from typing import Any
@@ -210,7 +211,11 @@ def test_the_player_is_asked_to_fix_it_and_confirming_it_sends_mail_again(client
     assert b"You marked our email as spam" in mine.content and mine.context["address_form"] is not None
     taken = client.post("/me/", {"address": "player2@example.com"}, follow=True)
     assert b"cannot be used here" in taken.content and problem("player1@example.com") == "complained"
-    client.post("/me/", {"address": "ann@new.example"})
+    client.post("/me/", {"address": "ann@new.example"})  # used once she opens the link sent to it
+    assert problem("player1@example.com") == "complained"
+    link = re.search(r"https://pbem\.example(/me/address/\S+/)", str(mail.outbox[-1].body))
+    assert link is not None and mail.outbox[-1].to == ["ann@new.example"]
+    client.post(link.group(1))
     ann = Player.objects.get(pk=Seat.objects.get(game=game, number=0).player_id)
     assert (ann.email, ann.mail_problem) == ("ann@new.example", "")
 

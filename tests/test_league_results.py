@@ -93,13 +93,13 @@ def two_leagues() -> tuple[list[int], Season, list[Table], Season, list[Table]]:
     # A: players 0-7, three finished tables and one still running; B: players 0-3 and 8-9, sharing 0-3.
     season_a, season_b = league_of("a", people[:8]), league_of("b", people[:4] + people[8:])
     tables_a: list[Table] = []
-    first = Round.objects.create(season=season_a, number=1, starts_at=T0, seed=1, status=Round.Status.FINISHED)
+    first = Round.objects.create(season=season_a, number=1, starts_at=T0, draw_seed=1, status=Round.Status.FINISHED)
     for number, seated in enumerate([people[0:4], people[4:8]], start=1):
         tables_a.append(table_game(first, number, seated, rng, phases=9, finished=True))
-    second = Round.objects.create(season=season_a, number=2, starts_at=T0, seed=2, status=Round.Status.STARTED)
+    second = Round.objects.create(season=season_a, number=2, starts_at=T0, draw_seed=2, status=Round.Status.STARTED)
     tables_a.append(table_game(second, 1, [people[i] for i in (0, 5, 2, 7)], rng, phases=9, finished=True))
     tables_a.append(table_game(second, 2, [people[i] for i in (4, 1, 6, 3)], rng, phases=6, finished=False))
-    round_b = Round.objects.create(season=season_b, number=1, starts_at=T0, seed=3, status=Round.Status.FINISHED)
+    round_b = Round.objects.create(season=season_b, number=1, starts_at=T0, draw_seed=3, status=Round.Status.FINISHED)
     tables_b = [table_game(round_b, 1, people[:4], rng, phases=12, finished=True)]
     tables_b.append(table_game(round_b, 2, [people[i] for i in (8, 9, 1, 0)], rng, phases=12, finished=True))
     for table in tables_a + tables_b:

@@ -129,8 +129,8 @@ class RoundAdmin(OrganisersOwn):
     league_path = "season__league"
     list_display = ["__str__", "status", "starts_at", "finished_at"]
     list_filter = ["season__league", "status"]
-    readonly_fields = ["season", "number", "status", "seed", "finished_at"]
-    fields = ["season", "number", "status", "starts_at", "seed", "finished_at"]
+    readonly_fields = ["season", "number", "status", "finished_at"]
+    fields = ["season", "number", "status", "starts_at", "finished_at"]
     inlines = [TableInline]
     actions = ["extend_24h", "extend_72h", "pause", "resume", "start_now"]
 

@@ -98,7 +98,9 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     starts_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
-    seed = models.BigIntegerField()
+    # The draw's seed (games/leagues/scheduling.py): with the same members, meetings and standings it draws the
+    # same tables. Nothing else: each game has its own seed, unrelated to it. Shown nowhere, all the same.
+    draw_seed = models.BigIntegerField()
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -108,7 +108,11 @@ def start_season(league: League) -> Season:
 def generate_round(season: Season, starts_at: datetime | None = None, seed: int | None = None) -> Round:
     """Draw the next round's tables from the league's active players: balanced sizes, repeat opponents of
     this season avoided, Swiss by the season's standings once a round has finished. The games are created
-    at `starts_at` (by the sweep, or at once if it has come)."""
+    at `starts_at` (by the sweep, or at once if it has come).
+
+    `seed` (random unless given) decides the draw only: with the same members, meetings and standings it
+    draws the same tables again. It is stored as the round's `draw_seed` and shown nowhere; each table's game
+    gets a seed of its own, unrelated to it, so nothing about a draw tells anything of a game's deck."""
     league = season.league
     engine = get_engine(league.engine)
     players = list(
@@ -128,7 +132,9 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
         raise LeagueError(str(error)) from None
     with transaction.atomic():
         number = (season.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        round_ = Round.objects.create(season=season, number=number, starts_at=starts_at or timezone.now(), seed=seed)
+        round_ = Round.objects.create(
+            season=season, number=number, starts_at=starts_at or timezone.now(), draw_seed=seed
+        )
         Table.objects.bulk_create(
             Table(round=round_, number=i, players=seated) for i, seated in enumerate(draw, start=1)
         )
@@ -161,7 +167,6 @@ def start_round(round_id: int, now: datetime | None = None) -> bool:
                 [people[p] for p in table.players],
                 options=league.options,
                 phase_length=league.phase_length,
-                seed=hash_seed(round_.seed, table.number),
                 title=f"{league.name} S{round_.season.number} R{round_.number} T{table.number}",
             )
             table.game = game
@@ -210,11 +215,6 @@ def apply_league_deadline(league: League, phase: Phase) -> None:
     deadline = league_deadline(league, phase)
     if deadline is not None:
         phase.save(update_fields=phase.move_deadline(deadline, phase.game.reminder_before))
-
-
-def hash_seed(seed: int, table_number: int) -> int:
-    # Every table its own deck order, still reproducible from the round's seed.
-    return (seed * 1_000_003 + table_number) % (1 << 62)
 
 
 def finish_rounds(now: datetime | None = None) -> int:
