@@ -6,102 +6,36 @@ goes through games.turns. Staff who are not superusers see and act on only the g
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django import forms
-from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.contrib.admin.utils import get_fields_from_path
 from django.core.exceptions import PermissionDenied
-from django.db import models
-from django.db.models import Field, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.utils.html import format_html_join
+from django.utils import timezone
 
 from games import bounces, emails, extensions, organise, turns
-from games.durations import DurationInWordsField
-from games.engines import all_engines, engine_choices
+from games.admin_newgame import NewGameForm
+from games.admin_scope import (
+    ListedLookupsOnly,
+    OrganisersGames,
+    ReadOnlyMixin,
+    StaffScoped,
+    games_of,
+    report,
+    why_not,
+)
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
-from games.newgame import read_options, read_player, start_game
-from games.talk.options import CORE_OPTIONS
 
-
-def games_of(user: Any) -> QuerySet[Game]:
-    """The games a staff user is responsible for: those they started with the Add game form, and those an
-    app makes theirs (games.extensions: a league's organisers, its games)."""
-    responsible = Q(started_by=user)
-    for theirs in extensions.games_of(user):
-        responsible |= theirs
-    return Game.objects.filter(responsible)
-
-
-class ListedLookupsOnly(admin.ModelAdmin):
-    """Django's admin filters a list by any lookup on the model's own fields named in its query string
-    (`?data__icontains=...`, `?seed__gt=...`): tried value by value, that reads what the pages hide (a sealed
-    order, a hand, the seed, a link key). Here a list takes only the parameters of its own `list_filter` and
-    `date_hierarchy`, and the row id; anything else is refused with a 400 (DisallowedModelAdminLookup), for
-    superusers too. Search reaches only `search_fields`, and these name public fields only."""
-
-    ROW_ID = frozenset({"id", "id__exact", "id__in", "pk", "pk__exact", "pk__in"})
-
-    def lookup_allowed(self, lookup: str, value: str, request: Any = None) -> bool:
-        return lookup in self.listed_lookups(request)
-
-    def listed_lookups(self, request: HttpRequest) -> set[str]:
-        lookups = set(self.ROW_ID)
-        for item in self.get_list_filter(request):
-            if isinstance(item, type) and issubclass(item, admin.SimpleListFilter):
-                lookups.add(str(item.parameter_name))
-            else:
-                path = item[0] if isinstance(item, list | tuple) else item  # (path, filter class) or a path
-                lookups |= self.filter_parameters(path.name if isinstance(path, Field) else str(path))
-        if self.date_hierarchy:
-            lookups |= {f"{self.date_hierarchy}__{part}" for part in ("year", "month", "day")}
-        return lookups
-
-    def filter_parameters(self, path: str) -> set[str]:
-        """The parameters Django's list filters for the field at `path` put in the list's links: by related
-        row, by value or choice, by date range, empty or not."""
-        field: Any = get_fields_from_path(self.model, path)[-1]
-        if field.is_relation:
-            return {f"{path}__{field.target_field.name}__exact", f"{path}__isnull", f"{path}__isempty"}
-        return {path, f"{path}__exact", f"{path}__isnull", f"{path}__isempty", f"{path}__gte", f"{path}__lt"}
-
-
-class StaffScoped(ListedLookupsOnly):
-    """On a server shared by several organisers, staff who are not superusers see only the rows `scope`
-    keeps. Lists, change pages, pickers and bulk actions all start from get_queryset, so nothing else can
-    reach another organiser's rows. Lengths of time read "2 days", not Django's "2 00:00:00"."""
-
-    formfield_overrides = {models.DurationField: {"form_class": DurationInWordsField}}
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        queryset = super().get_queryset(request)
-        return queryset if request.user.is_superuser else self.scope(queryset, request.user)
-
-    def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
-        raise NotImplementedError
-
-
-class OrganisersGames(StaffScoped):
-    """Rows of the games a staff user is responsible for. `game_path` leads from the model to Game."""
-
-    game_path = "game"
-
-    def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
-        return queryset.filter(**{f"{self.game_path}__in": games_of(user)})
-
-
-class ReadOnlyMixin:
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+# What the apps' admins build on (games/leagues/admin.py, games/talk/admin.py).
+__all__ = ["ListedLookupsOnly", "OrganisersGames", "ReadOnlyMixin", "StaffScoped", "games_of"]
 
 
 @admin.register(Player)
@@ -159,80 +93,6 @@ class SeatInline(SeatPosition, ReadOnlyMixin, admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
-
-
-class SeedInput(forms.NumberInput):
-    """Never echoes a typed seed back to the page: it decides every future shuffle."""
-
-    def format_value(self, value: Any) -> None:
-        return None
-
-
-def options_help() -> str:
-    lines = format_html_join(
-        "",
-        "<li>{}: <code>{}</code> (default {}): {}</li>",
-        (
-            (title, spec.name, "none" if spec.default is None else repr(spec.default), spec.label)
-            for title, specs in [("Every game", CORE_OPTIONS), *((e.title, e.options) for e in all_engines())]
-            for spec in specs
-        ),
-    )
-    return f'A JSON object such as {{"name": "value"}}; {{}} keeps every default. The options:<ul>{lines}</ul>'
-
-
-class NewGameForm(forms.Form):
-    """A one-off game, as `manage.py creategame` starts it."""
-
-    engine = forms.ChoiceField(label="Game", choices=engine_choices)
-    title = forms.CharField(required=False, max_length=120, help_text="Blank: the game's name.")
-    players = forms.CharField(
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 6}),
-        help_text="One email address a line, in seat order; a display name may follow a comma: "
-        "<code>ann@example.org, Ann</code>.",
-    )
-    bots = forms.IntegerField(label="Bot seats", min_value=0, initial=0, help_text="Seated after the players.")
-    phase_hours = forms.IntegerField(label="Phase length (hours)", min_value=1)
-    options = forms.CharField(required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3}))
-    seed = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=2**62,
-        widget=SeedInput,
-        help_text="Blank: random. Only to replay a known deal; it is never shown again.",
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["phase_hours"].initial = settings.PBEM_DEFAULT_DEADLINE_HOURS
-        self.fields["options"].help_text = options_help()
-
-    def clean_players(self) -> list[tuple[str, str]]:
-        try:
-            return [read_player(line) for line in self.cleaned_data["players"].splitlines() if line.strip()]
-        except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
-
-    def clean_options(self) -> dict[str, Any]:
-        try:
-            return read_options(self.cleaned_data["options"])
-        except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
-
-    def start(self, started_by: Any) -> Game:
-        """The new game, its first emails queued. ValueError (stores nothing) if create_game refuses."""
-        data = self.cleaned_data
-        return start_game(
-            data["engine"],
-            data["players"],
-            bots=data["bots"],
-            options=data["options"],
-            phase_length=timedelta(hours=data["phase_hours"]),
-            seed=data["seed"],
-            title=data["title"],
-            started_by=started_by,
-        )
 
 
 # An organiser edits a game's title and timings; the rest is the game's own record.
@@ -294,34 +154,87 @@ class GameAdmin(OrganisersGames):
         return phase.name if phase else "—"
 
     @admin.display(description="deadline")
-    def deadline(self, game: Game) -> Any:
+    def deadline(self, game: Game) -> str:
         phase = turns.current_phase(game)
-        return phase.deadline if phase else None
+        return shown_deadline(phase.deadline if phase else None)
 
-    def _each(self, request: HttpRequest, queryset: QuerySet[Game], action: Any, done: str) -> None:
+    def _each(self, request: HttpRequest, queryset: QuerySet[Game], action: Callable[[Game], Any], verb: str) -> None:
+        done, left = [], []
         for game in queryset:
-            action(game)
-        self.message_user(request, f"{done}: {queryset.count()} game(s).", messages.SUCCESS)
+            if action(game):
+                done.append(game)
+            else:
+                left.append((game, why_not(game)))
+        report(self, request, verb, done, left)
 
-    @admin.action(description="Extend the current deadline by 24 hours")
+    @admin.action(description="Extend the current deadline by 24 hours", permissions=["change"])
     def extend_24h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         self._each(request, queryset, lambda g: organise.extend_deadline(g, timedelta(hours=24)), "Extended")
 
-    @admin.action(description="Extend the current deadline by 72 hours")
+    @admin.action(description="Extend the current deadline by 72 hours", permissions=["change"])
     def extend_72h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         self._each(request, queryset, lambda g: organise.extend_deadline(g, timedelta(hours=72)), "Extended")
 
-    @admin.action(description="Resolve the current phase now, with default orders for missing ones")
-    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+    @admin.action(
+        description="Resolve the current phase now, with default orders for missing ones (asks first)",
+        permissions=["change"],
+    )
+    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        """First a page naming, game by game, who has not ordered (their default orders will be played); the
+        games resolve when its button is pressed."""
+        if request.POST.get("confirmed") != "yes":
+            return TemplateResponse(
+                request, "admin/games/game/resolve_now.html", self.resolve_context(request, queryset)
+            )
         self._each(request, queryset, organise.resolve_now, "Resolved")
+        return None
 
-    @admin.action(description="Pause (deadlines stop)")
+    def resolve_context(self, request: HttpRequest, queryset: QuerySet[Game]) -> dict[str, Any]:
+        now = timezone.now()
+        rows = []
+        for game in queryset:
+            phase = turns.current_phase(game)
+            seats = organise.owing(game, phase)
+            rows.append(
+                {
+                    "game": str(game),
+                    "phase": phase.name if phase else "",
+                    "deadline": shown_deadline(phase.deadline) if phase else "",
+                    "early": phase is not None and (phase.deadline > now or game.status == Game.Status.PAUSED),
+                    "owing": [seat_name(seat) for seat in seats],
+                    "over": game.status == Game.Status.FINISHED or phase is None,
+                }
+            )
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Resolve now?",
+            "rows": rows,
+            "selected": [game.pk for game in queryset],
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+
+    @admin.action(description="Pause (deadlines stop)", permissions=["change"])
     def pause(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         self._each(request, queryset, organise.pause_game, "Paused")
 
-    @admin.action(description="Resume (the open phase gets back the paused time)")
+    @admin.action(description="Resume (the open phase gets back the paused time)", permissions=["change"])
     def resume(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         self._each(request, queryset, organise.resume_game, "Resumed")
+
+
+def seat_name(seat: Seat) -> str:
+    """A seat as an organiser reads it: its number as players count, and who holds it."""
+    who = seat.player.display_name if seat.player else "nobody"
+    return f"seat {seat.number + 1}: {who}"
+
+
+def shown_deadline(moment: datetime | None, zone_name: str | None = None) -> str:
+    """A deadline as an organiser reads it: in the server's time zone (or `zone_name`), which it names."""
+    if moment is None:
+        return "—"
+    local = timezone.localtime(moment, ZoneInfo(zone_name) if zone_name else None)
+    return f"{local:%a %d %b %Y %H:%M} {local.tzname()}"
 
 
 class ReplaceSeatForm(forms.ModelForm):

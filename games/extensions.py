@@ -30,6 +30,9 @@ Declared with `register(app_label, Extension(...))`:
 - `declines`: asked before any outbox row is written (games/mail.py): the ids of the players of an
   `EmailAsk` who must not be written that email (a member who chose fewer emails). The app may tell them
   the news its own way (the league's digest); the core writes no row for them;
+- `excused`: asked when a phase resolves with default orders for missing ones: of those seats (numbers), the
+  ones whose player is not to blame (a league member on a declared vacation). Their default orders are
+  marked excused: not missed turns;
 - `outbox`: the app's own outbox table (a games.models.MailRow), so the sweep retries its failed rows and
   wakes its senders too.
 """
@@ -96,6 +99,7 @@ class Extension:
     players_of: Responsible | None = None
     phase_deadline: Callable[[Game, Phase], datetime | None] | None = None
     declines: Callable[[EmailAsk], Collection[int]] | None = None
+    excused: Callable[[Game, Phase, Collection[int], datetime], Collection[int]] | None = None
     outbox: Outbox | None = None
 
 
@@ -132,6 +136,15 @@ def phase_deadline(game: Game, phase: Phase) -> datetime | None:
 
 def declines() -> list[Callable[[EmailAsk], Collection[int]]]:
     return [extension.declines for extension in _registered.values() if extension.declines]
+
+
+def excused(game: Game, phase: Phase, missing: Collection[int], now: datetime) -> set[int]:
+    """The seats of `missing` (numbers) whose missing order an app excuses (see the module's docstring)."""
+    found: set[int] = set()
+    for extension in _registered.values():
+        if extension.excused and missing:
+            found |= set(extension.excused(game, phase, missing, now))
+    return found
 
 
 def outboxes() -> list[Outbox]:

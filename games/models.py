@@ -260,6 +260,9 @@ class Order(models.Model):
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")
     data = models.JSONField()
     is_default = models.BooleanField(default=False)
+    # A default order its seat is not to blame for: the organiser resolved the phase before its deadline, or
+    # the seat's player was on a declared vacation (games.extensions.excused). Not a missed turn.
+    excused = models.BooleanField(default=False)
     revision = models.PositiveIntegerField(default=1)
     submitted_at = models.DateTimeField(default=timezone.now)
     # When the player wrote this revision: an email reply's Date (games/inbound.py compares it with a later

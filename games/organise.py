@@ -29,17 +29,19 @@ def extend_deadline(game: Game, by: timedelta) -> Phase | None:
     return phase
 
 
-def pause_game(game: Game) -> None:
-    if game.status == Game.Status.ACTIVE:
-        Game.objects.filter(pk=game.pk).update(status=Game.Status.PAUSED, paused_at=timezone.now())
+def pause_game(game: Game) -> bool:
+    """Stop a running game's deadlines; False (nothing done) for a game paused already or over."""
+    running = Game.objects.filter(pk=game.pk, status=Game.Status.ACTIVE)
+    return bool(running.update(status=Game.Status.PAUSED, paused_at=timezone.now()))
 
 
-def resume_game(game: Game) -> None:
-    """Resume, giving the open phase back the time it was paused for; resolve it if it is complete."""
+def resume_game(game: Game) -> bool:
+    """Resume, giving the open phase back the time it was paused for; resolve it if it is complete. False
+    (nothing done) for a game that was not paused."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.status != Game.Status.PAUSED:
-            return
+            return False
         paused_for = timezone.now() - (game.paused_at or timezone.now())
         game.status = Game.Status.ACTIVE
         game.paused_at = None
@@ -47,9 +49,24 @@ def resume_game(game: Game) -> None:
         phase = extend_deadline(game, paused_for)
         if phase is not None and phase.complete_at is not None:
             after_commit(RESOLVE_PHASE, phase.pk)
+    return True
+
+
+def owing(game: Game, phase: Phase | None = None) -> list[Seat]:
+    """The seats (with their players) that still owe an order in the game's open phase: who keeps the table
+    waiting, for an organiser (never what anyone ordered). Bots play at once and are not listed."""
+    phase = phase or turns.current_phase(game)
+    if phase is None:
+        return []
+    waiting = set(phase.owed_seats) - turns.submitted_seats(phase)
+    seats = game.seats.filter(number__in=waiting, is_bot=False).select_related("player")
+    return list(seats.order_by("number"))
 
 
 def resolve_now(game: Game) -> bool:
+    """Resolve the open phase at once, the missing orders replaced by the engine's defaults. Before the
+    deadline (or while paused), those defaults are excused: no seat is counted as having missed a turn
+    (games.turns.resolve_phase)."""
     phase = turns.current_phase(game)
     return phase is not None and turns.resolve_phase(phase.pk, use_defaults=True, force=True)
 

@@ -192,10 +192,14 @@ def resolve_phase(
     phase_id: int, *, use_defaults: bool = False, force: bool = False, overdue_at: datetime | None = None
 ) -> bool:
     """Resolve an open phase once. Without `use_defaults` it waits for every owed order; with it, missing
-    orders become the engine's default orders. A paused game resolves only when `force`d (the admin's
+    orders become the engine's default orders. A paused game resolves only when `force`d (the organiser's
     "resolve now"). With `overdue_at` (the sweep's time) it resolves only a phase whose deadline had passed
     then: one extended since the sweep found it is left to its new deadline. Returns whether this call
-    resolved the phase; calling it again, or concurrently, is harmless."""
+    resolved the phase; calling it again, or concurrently, is harmless.
+
+    A default order is a missed turn, unless its seat is not to blame: the organiser forced the phase before
+    its deadline (or while the game was paused), or an app excuses the seat (a league member's vacation).
+    Those default orders are marked `excused`: the same order is played, but it is no miss."""
     now = timezone.now()
     with transaction.atomic():
         phase = unique_row(
@@ -233,6 +237,12 @@ def resolve_phase(
                 defaults.append(Order(phase=phase, seat=seat, data=by_seat[number], is_default=True))
             else:
                 return False
+        if defaults:
+            missing = [order.seat.number for order in defaults]
+            early = force and (now < phase.deadline or game.status == Game.Status.PAUSED)
+            excused = set(missing) if early else extensions.excused(game, phase, missing, now)
+            for order in defaults:
+                order.excused = order.seat.number in excused
         Order.objects.bulk_create(defaults)
         state, events = engine.resolve(game.state, by_seat, phase_rng(game, phase.number))
         Event.objects.bulk_create(

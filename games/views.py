@@ -27,9 +27,7 @@ from games.talk.page import talk_context
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     # Plain values, as every template gets (games/facts.py): not the games (their state) nor the engines.
-    games = [
-        {"title": e.title, "min_players": e.min_players, "max_players": e.max_players} for e in all_engines()
-    ]
+    games = [{"title": e.title, "min_players": e.min_players, "max_players": e.max_players} for e in all_engines()]
     recent = [
         {"id": g.pk, "title": g.title, "status": g.get_status_display()} for g in Game.objects.order_by("-pk")[:10]
     ]

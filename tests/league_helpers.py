@@ -98,3 +98,16 @@ def owed_turns_of(game: Game, seat: int, pattern: list[bool]) -> list[Phase]:
             asked.append(phase)
         play_phase(game, absent=absent)
     return asked
+
+
+def organiser_of(*leagues: League, username: str = "organiser") -> Any:
+    """A staff user in the project's Organiser group (games/leagues/migrations/0010_organiser_group.py), an
+    organiser of `leagues`: not a superuser, and nothing given by hand."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    user = get_user_model().objects.create_user(username, f"{username}@example.org", "pw", is_staff=True)
+    user.groups.add(Group.objects.get(name="Organiser"))
+    for league in leagues:
+        league.organisers.add(user)
+    return user

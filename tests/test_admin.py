@@ -66,7 +66,10 @@ def test_admin_actions_extend_pause_resume_and_resolve(organiser, make_game):
     assert Game.objects.get(pk=game.pk).status == Game.Status.PAUSED
     organiser.post(url, {"action": "resume", "_selected_action": [game.pk]})
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
-    organiser.post(url, {"action": "resolve_now", "_selected_action": [game.pk]})
+    asked = organiser.post(url, {"action": "resolve_now", "_selected_action": [game.pk]})
+    assert b"Yes, resolve now" in asked.content  # it asks first
+    assert Phase.objects.get(game=game, number=1).status == Phase.Status.OPEN
+    organiser.post(url, {"action": "resolve_now", "_selected_action": [game.pk], "confirmed": "yes"})
     assert Phase.objects.get(game=game, number=1).status == Phase.Status.RESOLVED
     assert Order.objects.filter(is_default=True).count() == 3
 

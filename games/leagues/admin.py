@@ -66,16 +66,16 @@ class LeagueAdmin(OrganisersOwn):
     def public_page(self, league: League) -> str:
         return format_html('<a href="/leagues/{}/">/leagues/{}/</a>', league.slug, league.slug) if league.pk else "—"
 
-    @admin.action(description="Open sign-ups")
+    @admin.action(description="Open sign-ups", permissions=["change"])
     def open_signups(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         queryset.update(signups_open=True)
 
-    @admin.action(description="Close sign-ups")
+    @admin.action(description="Close sign-ups", permissions=["change"])
     def close_signups(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
             services.close_signups(league)
 
-    @admin.action(description="Draw the next round of the current season, starting now")
+    @admin.action(description="Draw the next round of the current season, starting now", permissions=["change"])
     def draw_round_now(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
             try:
@@ -86,7 +86,10 @@ class LeagueAdmin(OrganisersOwn):
             services.start_round(round_.pk)
             self.message_user(request, f"{round_}: {round_.tables.count()} table(s) started.", messages.SUCCESS)
 
-    @admin.action(description="Draw the next round, starting in 24 hours (change the time on the round's page)")
+    @admin.action(
+        description="Draw the next round, starting in 24 hours (change the time on the round's page)",
+        permissions=["change"],
+    )
     def draw_round_tomorrow(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
             try:
@@ -97,7 +100,7 @@ class LeagueAdmin(OrganisersOwn):
             when = round_.starts_at.astimezone(zone(league.time_zone)).strftime("%a %d %b %H:%M")
             self.message_user(request, f"{round_} drawn; it starts {when} ({league.time_zone}).", messages.SUCCESS)
 
-    @admin.action(description="Start a new season")
+    @admin.action(description="Start a new season", permissions=["change"])
     def new_season(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
             self.message_user(request, f"{services.start_season(league)} started.", messages.SUCCESS)
@@ -141,23 +144,23 @@ class RoundAdmin(OrganisersOwn):
         count = sum(action(round_) for round_ in queryset)
         self.message_user(request, f"{done}: {count} game(s).", messages.SUCCESS)
 
-    @admin.action(description="Extend every deadline of the round by 24 hours")
+    @admin.action(description="Extend every deadline of the round by 24 hours", permissions=["change"])
     def extend_24h(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         self._bulk(request, queryset, lambda r: services.extend_round(r, timedelta(hours=24)), "Extended")
 
-    @admin.action(description="Extend every deadline of the round by 72 hours")
+    @admin.action(description="Extend every deadline of the round by 72 hours", permissions=["change"])
     def extend_72h(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         self._bulk(request, queryset, lambda r: services.extend_round(r, timedelta(hours=72)), "Extended")
 
-    @admin.action(description="Pause every game of the round")
+    @admin.action(description="Pause every game of the round", permissions=["change"])
     def pause(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         self._bulk(request, queryset, services.pause_round, "Paused")
 
-    @admin.action(description="Resume every game of the round")
+    @admin.action(description="Resume every game of the round", permissions=["change"])
     def resume(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         self._bulk(request, queryset, services.resume_round, "Resumed")
 
-    @admin.action(description="Start now (create the games and send the first emails)")
+    @admin.action(description="Start now (create the games and send the first emails)", permissions=["change"])
     def start_now(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         started = sum(services.start_round(r.pk) for r in queryset)
         self.message_user(request, f"{started} round(s) started.", messages.SUCCESS)
@@ -188,16 +191,16 @@ class MembershipAdmin(OrganisersOwn):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Membership]:
         return super().get_queryset(request).select_related("player", "league").prefetch_related("vacations")
 
-    @admin.action(description="Drop from the league (their seats go to substitutes)")
+    @admin.action(description="Drop from the league (their seats go to substitutes)", permissions=["change"])
     def drop(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         seats = sum(substitutes.drop_member(m) for m in queryset)
         self.message_user(request, f"Dropped {queryset.count()} player(s); {seats} seat(s) offered.", messages.SUCCESS)
 
-    @admin.action(description="Move to the standby list")
+    @admin.action(description="Move to the standby list", permissions=["change"])
     def to_standby(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         queryset.update(status=Membership.Status.STANDBY)
 
-    @admin.action(description="Make active players")
+    @admin.action(description="Make active players", permissions=["change"])
     def activate(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         queryset.update(status=Membership.Status.ACTIVE)
 

@@ -2,6 +2,7 @@ from typing import Any
 
 from django.apps import AppConfig
 from django.db.models import Q
+from django.db.models.signals import post_migrate
 
 from games.extensions import Extension, register
 
@@ -24,7 +25,9 @@ class LeaguesConfig(AppConfig):
 
     def ready(self) -> None:
         # The policy's receivers and extension points, the league outbox, its tasks' names.
-        from games.leagues import emails, policy, tasks  # noqa: F401, PLC0415
+        from games.leagues import emails, policy, roles, tasks  # noqa: F401, PLC0415
+
+        post_migrate.connect(roles.ensure_organiser_group, sender=self, dispatch_uid="pbem-organiser-group")
 
         register(
             self.label,
@@ -36,6 +39,7 @@ class LeaguesConfig(AppConfig):
                 players_of=organised_members,
                 phase_deadline=policy.phase_deadline,
                 declines=policy.declines,
+                excused=policy.excused,
                 outbox=emails.OUTBOX,
             ),
         )

@@ -14,7 +14,8 @@ signals (games.extensions):
 - `seat_replaced`: whoever gave the seat to someone else (an organiser in the admin, a substitute's claim),
   the seat's holder so far stops holding it before the current phase and the newcomer holds it from
   there, so misses, results and the public page credit each of them with their own phases;
-- `news_declined`: a one-click unsubscribe lowers the player's memberships to the least mail too.
+- `news_declined`: a one-click unsubscribe lowers the player's memberships to the least mail too;
+- `excused`: a member on a declared vacation who misses an order plays the default order, which is no miss.
 
 Games outside leagues have no Table row, so the receivers return at once for them.
 """
@@ -34,7 +35,7 @@ from games.extensions import EmailAsk
 from games.facts import game_facts, phase_facts
 from games.leagues import emails
 from games.leagues.deadlines import add_local, zone
-from games.leagues.models import Membership, Seating, Table
+from games.leagues.models import Membership, Seating, Table, Vacation
 from games.leagues.services import league_deadline
 from games.leagues.substitutes import drop_absentee, withdraw_offers
 from games.models import Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
@@ -69,6 +70,25 @@ def phase_deadline(game: Game, phase: Phase) -> datetime | None:
     return league_deadline(table.round.season.league, phase) if table is not None else None
 
 
+def excused(game: Game, phase: Phase, missing: Collection[int], now: datetime) -> Collection[int]:
+    """Seats of a league game whose player is on a declared vacation today (the league's calendar): their
+    default orders are played, and are no missed turns (games.extensions.excused)."""
+    table = table_of(game)
+    if table is None:
+        return ()
+    league = table.round.season.league
+    today = now.astimezone(zone(league.time_zone)).date()
+    holders = dict(
+        Seat.objects.filter(game=game, number__in=list(missing), player__isnull=False).values_list(
+            "player_id", "number"
+        )
+    )
+    away = Vacation.objects.filter(
+        membership__league=league, membership__player_id__in=list(holders), starts_on__lte=today
+    )
+    return {holders[v.membership.player_id] for v in away.select_related("membership") if today < v.ends_on}
+
+
 def declines(ask: EmailAsk) -> Collection[int]:
     """Members who chose "only when I owe an order" get no email for a phase that asks nothing of them;
     members on the daily digest find its news in their digest instead. A turn email that asks for an order
@@ -96,13 +116,19 @@ def declines(ask: EmailAsk) -> Collection[int]:
 def absent_seats(table: Table, previous: Phase, in_a_row: int) -> list[Seating]:
     """The seatings whose holder missed their last `in_a_row` owed orders, up to `previous`."""
     missed = set(
-        Order.objects.filter(phase=previous, is_default=True, seat__is_bot=False).values_list("seat__number", flat=True)
+        Order.objects.filter(phase=previous, is_default=True, excused=False, seat__is_bot=False).values_list(
+            "seat__number", flat=True
+        )
     )
     absent = []
     for seating in Seating.objects.filter(table=table, seat_number__in=missed, until_phase__isnull=True):
+        # Excused defaults (an early resolve by the organiser, a vacation) neither break a run nor add to it.
         recent = list(
             Order.objects.filter(
-                seat__game=table.game, seat__number=seating.seat_number, phase__number__gte=seating.from_phase
+                seat__game=table.game,
+                seat__number=seating.seat_number,
+                phase__number__gte=seating.from_phase,
+                excused=False,
             )
             .order_by("-phase__number")
             .values_list("is_default", flat=True)[:in_a_row]

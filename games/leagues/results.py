@@ -81,7 +81,9 @@ def finishes(tables: Iterable[Table]) -> list[Finish]:
 
 def reliability(tables: Iterable[Table]) -> dict[int, tuple[int, int]]:
     """(phases owed, deadlines missed) per player over `tables`: every owed order of a resolved phase is a
-    row (a missed one is the engine's default, `is_default`), counted for the seat's holder at the time.
+    row (a missed one is the engine's default, `is_default`), counted for the seat's holder at the time. An
+    excused default (the organiser resolved before the deadline, the player was on vacation) counts as
+    neither: it was not theirs to send.
 
     Every read starts from the tables' own games and reaches orders through an index on the seat, so it
     costs what the league holds, not what the database holds (a join from the games' phases to orders made
@@ -106,9 +108,12 @@ def reliability(tables: Iterable[Table]) -> dict[int, tuple[int, int]]:
             # Index-only scans: the seat's foreign key index, and the leagues' partial index of default orders
             # ("order-missed-by-seat", built by the leagues migration 0005_order_missed_by_seat).
             ordered=Coalesce(Subquery(of_seat.annotate(n=Count("*")).values("n")), 0),
-            missed=Coalesce(Subquery(of_seat.filter(is_default=True).annotate(n=Count("*")).values("n")), 0),
+            defaults=Coalesce(Subquery(of_seat.filter(is_default=True).annotate(n=Count("*")).values("n")), 0),
+            # Excused defaults (an organiser's early resolve, a vacation) are neither owed nor missed: the
+            # leagues migration 0010_order_excused_by_seat's partial index.
+            excused=Coalesce(Subquery(of_seat.filter(excused=True).annotate(n=Count("*")).values("n")), 0),
         )
-        .values_list("pk", "game_id", "number", "ordered", "missed")
+        .values_list("pk", "game_id", "number", "ordered", "defaults", "excused")
     )
     # Orders in the games' open phases are not owed yet. A game's open phase is numbered as the game's current
     # phase: one probe of the phases' (game, number) index per game still running, then its orders by phase.
@@ -119,8 +124,9 @@ def reliability(tables: Iterable[Table]) -> dict[int, tuple[int, int]]:
     pending = Counter(in_open.values_list("seat_id", flat=True) if open_phases else ())
     counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     shared: dict[int, tuple[int, int]] = {}
-    for seat_id, game_id, number, ordered, missed in seats:
-        owed = ordered - pending[seat_id]  # default orders are only written as a phase resolves
+    for seat_id, game_id, number, ordered, defaults, excused in seats:
+        owed = ordered - pending[seat_id] - excused  # default orders are only written as a phase resolves
+        missed = defaults - excused
         held = windows.get((game_id, number), [])
         if not owed or not held:
             continue
@@ -129,8 +135,10 @@ def reliability(tables: Iterable[Table]) -> dict[int, tuple[int, int]]:
             counts[held[0][2]][1] += missed
         else:
             shared[seat_id] = (game_id, number)
-    rows = Order.objects.filter(seat_id__in=list(shared), phase__status=Phase.Status.RESOLVED).order_by()
-    for seat_id, phase, is_default in rows.values_list("seat_id", "phase__number", "is_default") if shared else ():
+    rows = Order.objects.filter(seat_id__in=list(shared), phase__status=Phase.Status.RESOLVED, excused=False)
+    for seat_id, phase, is_default in (
+        rows.order_by().values_list("seat_id", "phase__number", "is_default") if shared else ()
+    ):
         for first, last, player in windows[shared[seat_id]]:
             if first <= phase and (last is None or phase <= last):
                 counts[player][0] += 1

@@ -47,4 +47,3 @@ def shared(parser: Parser, token: Token) -> SharedNode:
     nodelist = parser.parse(("endshared",))
     parser.delete_first_token()
     return SharedNode(nodelist)
-
