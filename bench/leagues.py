@@ -293,9 +293,10 @@ def main() -> None:
         args.repeat, lambda: services.generate_round(fresh, seed=12), before=drop_drawn
     )
     drop_drawn()
+    fresh.delete()  # the built season stays the current one: rounds are drawn only in the current season
 
     figures["standings_db"] = timed(args.repeat, lambda: results.season_standings(season))
-    tables = list(Table.objects.filter(round__season=season).select_related("game"))
+    tables = list(Table.objects.filter(round__season=season).select_related("game", "round"))
     finishes = results.finishes(tables)
     owed = results.reliability(tables)
     points = season.league.points

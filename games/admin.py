@@ -30,7 +30,6 @@ from games.admin_scope import (
     StaffScoped,
     games_of,
     report,
-    why_not,
 )
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
 
@@ -159,13 +158,7 @@ class GameAdmin(OrganisersGames):
         return shown_deadline(phase.deadline if phase else None)
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Game], action: Callable[[Game], Any], verb: str) -> None:
-        done, left = [], []
-        for game in queryset:
-            if action(game):
-                done.append(game)
-            else:
-                left.append((game, why_not(game)))
-        report(self, request, verb, done, left)
+        report(self, request, organise.outcome(verb, *organise.each(queryset, action)))
 
     @admin.action(description="Extend the current deadline by 24 hours", permissions=["change"])
     def extend_24h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin.utils import get_fields_from_path
 from django.db import models
 from django.db.models import Field, Q, QuerySet
@@ -16,6 +16,7 @@ from django.http import HttpRequest
 from games import extensions
 from games.durations import DurationInWordsField
 from games.models import Game
+from games.organise import Said
 
 
 def games_of(user: Any) -> QuerySet[Game]:
@@ -92,23 +93,7 @@ class ReadOnlyMixin:
         return False
 
 
-def report(
-    model_admin: admin.ModelAdmin[Any], request: HttpRequest, verb: str, done: Sequence[Any], left: Sequence[Any]
-) -> None:
-    """Say exactly what a bulk action did: the rows it changed, by name, and those it left alone, with why
-    (`left`: (row, why) pairs). "Extended 2: #4 …; #5 …." and "Not extended (1): #6 … (the game is over)."."""
-    if done:
-        names = "; ".join(str(row) for row in done)
-        model_admin.message_user(request, f"{verb} {len(done)}: {names}.", messages.SUCCESS)
-    if left:
-        names = "; ".join(f"{row} ({why})" for row, why in left)
-        model_admin.message_user(request, f"Not {verb.lower()} ({len(left)}): {names}.", messages.WARNING)
-
-
-GAME_STATE = {"active": "it is running", "paused": "it is paused", "finished": "the game is over"}
-
-
-def why_not(game: Game) -> str:
-    """Why an action on a game did nothing, from the game's state now."""
-    game.refresh_from_db(fields=["status"])
-    return GAME_STATE.get(game.status, game.status)
+def report(model_admin: admin.ModelAdmin[Any], request: HttpRequest, said: Sequence[Said]) -> None:
+    """Show what an action did (games.organise.outcome's lines) as the page's messages."""
+    for line in said:
+        model_admin.message_user(request, line.text, line.level)

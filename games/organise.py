@@ -4,14 +4,58 @@ the turn services (games.turns), so its rows, emails and signals are those of an
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 
+from django.contrib import messages
 from django.db import transaction
 from django.utils import timezone
 
 from games import extensions, turns
 from games.dispatch import RESOLVE_PHASE, after_commit
 from games.models import Game, OutboundEmail, Phase, Seat, new_link_key
+
+# What an action did to several games: those it changed, and the others with why it left them.
+Outcome = tuple[list[Game], list[tuple[Game, str]]]
+
+
+@dataclass(frozen=True)
+class Said:
+    """One line of what an organiser's action did, at a django.contrib.messages level, for the page to show."""
+
+    level: int
+    text: str
+
+
+def outcome(verb: str, done: Sequence[object], left: Sequence[tuple[object, str]]) -> list[Said]:
+    """'Extended 2: #4 …; #5 ….' and 'Not extended (1): #6 … (the game is over).': every row by name."""
+    said = []
+    if done:
+        said.append(Said(messages.SUCCESS, f"{verb} {len(done)}: " + "; ".join(map(str, done)) + "."))
+    if left:
+        names = "; ".join(f"{row} ({why})" for row, why in left)
+        said.append(Said(messages.WARNING, f"Not {verb.lower()} ({len(left)}): {names}."))
+    if not done and not left:
+        said.append(Said(messages.WARNING, f"Nothing {verb.lower()}: no games."))
+    return said
+
+
+STATE = {"active": "it is running", "paused": "it is paused", "finished": "the game is over"}
+
+
+def each(games: Iterable[Game], action: Callable[[Game], object]) -> Outcome:
+    """Run `action` on each game (in id order); a falsy answer means it did nothing, and the game's state
+    now says why (paused already, over...)."""
+    done: list[Game] = []
+    left: list[tuple[Game, str]] = []
+    for game in sorted(games, key=lambda g: g.pk):
+        if action(game):
+            done.append(game)
+        else:
+            game.refresh_from_db(fields=["status"])
+            left.append((game, STATE.get(game.status, game.status)))
+    return done, left
 
 
 def extend_deadline(game: Game, by: timedelta) -> Phase | None:

@@ -17,9 +17,11 @@ T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
 def make_league(players: int = 8, standby: int = 0, *, notify: Any = Membership.Notify.ALL, **fields: Any) -> League:
     """A league whose members chose `notify` for their games and the league: every email by default here, so
-    the league tests see all its news (tests/test_mail_choices.py is about what a new member gets)."""
+    the league tests see all its news (tests/test_mail_choices.py is about what a new member gets). Port of
+    Piraeus unless `engine` says: "toy" (the toy_game fixture's three-phase game) keeps whole games short."""
     fields.setdefault("phase_length", timedelta(hours=48))
-    league = League.objects.create(name="Spring Cup", slug="spring", engine="piraeus", **fields)
+    fields.setdefault("engine", "piraeus")
+    league = League.objects.create(name="Spring Cup", slug="spring", **fields)
     for i in range(players):
         player = turns.player_for(f"p{i + 1}@example.com", f"P{i + 1}")
         Membership.objects.create(league=league, player=player, notify=notify)

@@ -80,6 +80,7 @@ def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_cons
         "leagues.tasks.send_digests": "email",
         "games.tasks.sweep_deadlines": "sweep",
         "leagues.tasks.sweep": "sweep",
+        "leagues.tasks.finish_round": "sweep",
         "talk.tasks.send_talk": "email",
         "talk.tasks.send_digests": "email",
         "talk.tasks.sweep": "sweep",

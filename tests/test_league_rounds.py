@@ -111,12 +111,13 @@ def test_bulk_actions_extend_pause_and_resume_a_whole_round():
     league = make_league(players=8)
     round_ = started_round(league)
     before = {g.pk: open_phase_of(g).deadline for g in services.round_games(round_)}
-    assert services.extend_round(round_, timedelta(hours=24)) == 2
+    games = list(services.round_games(round_).order_by("pk"))
+    assert services.extend_round(round_, timedelta(hours=24)) == (games, [])
     for game in services.round_games(round_):
         assert open_phase_of(game).deadline == before[game.pk] + timedelta(hours=24)
-    assert services.pause_round(round_) == 2
+    assert services.pause_round(round_) == (games, [])
     assert set(services.round_games(round_).values_list("status", flat=True)) == {Game.Status.PAUSED}
-    assert services.resume_round(round_) == 2
+    assert services.resume_round(round_) == (games, [])
     assert set(services.round_games(round_).values_list("status", flat=True)) == {Game.Status.ACTIVE}
 
 

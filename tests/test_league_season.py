@@ -56,7 +56,7 @@ def test_a_season_of_three_rounds_of_bot_games_through_the_tasks(postgres, clien
             assert table.game is not None
             autopilot(table.game)
         assert set(services.round_games(round_).values_list("status", flat=True)) == {Game.Status.FINISHED}
-        assert sweep_leagues.delay().get()["finished"] == 1
+        assert sweep_leagues.delay().get()["finished"] == 0  # the last game's end closed it already
         round_.refresh_from_db()
         assert round_.status == Round.Status.FINISHED
         assert LeagueEmail.objects.filter(kind="standings", headline__contains=f"after round {number}").count() == 12

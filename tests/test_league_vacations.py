@@ -17,7 +17,7 @@ from games.leagues import emails, services, vacations
 from games.leagues.models import League, Membership, Table, Vacation
 from games.models import Game, Phase
 from tests.conftest import headline
-from tests.league_helpers import make_league, open_phase_of, started_round, submit_for
+from tests.league_helpers import autopilot, make_league, open_phase_of, started_round, submit_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PARIS = ZoneInfo("Europe/Paris")  # summer time from Sunday 2026-03-29
@@ -89,7 +89,8 @@ def test_the_allowance_per_season_is_enforced_and_a_refusal_changes_nothing():
     with pytest.raises(services.LeagueError, match="at least one day"):
         vacations.declare(me, 0)
     assert Vacation.objects.count() == 1 and deadline_of(game) == deadline and not mail.outbox
-    services.start_season(league)  # a new season, a new allowance
+    autopilot(game)  # the round ends,
+    services.start_season(league)  # and a new season brings a new allowance
     assert vacations.days_used(me) == 0
     vacations.declare(me, 5)
 

@@ -3,6 +3,7 @@ games.turns; nothing here shows a sealed order or a hand (tables link to the cor
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -13,10 +14,12 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from games.admin import StaffScoped
+from games.admin_scope import report
 from games.durations import in_words
-from games.leagues import ical, services, substitutes, vacations
+from games.leagues import ical, jobs, services, vacations
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
+from games.organise import Said, outcome
 
 
 class OrganisersOwn(StaffScoped):
@@ -66,25 +69,39 @@ class LeagueAdmin(OrganisersOwn):
     def public_page(self, league: League) -> str:
         return format_html('<a href="/leagues/{}/">/leagues/{}/</a>', league.slug, league.slug) if league.pk else "—"
 
+    def tell(self, request: HttpRequest, said: list[Said]) -> None:
+        report(self, request, said)
+
+    def save_model(self, request: HttpRequest, obj: League, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "points" in form.changed_data:
+            # Results already earned keep their points: each round scores with the points it was drawn with.
+            self.message_user(
+                request,
+                f"Points per place are now {obj.points}: they apply from the next round drawn. Rounds drawn "
+                "already keep the points they were drawn with.",
+                messages.WARNING,
+            )
+
     @admin.action(description="Open sign-ups", permissions=["change"])
     def open_signups(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
+        done = [league for league in queryset if not league.signups_open]
         queryset.update(signups_open=True)
+        left = [(league, "open already") for league in queryset if league not in done]
+        self.tell(request, outcome("Sign-ups opened", done, left))
 
     @admin.action(description="Close sign-ups", permissions=["change"])
     def close_signups(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
-        for league in queryset:
+        done = [league for league in queryset if league.signups_open]
+        for league in done:
             services.close_signups(league)
+        left = [(league, "closed already") for league in queryset if league not in done]
+        self.tell(request, outcome("Sign-ups closed", done, left))
 
     @admin.action(description="Draw the next round of the current season, starting now", permissions=["change"])
     def draw_round_now(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
-            try:
-                round_ = services.generate_round(services.current_season(league))
-            except services.LeagueError as error:
-                self.message_user(request, f"{league}: {error}", messages.ERROR)
-                continue
-            services.start_round(round_.pk)
-            self.message_user(request, f"{round_}: {round_.tables.count()} table(s) started.", messages.SUCCESS)
+            self.tell(request, jobs.draw_round(league))
 
     @admin.action(
         description="Draw the next round, starting in 24 hours (change the time on the round's page)",
@@ -92,18 +109,12 @@ class LeagueAdmin(OrganisersOwn):
     )
     def draw_round_tomorrow(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
-            try:
-                round_ = services.generate_round(services.current_season(league), timezone.now() + timedelta(days=1))
-            except services.LeagueError as error:
-                self.message_user(request, f"{league}: {error}", messages.ERROR)
-                continue
-            when = round_.starts_at.astimezone(zone(league.time_zone)).strftime("%a %d %b %H:%M")
-            self.message_user(request, f"{round_} drawn; it starts {when} ({league.time_zone}).", messages.SUCCESS)
+            self.tell(request, jobs.draw_round(league, timezone.now() + timedelta(days=1)))
 
-    @admin.action(description="Start a new season", permissions=["change"])
+    @admin.action(description="Start a new season (once the current round is closed)", permissions=["change"])
     def new_season(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
-            self.message_user(request, f"{services.start_season(league)} started.", messages.SUCCESS)
+            self.tell(request, jobs.new_season(league))
 
 
 @admin.register(Season)
@@ -135,35 +146,38 @@ class RoundAdmin(OrganisersOwn):
     readonly_fields = ["season", "number", "status", "finished_at"]
     fields = ["season", "number", "status", "starts_at", "finished_at"]
     inlines = [TableInline]
-    actions = ["extend_24h", "extend_72h", "pause", "resume", "start_now"]
+    actions = ["extend_24h", "extend_72h", "pause", "resume", "start_now", "close"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # rounds are drawn from the league's actions
 
-    def _bulk(self, request: HttpRequest, queryset: QuerySet[Round], action: Any, done: str) -> None:
-        count = sum(action(round_) for round_ in queryset)
-        self.message_user(request, f"{done}: {count} game(s).", messages.SUCCESS)
+    def _each(self, request: HttpRequest, queryset: QuerySet[Round], job: Callable[[Round], list[Said]]) -> None:
+        for round_ in queryset.order_by("pk"):
+            report(self, request, job(round_))
 
     @admin.action(description="Extend every deadline of the round by 24 hours", permissions=["change"])
     def extend_24h(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
-        self._bulk(request, queryset, lambda r: services.extend_round(r, timedelta(hours=24)), "Extended")
+        self._each(request, queryset, lambda r: jobs.extend_round(r, 24))
 
     @admin.action(description="Extend every deadline of the round by 72 hours", permissions=["change"])
     def extend_72h(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
-        self._bulk(request, queryset, lambda r: services.extend_round(r, timedelta(hours=72)), "Extended")
+        self._each(request, queryset, lambda r: jobs.extend_round(r, 72))
 
     @admin.action(description="Pause every game of the round", permissions=["change"])
     def pause(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
-        self._bulk(request, queryset, services.pause_round, "Paused")
+        self._each(request, queryset, jobs.pause_round)
 
     @admin.action(description="Resume every game of the round", permissions=["change"])
     def resume(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
-        self._bulk(request, queryset, services.resume_round, "Resumed")
+        self._each(request, queryset, jobs.resume_round)
 
     @admin.action(description="Start now (create the games and send the first emails)", permissions=["change"])
     def start_now(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
-        started = sum(services.start_round(r.pk) for r in queryset)
-        self.message_user(request, f"{started} round(s) started.", messages.SUCCESS)
+        self._each(request, queryset, jobs.start_round)
+
+    @admin.action(description="Close the round (once its games are over): standings go out", permissions=["change"])
+    def close(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        self._each(request, queryset, jobs.close_round)
 
 
 @admin.register(Membership)
@@ -191,18 +205,27 @@ class MembershipAdmin(OrganisersOwn):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Membership]:
         return super().get_queryset(request).select_related("player", "league").prefetch_related("vacations")
 
+    def save_model(self, request: HttpRequest, obj: Membership, form: Any, change: bool) -> None:
+        """A status changed in the form takes the same path as the actions (dropping offers the seats)."""
+        if change and "status" in form.changed_data:
+            report(self, request, jobs.set_status(obj, obj.status))
+        super().save_model(request, obj, form, change)
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Membership], status: str) -> None:
+        for membership in queryset:
+            report(self, request, jobs.set_status(membership, status))
+
     @admin.action(description="Drop from the league (their seats go to substitutes)", permissions=["change"])
     def drop(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
-        seats = sum(substitutes.drop_member(m) for m in queryset)
-        self.message_user(request, f"Dropped {queryset.count()} player(s); {seats} seat(s) offered.", messages.SUCCESS)
+        self._each(request, queryset, Membership.Status.DROPPED)
 
     @admin.action(description="Move to the standby list", permissions=["change"])
     def to_standby(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
-        queryset.update(status=Membership.Status.STANDBY)
+        self._each(request, queryset, Membership.Status.STANDBY)
 
     @admin.action(description="Make active players", permissions=["change"])
     def activate(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
-        queryset.update(status=Membership.Status.ACTIVE)
+        self._each(request, queryset, Membership.Status.ACTIVE)
 
 
 class ReadOnly(OrganisersOwn):

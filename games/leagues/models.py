@@ -101,6 +101,9 @@ class Round(models.Model):
     # The draw's seed (games/leagues/scheduling.py): with the same members, meetings and standings it draws the
     # same tables. Nothing else: each game has its own seed, unrelated to it. Shown nowhere, all the same.
     draw_seed = models.BigIntegerField()
+    # Points by finishing place its games score, the league's when the round was drawn: changing the league's
+    # points applies from the next round drawn, never to results already earned (or being played for).
+    points = models.JSONField(default=list)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

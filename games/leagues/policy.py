@@ -11,6 +11,7 @@ signals (games.extensions):
   saving change), and every player is told the new deadline; later misses fall through to the core,
   which resolves with default orders;
 - `game_finished`: seats still offered to standby players are withdrawn, nobody can claim a game that is over;
+  and the round closes if that was its last game (games/leagues/services.py finish_round, after commit);
 - `seat_replaced`: whoever gave the seat to someone else (an organiser in the admin, a substitute's claim),
   the seat's holder so far stops holding it before the current phase and the newcomer holds it from
   there, so misses, results and the public page credit each of them with their own phases;
@@ -31,12 +32,13 @@ from django.db.models import Q
 from django.dispatch import receiver
 
 from games import extensions, turns
+from games.dispatch import after_commit
 from games.extensions import EmailAsk
 from games.facts import game_facts, phase_facts
 from games.leagues import emails
 from games.leagues.deadlines import add_local, zone
 from games.leagues.models import Membership, Seating, Table, Vacation
-from games.leagues.services import league_deadline
+from games.leagues.services import FINISH_ROUND, league_deadline
 from games.leagues.substitutes import drop_absentee, withdraw_offers
 from games.models import Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
 
@@ -179,9 +181,12 @@ def on_news_declined(player: Player, now: datetime, **kwargs: Any) -> bool:
 
 @receiver(extensions.game_finished, sender=Game)
 def on_game_finished(game: Game, now: datetime, **kwargs: Any) -> None:
+    """Offers on the game's seats are withdrawn, and once the game's end is committed its round closes if it
+    was the round's last game (with tasks inline, as `make run` has them, too: no beat needed)."""
     table = table_of(game)
     if table is not None:
         withdraw_offers(table)
+        after_commit(FINISH_ROUND, table.round_id)
 
 
 @receiver(extensions.seat_replaced, sender=Seat)

@@ -60,7 +60,8 @@ def seat_holders(tables: Iterable[Table]) -> dict[int, list[list[Holder]]]:
 
 
 def finishes(tables: Iterable[Table]) -> list[Finish]:
-    """The finished games of `tables` (read with their games), as (player, rank) per seat held at the end."""
+    """The finished games of `tables` (read with their games and rounds), as (player, rank) per seat held at
+    the end, each with the points per place of its round."""
     tables = [t for t in tables if t.game is not None and t.game.status == Game.Status.FINISHED]
     ended = Seating.objects.filter(table_id__in=[t.pk for t in tables], until_phase__isnull=True, player__isnull=False)
     # Plain values, not model instances (ten times the cost, for tens of thousands of seatings); no ORDER BY: the
@@ -75,7 +76,9 @@ def finishes(tables: Iterable[Table]) -> list[Finish]:
             for row in table.game.result
             if (table.pk, row["seat"]) in holders
         ]
-        result.append(Finish(game_id=table.game.pk, finished_at=table.game.finished_at, ranks=ranks))
+        # The points its round was drawn with (a change of the league's applies from the next round).
+        points = table.round.points or None
+        result.append(Finish(game_id=table.game.pk, finished_at=table.game.finished_at, ranks=ranks, points=points))
     return result
 
 
@@ -151,7 +154,9 @@ def season_standings(season: Season) -> list[Standing]:
     """The season's standings, each row with the player's league rating (openskill, across seasons)."""
     league = season.league
     tables = list(
-        Table.objects.filter(round__season=season, game__isnull=False).select_related("game").defer("game__state")
+        Table.objects.filter(round__season=season, game__isnull=False)
+        .select_related("game", "round")
+        .defer("game__state")
     )
     # Inactive members too: a player who lost their seat before finishing a game still shows their misses.
     members = Membership.objects.filter(
@@ -173,7 +178,7 @@ def season_standings(season: Season) -> list[Standing]:
 
 def finished_tables(league: League) -> QuerySet[Table]:
     tables = Table.objects.filter(round__season__league=league, game__status=Game.Status.FINISHED)
-    return tables.select_related("game").defer("game__state")
+    return tables.select_related("game", "round").defer("game__state")
 
 
 def league_ratings(league: League) -> dict[int, float]:

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import organise, turns
+from games.dispatch import task_name
 from games.engines import get_engine
 from games.leagues import emails, scheduling
 from games.leagues.deadlines import daily_deadline, zone
@@ -27,6 +28,8 @@ from games.leagues.standings import Standing
 from games.models import Game, Phase, Player
 
 log = logging.getLogger(__name__)
+# The wake-up call that closes a round once a game of it ends (bound in games/leagues/tasks.py).
+FINISH_ROUND = task_name("leagues.tasks.finish_round")
 SIGNUP_SALT = "pbem.league-signup"
 SIGNUP_MAX_AGE = timedelta(days=3)
 
@@ -100,9 +103,25 @@ def current_season(league: League) -> Season:
     return season or Season.objects.create(league=league, number=1)
 
 
+def unfinished_round(league: League) -> Round | None:
+    """A round of the league, of any season, that is drawn or being played: the one round a league has at a
+    time (a new season or a new round waits for it)."""
+    return Round.objects.filter(season__league=league).exclude(status=Round.Status.FINISHED).first()
+
+
 def start_season(league: League) -> Season:
-    last = league.seasons.order_by("-number").first()
-    return Season.objects.create(league=league, number=(last.number + 1) if last else 1)
+    """The league's next season; the last one's standings stay readable (the public page per season). Refused
+    (LeagueError, nothing changed) while a round is drawn or being played, so that no member sits at tables of
+    two seasons at once, and while the current season has no round yet."""
+    with transaction.atomic():
+        League.objects.select_for_update().filter(pk=league.pk).first()  # one new season or round at a time
+        running = unfinished_round(league)
+        if running is not None:
+            raise LeagueError(f"{running} has not finished yet: close it before starting a new season.")
+        last = league.seasons.order_by("-number").first()
+        if last is not None and not last.rounds.exists():
+            raise LeagueError(f"{last} has no round yet: there is nothing to close.")
+        return Season.objects.create(league=league, number=(last.number + 1) if last else 1)
 
 
 def generate_round(season: Season, starts_at: datetime | None = None, seed: int | None = None) -> Round:
@@ -118,8 +137,11 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
     players = list(
         Membership.objects.filter(league=league, status=Membership.Status.ACTIVE).values_list("player_id", flat=True)
     )
-    if Round.objects.filter(season=season).exclude(status=Round.Status.FINISHED).exists():
-        raise LeagueError("The current round has not finished yet.")
+    running = unfinished_round(league)
+    if running is not None:
+        raise LeagueError(f"{running} has not finished yet.")
+    if league.seasons.filter(number__gt=season.number).exists():
+        raise LeagueError(f"{season} is over: rounds are drawn in the current season.")
     previous = Table.objects.filter(round__season=season)
     met = scheduling.met_pairs(previous.values_list("players", flat=True))
     standings = None
@@ -131,9 +153,17 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
     except ValueError as error:
         raise LeagueError(str(error)) from None
     with transaction.atomic():
+        League.objects.select_for_update().filter(pk=league.pk).first()  # one new season or round at a time
+        if unfinished_round(league) is not None:
+            raise LeagueError("Another round was drawn meanwhile.")
         number = (season.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        # The points per place it is played for: a change of the league's points applies from the next round.
         round_ = Round.objects.create(
-            season=season, number=number, starts_at=starts_at or timezone.now(), draw_seed=seed
+            season=season,
+            number=number,
+            starts_at=starts_at or timezone.now(),
+            draw_seed=seed,
+            points=list(league.points),
         )
         Table.objects.bulk_create(
             Table(round=round_, number=i, players=seated) for i, seated in enumerate(draw, start=1)
@@ -218,25 +248,48 @@ def apply_league_deadline(league: League, phase: Phase) -> None:
 
 
 def finish_rounds(now: datetime | None = None) -> int:
-    """Close every started round whose games are all over, and email the season standings."""
+    """Close every started round whose games are all over, and email the season standings (the league
+    sweep: what the close on a game's end, `finish_round`, may have missed)."""
+    started = Round.objects.filter(status=Round.Status.STARTED).values_list("pk", flat=True)
+    return sum(finish_round(pk, now) for pk in list(started))
+
+
+def finish_round(round_id: int, now: datetime | None = None) -> bool:
+    """Close the round if every game of it is over, and email the season standings; False if it is not
+    started, still has a game running, or was closed already. Run when a league game ends (after its commit,
+    inline or by a worker: games/leagues/policy.py), by the sweep, and by the organiser's Close action."""
     now = now or timezone.now()
-    finished = 0
-    for round_ in Round.objects.filter(status=Round.Status.STARTED).select_related("season__league"):
-        if round_.tables.exclude(game__status=Game.Status.FINISHED).exists():
-            continue
-        with transaction.atomic():
-            if not Round.objects.filter(pk=round_.pk, status=Round.Status.STARTED).update(
-                status=Round.Status.FINISHED, finished_at=now
-            ):
-                continue  # another sweep got there first
-            league = round_.season.league
-            rows = [(row, person.display_name) for row, person in named_standings(round_.season)]
-            members = Membership.objects.filter(league=league).exclude(status=Membership.Status.DROPPED)
-            for member in members.select_related("player"):
-                context = {"round": round_facts(round_), "rows": rows, "me": member.player_id}
-                emails.queue(league, "standings", context, player=member.player)
-        finished += 1
-    return finished
+    with transaction.atomic():
+        round_ = (
+            Round.objects.select_for_update(of=("self",))
+            .select_related("season__league")
+            .filter(pk=round_id, status=Round.Status.STARTED)
+            .first()
+        )
+        if round_ is None or round_.tables.exclude(game__status=Game.Status.FINISHED).exists():
+            return False
+        round_.status, round_.finished_at = Round.Status.FINISHED, now
+        round_.save(update_fields=["status", "finished_at"])
+        league = round_.season.league
+        rows = [(row, person.display_name) for row, person in named_standings(round_.season)]
+        members = Membership.objects.filter(league=league).exclude(status=Membership.Status.DROPPED)
+        for member in members.select_related("player"):
+            context = {"round": round_facts(round_), "rows": rows, "me": member.player_id}
+            emails.queue(league, "standings", context, player=member.player)
+    return True
+
+
+def close_round(round_: Round, now: datetime | None = None) -> bool:
+    """The organiser's Close: the round closes now, as it would by itself when its last game ends (where no
+    worker runs, or it was missed). Refused (LeagueError) for a round not started or with a game still running,
+    naming them; False if it was closed already."""
+    round_.refresh_from_db()
+    if round_.status == Round.Status.SCHEDULED:
+        raise LeagueError(f"{round_} has not started yet.")
+    running = [str(game) for game in round_games(round_).exclude(status=Game.Status.FINISHED).order_by("pk")]
+    if running:
+        raise LeagueError(f"{round_} still has {len(running)} game(s) running: {', '.join(running)}.")
+    return finish_round(round_.pk, now)
 
 
 def named_standings(season: Season) -> list[tuple[Standing, Player]]:
@@ -252,22 +305,17 @@ def round_games(round_: Round) -> QuerySet[Game]:
     return Game.objects.filter(league_table__round=round_)
 
 
-def extend_round(round_: Round, by: timedelta) -> int:
-    return sum(organise.extend_deadline(game, by) is not None for game in round_games(round_))
+def extend_round(round_: Round, by: timedelta) -> organise.Outcome:
+    """Every running or paused game's deadline moves on by `by`; the games it changed, and the others with why."""
+    return organise.each(round_games(round_), lambda game: organise.extend_deadline(game, by))
 
 
-def pause_round(round_: Round) -> int:
-    games = list(round_games(round_).filter(status=Game.Status.ACTIVE))
-    for game in games:
-        organise.pause_game(game)
-    return len(games)
+def pause_round(round_: Round) -> organise.Outcome:
+    return organise.each(round_games(round_), organise.pause_game)
 
 
-def resume_round(round_: Round) -> int:
-    games = list(round_games(round_).filter(status=Game.Status.PAUSED))
-    for game in games:
-        organise.resume_game(game)
-    return len(games)
+def resume_round(round_: Round) -> organise.Outcome:
+    return organise.each(round_games(round_), organise.resume_game)
 
 
 def come_back(membership: Membership) -> bool:

@@ -21,6 +21,7 @@ class Finish:
     game_id: int
     finished_at: datetime
     ranks: Sequence[tuple[int, int]]
+    points: Sequence[float] | None = None  # the points per place it scores (its round's), if not the league's
 
 
 @dataclass
@@ -65,13 +66,15 @@ def season_standings(
     reliability: dict[int, tuple[int, int]] | None = None,
     players: Iterable[int] = (),
 ) -> list[Standing]:
-    """Standings, best first, ranks shared by players equal on every tie-break. `reliability` maps a player
-    to (phases owed, deadlines missed); `players` adds members who have not finished a game yet."""
+    """Standings, best first, ranks shared by players equal on every tie-break. `points` per place, unless a
+    finish carries its own (its round's); `reliability` maps a player to (phases owed, deadlines missed);
+    `players` adds members who have not finished a game yet."""
     rows: dict[int, Standing] = {p: Standing(p) for p in players}
     for finish in finishes:
         ranks = [rank for _, rank in finish.ranks]
         firsts = ranks.count(1)
-        for (player, rank), scored in zip(finish.ranks, place_points(points, ranks), strict=True):
+        scores = place_points(points if finish.points is None else finish.points, ranks)
+        for (player, rank), scored in zip(finish.ranks, scores, strict=True):
             row = rows.setdefault(player, Standing(player))
             row.points += scored
             row.games += 1

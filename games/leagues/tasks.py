@@ -20,6 +20,12 @@ def sweep_leagues() -> dict[str, int]:
     }
 
 
+@shared_task(name=routed(services.FINISH_ROUND, Queue.SWEEP))
+def finish_round_task(round_id: int) -> bool:
+    """A game of the round ended: close the round if it was the last one (with tasks inline too)."""
+    return services.finish_round(round_id)
+
+
 @shared_task(name=routed(emails.SEND_LEAGUE_EMAILS, Queue.EMAIL))
 def send_league_emails_task() -> int:
     return emails.send_pending()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
@@ -17,7 +17,7 @@ from games.engines import get_engine
 from games.leagues import emails, ical, services, substitutes, vacations
 from games.leagues.deadlines import zone
 from games.leagues.forms import MemberSettingsForm, SignupForm, VacationForm
-from games.leagues.models import League, Membership, Round, Table
+from games.leagues.models import League, Membership, Round, Season, Table
 from games.leagues.results import seat_holders
 from games.links import seat_url
 
@@ -27,9 +27,17 @@ def _error(request: HttpRequest, message: str, status: int = 400) -> HttpRespons
 
 
 @require_GET
-def league_page(request: HttpRequest, slug: str) -> HttpResponse:
+def league_page(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    """The league's public page: a season's standings and rounds (the current season's, or `number`'s: past
+    seasons stay readable), and links to every season."""
     league = get_object_or_404(League, slug=slug)
-    season = league.seasons.order_by("-number").first()
+    seasons = list(league.seasons.order_by("number"))
+    if number is None:
+        season = seasons[-1] if seasons else None
+    else:
+        season = next((s for s in seasons if s.number == number), None)
+        if season is None:
+            raise Http404("No such season.")
     rounds = list(
         Round.objects.filter(season=season).prefetch_related("tables__game").order_by("-number") if season else []
     )
@@ -40,6 +48,8 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         "league": league,
         "engine": get_engine(league.engine),
         "season": season,
+        "seasons": seasons,
+        "current": bool(seasons) and season == seasons[-1],
         "rows": services.named_standings(season) if season else [],
         "rounds": [(r, [(t, holders[t.pk]) for t in r.tables.all()]) for r in rounds],
         "away": [m.player for m in members.select_related("player") if vacations.away_on(m, today)],
@@ -51,13 +61,22 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "leagues/league.html", context)
 
 
+def _season(league: League, number: int | None) -> Season | None:
+    """The season `number` of the league (404 if there is none), or its current one (None before any)."""
+    if number is None:
+        return league.seasons.order_by("-number").first()
+    return get_object_or_404(Season, league=league, number=number)
+
+
 @require_GET
-def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+def standings_csv(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    """A season's standings (the current one's, or season `number`'s)."""
     league = get_object_or_404(League, slug=slug)
-    season = league.seasons.order_by("-number").first()
+    season = _season(league, number)
     rows = services.named_standings(season) if season else []
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{league.slug}-standings.csv"'
+    name = f"{league.slug}-season-{season.number}-standings" if season and number else f"{league.slug}-standings"
+    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
     writer = csv.writer(response)
     writer.writerow(["rank", "player", "points", "games", "wins", "average place", "reliability", "rating"])
     for row, person in rows:
@@ -77,17 +96,21 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every finished league game: one line per seat with its final score and rank (public at the end)."""
+def results_csv(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    """Every finished league game (of season `number`, if given): one line per seat with its final score and
+    rank (public at the end)."""
     league = get_object_or_404(League, slug=slug)
+    season = _season(league, number) if number else None
     tables = (
         Table.objects.filter(round__season__league=league, game__finished_at__isnull=False)
+        .filter(**({"round__season": season} if season else {}))
         .select_related("game", "round__season")
         .prefetch_related("game__seats__player")
         .order_by("round__season__number", "round__number", "number")
     )
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{league.slug}-results.csv"'
+    name = f"{league.slug}-season-{number}-results" if season else f"{league.slug}-results"
+    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
     writer = csv.writer(response)
     writer.writerow(["season", "round", "table", "game", "seat", "player", "score", "rank"])
     for table in tables:

@@ -1,0 +1,87 @@
+"""The organiser's routine jobs, each one path whatever page it is done from (the admin's bulk actions, a
+membership's form, the organiser's console): it calls the league services and says exactly what it did, and
+what it left alone and why, in lines the page shows as messages."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib import messages
+from django.utils import timezone
+
+from games.leagues import services, substitutes
+from games.leagues.deadlines import zone
+from games.leagues.models import League, Membership, Round
+from games.organise import Said, outcome
+
+
+def when(moment: datetime, league: League) -> str:
+    local = moment.astimezone(zone(league.time_zone))
+    return f"{local:%a %d %b %H:%M} {local.tzname()}"
+
+
+def draw_round(league: League, starts_at: datetime | None = None) -> list[Said]:
+    """Draw the current season's next round; start it now, or at `starts_at`."""
+    try:
+        round_ = services.generate_round(services.current_season(league), starts_at)
+    except services.LeagueError as error:
+        return [Said(messages.ERROR, f"{league}: {error}")]
+    tables = round_.tables.count()
+    if starts_at is None:
+        services.start_round(round_.pk)
+        return [Said(messages.SUCCESS, f"{round_} drawn: {tables} table(s) started.")]
+    return [Said(messages.SUCCESS, f"{round_} drawn: {tables} table(s); it starts {when(round_.starts_at, league)}.")]
+
+
+def start_round(round_: Round) -> list[Said]:
+    if services.start_round(round_.pk):
+        return [Said(messages.SUCCESS, f"{round_} started: {round_.tables.count()} game(s).")]
+    round_.refresh_from_db()
+    return [Said(messages.WARNING, f"{round_} not started: it is {round_.status} already.")]
+
+
+def new_season(league: League) -> list[Said]:
+    try:
+        season = services.start_season(league)
+    except services.LeagueError as error:
+        return [Said(messages.ERROR, f"{league}: {error}")]
+    return [Said(messages.SUCCESS, f"{season} started; the earlier seasons' standings stay on the league's page.")]
+
+
+def close_round(round_: Round) -> list[Said]:
+    try:
+        closed = services.close_round(round_)
+    except services.LeagueError as error:
+        return [Said(messages.ERROR, str(error))]
+    if not closed:
+        return [Said(messages.WARNING, f"{round_} was closed already.")]
+    return [Said(messages.SUCCESS, f"{round_} closed; the standings went to the members.")]
+
+
+def extend_round(round_: Round, hours: int) -> list[Said]:
+    return outcome(f"Extended by {hours} hours", *services.extend_round(round_, timedelta(hours=hours)))
+
+
+def pause_round(round_: Round) -> list[Said]:
+    return outcome("Paused", *services.pause_round(round_))
+
+
+def resume_round(round_: Round) -> list[Said]:
+    return outcome("Resumed", *services.resume_round(round_))
+
+
+def set_status(membership: Membership, status: str) -> list[Said]:
+    """A member's status, as the membership's form or a bulk action sets it: dropping them vacates their
+    seats in running games and offers each to the standby list, whichever page it is done from."""
+    before = Membership.objects.get(pk=membership.pk).status
+    membership.status = status
+    name = membership.player.display_name
+    if before == status:
+        return [Said(messages.WARNING, f"{name}: {status} already; nothing changed.")]
+    if status == Membership.Status.DROPPED:
+        seats = substitutes.drop_member(membership, timezone.now())
+        return [
+            Said(messages.SUCCESS, f"{name} dropped; {seats} seat(s) in running games offered to the standby list.")
+        ]
+    Membership.objects.filter(pk=membership.pk).update(status=status)
+    return [Said(messages.SUCCESS, f"{name}: {before} → {status}.")]
