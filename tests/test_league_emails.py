@@ -84,7 +84,7 @@ def test_digest_members_get_news_once_a_day_and_turn_emails_at_once():
     [digest] = [m for m in mail.outbox if m.to == ["p2@example.com"] and "digest" in m.subject]
     assert "2 items" in headline(digest)
     body = str(digest.body)
-    assert "Round 1 has started" in body and f"{resolved.name} resolved" in body
+    assert "Season 1, round 1 has started" in body and f"{resolved.name} resolved" in body
     assert not LeagueEmail.objects.filter(status=LeagueEmail.Status.PENDING).exists()
     assert emails.send_digests() == 0  # nothing twice
 

@@ -38,7 +38,7 @@ def test_a_drawn_round_waits_for_its_start_time_then_creates_the_games_and_email
     kinds = sorted(m.tags[0] for m in mail.outbox)  # anymail's test backend keeps the tags
     assert kinds.count("turn-started") >= 2
     subjects = [headline(m) for m in mail.outbox]
-    assert sum("Round 1 has started" in s for s in subjects) == 8
+    assert sum("Season 1, round 1 has started" in s for s in subjects) == 8
     assert Seating.objects.filter(table__round=round_).count() == 8
     assert services.start_due_rounds(now=start) == 0  # once only
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -17,6 +18,7 @@ from games.admin import StaffScoped
 from games.admin_scope import report
 from games.durations import in_words
 from games.leagues import ical, jobs, services, vacations
+from games.leagues.away import away_on
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
 from games.organise import Said, outcome
@@ -192,7 +194,7 @@ class MembershipAdmin(OrganisersOwn):
     @admin.display(description="away now", boolean=True)
     def away_now(self, membership: Membership) -> bool:
         today = timezone.now().astimezone(zone(membership.league.time_zone)).date()
-        return vacations.away_on(membership, today)
+        return away_on(membership, today)
 
     @admin.display(description="vacation days used")
     def vacation_days_used(self, membership: Membership) -> int:
@@ -236,11 +238,55 @@ class ReadOnly(OrganisersOwn):
         return False
 
 
+class RecordVacationForm(forms.ModelForm):
+    """An organiser records a member's vacation, starting today (the league's calendar), as the member's own
+    settings page declares one: within the member's allowance, with the same effect on their games."""
+
+    class Meta:
+        model = Vacation
+        fields = ["membership", "days"]
+        labels = {"membership": "Member"}
+        help_texts = {"days": "Days away, starting today. Their running games' deadlines move by as much."}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("membership") and data.get("days") is not None:
+            try:
+                vacations.check_allowance(data["membership"], data["days"])
+            except services.LeagueError as error:
+                raise forms.ValidationError(str(error)) from None
+        return data
+
+
 @admin.register(Vacation)
-class VacationAdmin(ReadOnly):
+class VacationAdmin(OrganisersOwn):
     league_path = "membership__league"
+    form = RecordVacationForm
     list_display = ["membership", "starts_on", "days", "season", "created_at"]
     list_filter = ["season__league"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return ["membership", "days"] if obj is None else ["membership", "starts_on", "days", "season", "created_at"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a vacation stands once recorded: the deadlines it moved have been told to the players
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "membership":
+            members = Membership.objects.exclude(status=Membership.Status.DROPPED).select_related("player", "league")
+            if not request.user.is_superuser:
+                members = members.filter(league__in=League.objects.filter(organisers__pk=request.user.pk or 0))
+            kwargs["queryset"] = members.order_by("league__name", "player__name", "player__email")
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request: HttpRequest, obj: Vacation, form: Any, change: bool) -> None:
+        vacation, extended = vacations.declare(obj.membership, obj.days, by_organiser=True)
+        obj.pk, obj.season, obj.starts_on = vacation.pk, vacation.season, vacation.starts_on
+        games = "; ".join(f"{e.table.game} to {jobs.when(e.deadline, obj.membership.league)}" for e in extended)
+        moved = f"{len(extended)} game deadline(s) moved: {games}." if extended else "No running game's deadline moved."
+        self.message_user(
+            request, f"{obj.membership.player.display_name} is away {obj.days} day(s) from today. {moved}"
+        )
 
 
 @admin.register(Substitution)

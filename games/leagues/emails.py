@@ -24,17 +24,18 @@ from games.dispatch import after_commit, task_name
 from games.emails import GAME_SUBJECT, first_sent
 from games.extensions import EmailAsk, Outbox
 from games.facts import addressee, game_facts, phase_facts
-from games.leagues.models import League, LeagueEmail, Membership, Season
+from games.leagues.models import League, LeagueEmail, Membership
 from games.links import seat_url
 from games.mailpolicy import Need
 from games.models import Game, Phase, Player, Seat
 
 log = logging.getLogger(__name__)
 # Time-critical news never waits for the digest: a confirmation link, a seat to claim.
-NEVER_DIGESTED = {"signup-confirm", "substitute-offer"}
+NEVER_DIGESTED = {"signup-confirm", "signup-welcome", "substitute-offer"}
 # News of one game, in that game's thread.
 GAME_NEWS = {"deadline-moved", "phase-news"}
 DIGEST_SUBJECT = "emails/leagues/digest-thread-subject.txt"
+NEWS_SUBJECT = "emails/leagues/news-subject.txt"
 SETTINGS_SALT = "pbem.league-settings"
 SETTINGS_LINK_DAYS = 90  # a few rounds' worth: every round's emails bring a fresh one
 # The league's wake-up call for its emails (bound in games/leagues/tasks.py).
@@ -74,6 +75,7 @@ def read_settings_token(token: str) -> int | None:
 # What each kind is for (games/mailpolicy.py); any other kind is league news, which a member may decline.
 LEAGUE_NEEDS = {
     "signup-confirm": Need.REQUESTED,
+    "signup-welcome": Need.REQUESTED,
     "vacation-confirmed": Need.REQUESTED,
     "substitute-offer": Need.PLAY,
     "member-inactive": Need.PLAY,
@@ -117,7 +119,7 @@ def queue(league: League, kind: str, context: dict[str, Any], *, player: Player 
         player=player,
         to=to,
         kind=kind,
-        subject=mail.render_line(subject, context, zone)[:250],
+        subject=mail.render_line(subject, {**context, "headline": rendered.subject}, zone)[:250],
         headline=rendered.subject[:250],
         text=rendered.text,
         html=rendered.html,
@@ -130,13 +132,12 @@ def queue(league: League, kind: str, context: dict[str, Any], *, player: Player 
 
 
 def thread_of(league: League, kind: str, context: dict[str, Any]) -> tuple[str, str]:
-    """The thread a piece of news joins for its reader, and that thread's subject template: news of one game
-    (a deadline moved) joins the game's own emails; the rest, the league's current season."""
+    """The thread a piece of news joins for its reader, and its subject template: news of one game (a deadline
+    moved) joins the game's own emails, under the game's subject; any other stands alone, its subject naming
+    what it is, after the league's name ("[Spring Cup] Please confirm your sign-up")."""
     if kind in GAME_NEWS:
         return f"game.{context['game'].id}", GAME_SUBJECT
-    season = Season.objects.filter(league=league).order_by("-number").first()
-    context["season_title"] = (season.name or f"Season {season.number}") if season else ""
-    return (f"season.{season.pk}" if season else f"league.{league.pk}"), "emails/leagues/season-subject.txt"
+    return "", NEWS_SUBJECT
 
 
 def deadline_moved(league: League, game: Game, phase: Phase, *, away: Player | None = None) -> None:

@@ -9,9 +9,11 @@ from datetime import datetime, timedelta
 from django.contrib import messages
 from django.utils import timezone
 
+from games import turns
 from games.leagues import services, substitutes
 from games.leagues.deadlines import zone
 from games.leagues.models import League, Membership, Round
+from games.models import Player
 from games.organise import Said, outcome
 
 
@@ -21,16 +23,46 @@ def when(moment: datetime, league: League) -> str:
 
 
 def draw_round(league: League, starts_at: datetime | None = None) -> list[Said]:
-    """Draw the current season's next round; start it now, or at `starts_at`."""
+    """Draw the current season's next round; start it now, or at `starts_at`. Says who sits it out for a
+    vacation, and whose table's first deadline moved for one."""
+    start = starts_at or timezone.now()
     try:
-        round_ = services.generate_round(services.current_season(league), starts_at)
+        round_ = services.generate_round(services.current_season(league), start)
     except services.LeagueError as error:
         return [Said(messages.ERROR, f"{league}: {error}")]
     tables = round_.tables.count()
     if starts_at is None:
         services.start_round(round_.pk)
-        return [Said(messages.SUCCESS, f"{round_} drawn: {tables} table(s) started.")]
-    return [Said(messages.SUCCESS, f"{round_} drawn: {tables} table(s); it starts {when(round_.starts_at, league)}.")]
+        said = [Said(messages.SUCCESS, f"{round_} drawn: {tables} table(s) started.")]
+    else:
+        said = [
+            Said(messages.SUCCESS, f"{round_} drawn: {tables} table(s); it starts {when(round_.starts_at, league)}.")
+        ]
+    return said + vacation_notes(league, round_, start)
+
+
+def vacation_notes(league: League, round_: Round, start: datetime) -> list[Said]:
+    _, skipped = services.drawable(league, start)
+    names = Player.objects.in_bulk(list(skipped))
+    said = [
+        Said(
+            messages.WARNING,
+            f"{names[p].display_name} is away {days} more day(s), longer than the league's "
+            f"vacation cap ({league.vacation_cap_days}): not drawn this round.",
+        )
+        for p, days in sorted(skipped.items())
+    ]
+    for table in round_.tables.filter(vacation_added__gt=timedelta(0)).select_related("game"):
+        phase = turns.current_phase(table.game) if table.game else None
+        if phase is not None:
+            said.append(
+                Said(
+                    messages.INFO,
+                    f"Table {table.number}: a player is away, so its first deadline moved "
+                    f"{table.vacation_added.days} day(s), to {when(phase.deadline, league)}.",
+                )
+            )
+    return said
 
 
 def start_round(round_: Round) -> list[Said]:

@@ -36,8 +36,9 @@ from games.dispatch import after_commit
 from games.extensions import EmailAsk
 from games.facts import game_facts, phase_facts
 from games.leagues import emails
+from games.leagues.away import days_away
 from games.leagues.deadlines import add_local, zone
-from games.leagues.models import Membership, Seating, Table, Vacation
+from games.leagues.models import Membership, Seating, Table
 from games.leagues.services import FINISH_ROUND, league_deadline
 from games.leagues.substitutes import drop_absentee, withdraw_offers
 from games.models import Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
@@ -85,10 +86,7 @@ def excused(game: Game, phase: Phase, missing: Collection[int], now: datetime) -
             "player_id", "number"
         )
     )
-    away = Vacation.objects.filter(
-        membership__league=league, membership__player_id__in=list(holders), starts_on__lte=today
-    )
-    return {holders[v.membership.player_id] for v in away.select_related("membership") if today < v.ends_on}
+    return {holders[player] for player in days_away(league, holders, today)}
 
 
 def declines(ask: EmailAsk) -> Collection[int]:

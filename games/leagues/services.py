@@ -21,7 +21,8 @@ from games import organise, turns
 from games.dispatch import task_name
 from games.engines import get_engine
 from games.leagues import emails, scheduling
-from games.leagues.deadlines import daily_deadline, zone
+from games.leagues.away import days_away
+from games.leagues.deadlines import add_local_days, daily_deadline, zone
 from games.leagues.models import League, Membership, Round, Season, Seating, Table
 from games.leagues.results import season_standings
 from games.leagues.standings import Standing
@@ -88,6 +89,9 @@ def confirm_signup(token: str) -> Membership:
         if not created and membership.status in (Membership.Status.DROPPED, Membership.Status.INACTIVE):
             membership.status = status
             membership.save(update_fields=["status"])
+        # Their settings link (vacations, emails, calendar) from the start: a member on the default choice
+        # gets no other league email until something happens to them.
+        emails.queue(league, "signup-welcome", {"standby": standby}, player=player)
     return membership
 
 
@@ -134,9 +138,8 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
     gets a seed of its own, unrelated to it, so nothing about a draw tells anything of a game's deck."""
     league = season.league
     engine = get_engine(league.engine)
-    players = list(
-        Membership.objects.filter(league=league, status=Membership.Status.ACTIVE).values_list("player_id", flat=True)
-    )
+    starts_at = starts_at or timezone.now()
+    players, _ = drawable(league, starts_at)
     running = unfinished_round(league)
     if running is not None:
         raise LeagueError(f"{running} has not finished yet.")
@@ -161,7 +164,7 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
         round_ = Round.objects.create(
             season=season,
             number=number,
-            starts_at=starts_at or timezone.now(),
+            starts_at=starts_at,
             draw_seed=seed,
             points=list(league.points),
         )
@@ -170,6 +173,18 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
         )
     log.info("round drawn: league %s season %s round %s, %s tables", league.pk, season.number, number, len(draw))
     return round_
+
+
+def drawable(league: League, starts_at: datetime) -> tuple[list[int], dict[int, int]]:
+    """The active members a round starting at `starts_at` seats, and those it leaves out: a member away from
+    then for longer than the league's vacation cap per game ({player id: days away left}). Their table's first
+    deadline could not move past their vacation, so they sit this round out; one away for less is drawn, and
+    their table's first deadline moves by their days away (start_round)."""
+    active = Membership.objects.filter(league=league, status=Membership.Status.ACTIVE)
+    players = list(active.values_list("player_id", flat=True))
+    day = starts_at.astimezone(zone(league.time_zone)).date()
+    away = {p: days for p, days in days_away(league, players, day).items() if days > league.vacation_cap_days}
+    return [p for p in players if p not in away], away
 
 
 def start_due_rounds(now: datetime | None = None) -> int:
@@ -207,6 +222,7 @@ def start_round(round_id: int, now: datetime | None = None) -> bool:
             phase = turns.current_phase(game)
             if phase is not None:
                 apply_league_deadline(league, phase)
+                wait_for_vacations(league, table, phase, now)
         round_.status = Round.Status.STARTED
         round_.save(update_fields=["status"])
         for player_id, player in people.items():
@@ -245,6 +261,21 @@ def apply_league_deadline(league: League, phase: Phase) -> None:
     deadline = league_deadline(league, phase)
     if deadline is not None:
         phase.save(update_fields=phase.move_deadline(deadline, phase.game.reminder_before))
+
+
+def wait_for_vacations(league: League, table: Table, phase: Phase, now: datetime) -> int:
+    """A new table with a member away: its first deadline moves by the days they have left away (the most of
+    any of them), as if they had declared their vacation as the round started, within the league's cap per
+    game; the days count towards the table's cap. Returns the days it moved."""
+    away = days_away(league, table.players, now.astimezone(zone(league.time_zone)).date())
+    days = min(max(away.values(), default=0), league.vacation_cap_days - table.vacation_added.days)
+    if days <= 0:
+        return 0
+    moved = add_local_days(phase.deadline, days, zone(league.time_zone))
+    phase.save(update_fields=phase.move_deadline(moved, phase.game.reminder_before))
+    table.vacation_added += timedelta(days=days)
+    table.save(update_fields=["vacation_added"])
+    return days
 
 
 def finish_rounds(now: datetime | None = None) -> int:

@@ -7,7 +7,7 @@ deadline moved are told the new deadline."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Sum
@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games import turns
 from games.leagues import emails
+from games.leagues.away import away_on
 from games.leagues.deadlines import add_local_days, zone
 from games.leagues.models import Membership, Seating, Table, Vacation
 from games.leagues.services import LeagueError, current_season
@@ -34,18 +35,25 @@ def days_used(membership: Membership) -> int:
     return int(used or 0)
 
 
-def declare(membership: Membership, days: int, now: datetime | None = None) -> tuple[Vacation, list[Extension]]:
+def check_allowance(membership: Membership, days: int) -> None:
+    """LeagueError unless `days` fit what is left of the member's allowance this season."""
+    if days < 1:
+        raise LeagueError("A vacation lasts at least one day.")
+    left = membership.league.vacation_days - days_used(membership)
+    if days > left:
+        raise LeagueError(f"Only {left} vacation day(s) left this season, not {days}.")
+
+
+def declare(
+    membership: Membership, days: int, now: datetime | None = None, *, by_organiser: bool = False
+) -> tuple[Vacation, list[Extension]]:
     """A vacation starting today (league time zone). Each running game's deadline moves by the days away,
     but by no more than what is left of the league's cap for that game (a longer vacation is allowed; its
     games just wait no longer than the cap). Raises LeagueError, changing nothing, beyond the season's
-    allowance."""
+    allowance. `by_organiser`: recorded for the member by an organiser (the member's email says so)."""
     now = now or timezone.now()
     league = membership.league
-    if days < 1:
-        raise LeagueError("A vacation lasts at least one day.")
-    left = league.vacation_days - days_used(membership)
-    if days > left:
-        raise LeagueError(f"You have {left} vacation day(s) left this season, not {days}.")
+    check_allowance(membership, days)
     tz = zone(league.time_zone)
     cap = timedelta(days=league.vacation_cap_days)
     extended: list[Extension] = []
@@ -74,10 +82,10 @@ def declare(membership: Membership, days: int, now: datetime | None = None) -> t
         shown = [
             {"title": e.table.game.title, "days": e.days, "deadline": e.deadline} for e in extended if e.table.game
         ]
-        context = {"vacation": {"days": vacation.days, "starts_on": vacation.starts_on}, "extended": shown}
+        vacation_facts = {"days": vacation.days, "starts_on": vacation.starts_on, "by_organiser": by_organiser}
+        context = {"vacation": vacation_facts, "extended": shown}
         emails.queue(league, "vacation-confirmed", context, player=membership.player)
     return vacation, extended
 
 
-def away_on(membership: Membership, day: date) -> bool:
-    return any(v.starts_on <= day < v.ends_on for v in membership.vacations.all())
+__all__ = ["Extension", "away_on", "check_allowance", "days_used", "declare"]

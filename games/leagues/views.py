@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import sessions, turns
 from games.engines import get_engine
 from games.leagues import emails, ical, services, substitutes, vacations
+from games.leagues.away import away_on
 from games.leagues.deadlines import zone
 from games.leagues.forms import MemberSettingsForm, SignupForm, VacationForm
 from games.leagues.models import League, Membership, Round, Season, Table
@@ -52,7 +53,7 @@ def league_page(request: HttpRequest, slug: str, number: int | None = None) -> H
         "current": bool(seasons) and season == seasons[-1],
         "rows": services.named_standings(season) if season else [],
         "rounds": [(r, [(t, holders[t.pk]) for t in r.tables.all()]) for r in rounds],
-        "away": [m.player for m in members.select_related("player") if vacations.away_on(m, today)],
+        "away": [m.player for m in members.select_related("player") if away_on(m, today)],
         "standby": league.memberships.filter(status=Membership.Status.STANDBY).count(),
         "inactive": set(
             league.memberships.filter(status=Membership.Status.INACTIVE).values_list("player_id", flat=True)
