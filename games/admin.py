@@ -123,6 +123,9 @@ class GameAdmin(OrganisersGames):
     inlines = [SeatInline]
     actions = ["extend_24h", "extend_72h", "resolve_now", "pause", "resume"]
 
+    def get_list_filter(self, request: HttpRequest) -> Any:
+        return [*self.list_filter, *extensions.game_filters()]  # the apps' (a league's games, a round's)
+
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
         """Not a model form: a game is started by games.turns, like `manage.py creategame` does."""
         if not self.has_add_permission(request):
@@ -205,6 +208,7 @@ class GameAdmin(OrganisersGames):
             "rows": rows,
             "selected": [game.pk for game in queryset],
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "next": request.POST.get("next", ""),  # back to the organiser's console, if it asked
         }
 
     @admin.action(description="Pause (deadlines stop)", permissions=["change"])
@@ -256,10 +260,18 @@ class SeatAdmin(SeatPosition, OrganisersGames):
     def save_model(self, request: HttpRequest, obj: Seat, form: Any, change: bool) -> None:
         email = form.cleaned_data.get("new_email")
         if email:
+            before = obj.player.display_name if obj.player else "nobody"
             try:
-                organise.replace_player(obj, email, form.cleaned_data.get("new_name", ""))
+                seat = organise.replace_player(obj, email, form.cleaned_data.get("new_name", ""))
             except ValueError as error:
                 self.message_user(request, str(error), messages.ERROR)
+            else:
+                assert seat.player is not None
+                now = f"{seat.player.display_name} ({seat.player.email})"
+                said = f"Seat {seat.number + 1} of {seat.game}: {before} → {now}"
+                self.message_user(
+                    request, f"{said}. The links sent before stop working; the newcomer gets the turn email."
+                )
 
 
 class OrderInline(ReadOnlyMixin, admin.TabularInline):

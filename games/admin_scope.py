@@ -11,7 +11,8 @@ from django.contrib import admin
 from django.contrib.admin.utils import get_fields_from_path
 from django.db import models
 from django.db.models import Field, Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from games import extensions
 from games.durations import DurationInWordsField
@@ -74,6 +75,19 @@ class StaffScoped(ListedLookupsOnly):
 
     def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
         raise NotImplementedError
+
+    def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> HttpResponse | None:
+        """A bulk action run from another page (the organiser's console posts to the lists' own actions, so a
+        job has one path) goes back there: to the form's `next`, a path on this site."""
+        response = super().response_action(request, queryset)
+        back = request.POST.get("next", "")
+        if isinstance(response, HttpResponseRedirect) and back_to_this_site(request, back):
+            return HttpResponseRedirect(back)
+        return response
+
+
+def back_to_this_site(request: HttpRequest, url: str) -> bool:
+    return url.startswith("/") and url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()})
 
 
 class OrganisersGames(StaffScoped):

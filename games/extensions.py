@@ -33,6 +33,8 @@ Declared with `register(app_label, Extension(...))`:
 - `excused`: asked when a phase resolves with default orders for missing ones: of those seats (numbers), the
   ones whose player is not to blame (a league member on a declared vacation). Their default orders are
   marked excused: not missed turns;
+- `game_filters`: list filters (django.contrib.admin SimpleListFilter classes) the admin's game list adds to
+  its own sidebar (a league's games, a round's);
 - `outbox`: the app's own outbox table (a games.models.MailRow), so the sweep retries its failed rows and
   wakes its senders too.
 """
@@ -101,6 +103,7 @@ class Extension:
     declines: Callable[[EmailAsk], Collection[int]] | None = None
     excused: Callable[[Game, Phase, Collection[int], datetime], Collection[int]] | None = None
     outbox: Outbox | None = None
+    game_filters: tuple[type, ...] = ()
 
 
 _registered: dict[str, Extension] = {}
@@ -145,6 +148,10 @@ def excused(game: Game, phase: Phase, missing: Collection[int], now: datetime) -
         if extension.excused and missing:
             found |= set(extension.excused(game, phase, missing, now))
     return found
+
+
+def game_filters() -> list[type]:
+    return [f for extension in _registered.values() for f in extension.game_filters]
 
 
 def outboxes() -> list[Outbox]:

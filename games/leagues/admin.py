@@ -11,6 +11,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
@@ -19,8 +20,10 @@ from games.admin_scope import report
 from games.durations import in_words
 from games.leagues import ical, jobs, services, vacations
 from games.leagues.away import away_on
+from games.leagues.console import console_view
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
+from games.models import Player, Seat
 from games.organise import Said, outcome
 
 
@@ -44,7 +47,7 @@ class OrganisersOwn(StaffScoped):
 @admin.register(League)
 class LeagueAdmin(OrganisersOwn):
     league_path = "pk"
-    list_display = ["name", "engine", "signups_open", "deadline_mode", "time_zone", "public_page"]
+    list_display = ["name", "console", "engine", "signups_open", "deadline_mode", "time_zone", "public_page"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
     readonly_fields = ["invite_link", "public_page"]
@@ -62,6 +65,14 @@ class LeagueAdmin(OrganisersOwn):
         super().save_related(request, form, formsets, change)
         if not request.user.is_superuser:
             form.instance.organisers.add(request.user)  # nobody locks themselves out of their own league
+
+    def get_urls(self) -> list[Any]:
+        console = self.admin_site.admin_view(lambda request, league_id: console_view(self, request, league_id))
+        return [path("<path:league_id>/console/", console, name="leagues_league_console"), *super().get_urls()]
+
+    @admin.display(description="console")
+    def console(self, league: League) -> str:
+        return format_html('<a href="{}">Console</a>', reverse("admin:leagues_league_console", args=[league.pk]))
 
     @admin.display(description="invite link")
     def invite_link(self, league: League) -> str:
@@ -127,13 +138,24 @@ class SeasonAdmin(OrganisersOwn):
 
 class TableInline(admin.TabularInline):
     model = Table
-    fields = readonly_fields = ("number", "players", "game", "grace_used", "vacation")
+    fields = readonly_fields = ("number", "seated", "game", "grace_used", "vacation")
     extra = 0
     can_delete = False
     show_change_link = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    @admin.display(description="players")
+    def seated(self, table: Table) -> str:
+        """Who sits at the table, by seat and name (the draw's, until the game exists)."""
+        if table.game_id is None:
+            people = Player.objects.in_bulk(table.players)
+            names = [people[p].display_name if p in people else "?" for p in table.players]
+        else:
+            seats = Seat.objects.filter(game_id=table.game_id).select_related("player").order_by("number")
+            names = ["bot" if s.is_bot else s.player.display_name if s.player else "open seat" for s in seats]
+        return ", ".join(f"{n}. {name}" for n, name in enumerate(names, start=1))
 
     @admin.display(description="vacation added")
     def vacation(self, table: Table) -> str:
@@ -143,15 +165,21 @@ class TableInline(admin.TabularInline):
 @admin.register(Round)
 class RoundAdmin(OrganisersOwn):
     league_path = "season__league"
-    list_display = ["__str__", "status", "starts_at", "finished_at"]
+    list_display = ["__str__", "status", "starts_at", "finished_at", "console"]
+    list_select_related = ["season"]
     list_filter = ["season__league", "status"]
-    readonly_fields = ["season", "number", "status", "finished_at"]
-    fields = ["season", "number", "status", "starts_at", "finished_at"]
+    readonly_fields = ["season", "number", "status", "finished_at", "console"]
+    fields = ["season", "number", "status", "starts_at", "finished_at", "console"]
     inlines = [TableInline]
     actions = ["extend_24h", "extend_72h", "pause", "resume", "start_now", "close"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # rounds are drawn from the league's actions
+
+    @admin.display(description="console")
+    def console(self, round_: Round) -> str:
+        url = reverse("admin:leagues_league_console", args=[round_.season.league_id])
+        return format_html('<a href="{}?round={}">Tables, deadlines and who owes an order</a>', url, round_.pk)
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Round], job: Callable[[Round], list[Said]]) -> None:
         for round_ in queryset.order_by("pk"):

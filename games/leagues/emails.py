@@ -79,6 +79,7 @@ LEAGUE_NEEDS = {
     "vacation-confirmed": Need.REQUESTED,
     "substitute-offer": Need.PLAY,
     "member-inactive": Need.PLAY,
+    "seat-replaced": Need.PLAY,
 }
 
 

@@ -14,7 +14,9 @@ signals (games.extensions):
   and the round closes if that was its last game (games/leagues/services.py finish_round, after commit);
 - `seat_replaced`: whoever gave the seat to someone else (an organiser in the admin, a substitute's claim),
   the seat's holder so far stops holding it before the current phase and the newcomer holds it from
-  there, so misses, results and the public page credit each of them with their own phases;
+  there, so misses, results and the public page credit each of them with their own phases; a seat an
+  organiser gave straight from one member to another also makes the newcomer an active member and the
+  member it was taken from inactive, and tells them (games/leagues/substitutes.py seat_given);
 - `news_declined`: a one-click unsubscribe lowers the player's memberships to the least mail too;
 - `excused`: a member on a declared vacation who misses an order plays the default order, which is no miss.
 
@@ -40,7 +42,7 @@ from games.leagues.away import days_away
 from games.leagues.deadlines import add_local, zone
 from games.leagues.models import Membership, Seating, Table
 from games.leagues.services import FINISH_ROUND, league_deadline
-from games.leagues.substitutes import drop_absentee, withdraw_offers
+from games.leagues.substitutes import drop_absentee, seat_given, withdraw_offers
 from games.models import Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
 
 
@@ -197,3 +199,4 @@ def on_seat_replaced(seat: Seat, previous: object, now: datetime, **kwargs: Any)
         # A holder replaced in the phase they sat down in held it for no phase at all.
         Seating.objects.filter(pk=seating.pk).update(until_phase=max(from_phase - 1, seating.from_phase - 1))
     Seating.objects.create(table=table, seat_number=seat.number, player=seat.player, from_phase=from_phase)
+    seat_given(table, seat, previous if isinstance(previous, Player) else None, now)

@@ -22,7 +22,7 @@ from games.facts import game_facts, phase_facts
 from games.leagues import emails
 from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.services import LeagueError
-from games.models import Game, OutboundEmail, Phase, Seat, new_link_key
+from games.models import Game, OutboundEmail, Phase, Player, Seat, new_link_key
 
 CLAIM_SALT = "pbem.league-claim"
 GAME_OVER = "This game is over, so its seat is no longer offered. You are still on the standby list."
@@ -164,6 +164,36 @@ def claim(token: str, now: datetime | None = None) -> Seat:
         Membership.objects.filter(pk=offer.standby.pk).update(status=Membership.Status.ACTIVE)
         # The Seating row is written by the league's seat_replaced receiver (games/leagues/policy.py).
     return seat
+
+
+def seat_given(table: Table, seat: Seat, previous: Player | None, now: datetime) -> None:
+    """A league seat was given to someone (a standby player's claim, or an organiser on the Seat page): the
+    newcomer is an active member from now on, and any other offer of the seat is withdrawn. Given straight
+    from one player to another by an organiser, the seat's history of offers shows it too (a claimed
+    Substitution; the Seating rows are the seat_replaced receiver's), and the member it was taken from is told
+    and drawn for no new round until they say they are back (inactive), as after missed turns."""
+    league = table.round.season.league
+    assert seat.player is not None and table.game is not None
+    newcomer, _ = Membership.objects.get_or_create(league=league, player=seat.player)
+    Membership.objects.filter(pk=newcomer.pk).exclude(status=Membership.Status.ACTIVE).update(
+        status=Membership.Status.ACTIVE
+    )
+    offers = Substitution.objects.filter(table=table, seat_number=seat.number, status=Substitution.Status.OFFERED)
+    offers.exclude(standby=newcomer).update(status=Substitution.Status.WITHDRAWN)
+    if previous is None:
+        return
+    Substitution.objects.create(
+        table=table,
+        seat_number=seat.number,
+        standby=newcomer,
+        status=Substitution.Status.CLAIMED,
+        created_at=now,
+        expires_at=now,
+    )
+    before = Membership.objects.filter(league=league, player=previous).exclude(status=Membership.Status.DROPPED)
+    if before.update(status=Membership.Status.INACTIVE):
+        context = {"game": game_facts(table.game), "seat": seat.number + 1}
+        emails.queue(league, "seat-replaced", context, player=previous)
 
 
 def withdraw_offers(table: Table) -> int:

@@ -1,0 +1,120 @@
+"""The organiser's console: one page per league and round (/admin/leagues/league/<id>/console/?round=<id>) with
+each table, its phase, its deadline in the league's time zone, who still owes an order (by name, never what
+anyone ordered) and who holds each seat, the members away, and the jobs at hand. Its buttons post to the
+admin lists' own actions (games/admin.py, games/leagues/admin.py), which come back here with what they did:
+each job has one path whichever page it starts from."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.admin import ModelAdmin
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
+
+from games.durations import relative
+from games.leagues.away import days_away
+from games.leagues.deadlines import zone
+from games.leagues.models import League, Membership, Round, Table
+from games.models import Game, Order, Phase, Player, Seat
+
+
+@dataclass
+class SeatRow:
+    number: int  # as players count seats, from 1
+    holder: str
+    change_url: str  # the seat's page: replace its player
+
+
+@dataclass
+class TableRow:
+    number: int
+    game: str = ""
+    game_id: int | None = None
+    game_url: str = ""
+    status: str = "not started"
+    phase: str = ""
+    deadline: str = ""
+    owing: list[str] = field(default_factory=list)
+    seats: list[SeatRow] = field(default_factory=list)
+    running: bool = False
+    paused: bool = False
+
+
+def shown(moment: datetime, league: League, now: datetime) -> str:
+    local = moment.astimezone(zone(league.time_zone))
+    return f"{local:%a %d %b %Y %H:%M} {local.tzname()} ({relative(moment, now)})"
+
+
+def table_rows(league: League, round_: Round, now: datetime) -> list[TableRow]:
+    """The round's tables, in a fixed number of queries whatever their number."""
+    tables = list(Table.objects.filter(round=round_).select_related("game").order_by("number"))
+    games = [t.game for t in tables if t.game is not None]
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in Seat.objects.filter(game__in=games).select_related("player").order_by("number"):
+        seats[seat.game_id].append(seat)
+    phases = {p.game_id: p for p in Phase.objects.filter(game__in=games, status=Phase.Status.OPEN)}
+    ordered = set(Order.objects.filter(phase__in=phases.values()).values_list("phase_id", "seat_id"))
+    drawn = Player.objects.in_bulk({p for t in tables if t.game is None for p in t.players})
+    rows = []
+    for table in tables:
+        row = TableRow(number=table.number)
+        if table.game is None:
+            row.seats = [SeatRow(n + 1, drawn[p].display_name, "") for n, p in enumerate(table.players) if p in drawn]
+            rows.append(row)
+            continue
+        game = table.game
+        row.game, row.game_id = str(game), game.pk
+        row.game_url = reverse("admin:games_game_change", args=[game.pk])
+        row.status = game.get_status_display()
+        row.running, row.paused = game.status == Game.Status.ACTIVE, game.status == Game.Status.PAUSED
+        phase = phases.get(game.pk) if game.status != Game.Status.FINISHED else None
+        for seat in seats[game.pk]:
+            holder = "bot" if seat.is_bot else (seat.player.display_name if seat.player else "open seat")
+            row.seats.append(SeatRow(seat.number + 1, holder, reverse("admin:games_seat_change", args=[seat.pk])))
+            owes = phase is not None and phase.prompt_for(seat.number) is not None and not seat.is_bot
+            if owes and phase is not None and (phase.pk, seat.pk) not in ordered:
+                row.owing.append(f"seat {seat.number + 1}: {holder}")
+        if phase is not None:
+            row.phase = phase.name
+            row.deadline = shown(phase.deadline, league, now) + (" — paused" if row.paused else "")
+        rows.append(row)
+    return rows
+
+
+def console_view(model_admin: ModelAdmin[League], request: HttpRequest, league_id: str) -> HttpResponse:
+    """The console of one of the user's leagues (another's is not found: it tells nothing)."""
+    league = model_admin.get_queryset(request).filter(pk=league_id).first()
+    if league is None or not model_admin.has_view_permission(request, league):
+        raise Http404("No such league.")
+    rounds = list(
+        Round.objects.filter(season__league=league).select_related("season").order_by("-season__number", "-number")
+    )
+    chosen = request.GET.get("round")
+    round_ = next((r for r in rounds if str(r.pk) == chosen), rounds[0] if rounds else None)
+    now = timezone.now()
+    today = now.astimezone(zone(league.time_zone)).date()
+    members = Membership.objects.filter(league=league).select_related("player")
+    counts: dict[str, int] = defaultdict(int)
+    for member in members:
+        counts[member.status] += 1
+    away = days_away(league, [m.player_id for m in members], today)
+    context: dict[str, Any] = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.opts,
+        "title": f"{league}: console",
+        "league": league,
+        "round": round_,
+        "rounds": rounds,
+        "tables": table_rows(league, round_, now) if round_ else [],
+        "counts": dict(counts),
+        "away": sorted((m.player.display_name, away[m.player_id], m.pk) for m in members if m.player_id in away),
+        "here": request.get_full_path(),
+        "time_zone": league.time_zone,
+    }
+    return TemplateResponse(request, "admin/leagues/league/console.html", context)
