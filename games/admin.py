@@ -19,7 +19,9 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 
 from games import bounces, emails, extensions, organise, turns
 from games.admin_newgame import NewGameForm
@@ -88,10 +90,15 @@ class SeatPosition:
 
 class SeatInline(SeatPosition, ReadOnlyMixin, admin.TabularInline):
     model = Seat
-    fields = readonly_fields = ("position", "player", "is_bot")
+    fields = readonly_fields = ("position", "player", "is_bot", "seat_page")
+    template = "admin/readonly_tabular.html"  # headers on every column (axe)
     extra = 0
     can_delete = False
-    show_change_link = True
+
+    @admin.display(description="seat's page")
+    def seat_page(self, seat: Seat) -> str:
+        url = reverse("admin:games_seat_change", args=[seat.pk])
+        return format_html('<a href="{}">Seat {} (replace its player)</a>', url, seat.number + 1)
 
 
 # An organiser edits a game's title and timings; the rest is the game's own record.
@@ -277,6 +284,7 @@ class SeatAdmin(SeatPosition, OrganisersGames):
 class OrderInline(ReadOnlyMixin, admin.TabularInline):
     model = Order
     fields = readonly_fields = ("seat", "submitted_at", "revision", "is_default", "content")
+    template = "admin/readonly_tabular.html"  # headers on every column (axe)
     extra = 0
     can_delete = False
 

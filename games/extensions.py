@@ -14,7 +14,8 @@ Signals, sent by the service layer (games.turns, games.sweep):
   last emails are stored: a receiver tidies up what the end makes moot;
 - `seat_replaced`, with `seat` (held by the newcomer now), `previous` (the Player who held it, or None) and
   `now`, by games.organise.replace_player inside its transaction, whoever asked for it (an organiser in the
-  admin, a league's substitute claim): a receiver records who holds the seat from which phase;
+  admin, a league's substitute claim): a receiver records who holds the seat from which phase, or refuses
+  the replacement by raising ValueError with the reason (it is rolled back and the reason shown);
 - `news_declined`, with `player` and `now`, inside the transaction of a one-click unsubscribe
   (games/mailpolicy.py): a receiver lowers its own mail choices for the player to the least that still
   lets them play, returning True if it changed any.

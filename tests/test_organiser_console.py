@@ -6,10 +6,13 @@ league's record and telling the old player."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core import mail
 from django.urls import reverse
 
+from games.leagues import services
 from games.leagues.models import League, Membership, Round, Substitution
 from games.models import Phase, Seat
 from tests.league_helpers import (
@@ -152,3 +155,22 @@ def test_replacing_a_seat_on_its_page_keeps_the_leagues_record_and_tells_the_old
     told = [m for m in mail.outbox if m.to == [old.email] and m.tags == ["seat-replaced"]]
     assert len(told) == 1 and "gave your seat" in str(told[0].body) and "/leagues/spring/me/?k=" in str(told[0].body)
     assert Round.objects.get().status == Round.Status.STARTED
+
+
+def test_a_scheduled_rounds_start_moves_on_its_page_and_a_started_rounds_does_not(client):
+    league = make_league(players=8)
+    client.force_login(organiser_of(league))
+    client.post(
+        reverse("admin:leagues_league_changelist"), {"action": "draw_round_tomorrow", "_selected_action": [league.pk]}
+    )
+    round_ = Round.objects.get()
+    url = reverse("admin:leagues_round_change", args=[round_.pk])
+    page = client.get(url).content.decode()
+    form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    assert 'type="datetime-local" name="starts_at"' in page and 'for="id_starts_at"' in page
+    form["starts_at"] = "2030-01-02T20:30"
+    assert client.post(url, form).status_code == 302
+    round_.refresh_from_db()
+    assert round_.starts_at.isoformat() == "2030-01-02T20:30:00+00:00"
+    services.start_round(round_.pk)
+    assert 'name="starts_at"' not in client.get(url).content.decode()  # started: its start is history

@@ -139,6 +139,7 @@ class SeasonAdmin(OrganisersOwn):
 class TableInline(admin.TabularInline):
     model = Table
     fields = readonly_fields = ("number", "seated", "game", "grace_used", "vacation")
+    template = "admin/readonly_tabular.html"  # headers on every column (axe)
     extra = 0
     can_delete = False
     show_change_link = False
@@ -175,6 +176,17 @@ class RoundAdmin(OrganisersOwn):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # rounds are drawn from the league's actions
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        started = obj is not None and obj.status != Round.Status.SCHEDULED
+        return [*self.readonly_fields, "starts_at"] if started else self.readonly_fields
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "starts_at":  # one labelled field, not Django's date and time boxes (axe: label)
+            kwargs["form_class"] = forms.DateTimeField
+            kwargs["help_text"] = f"In the server's time zone, {timezone.get_current_timezone_name()}."
+            kwargs["widget"] = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     @admin.display(description="console")
     def console(self, round_: Round) -> str:

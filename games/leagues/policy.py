@@ -194,6 +194,14 @@ def on_seat_replaced(seat: Seat, previous: object, now: datetime, **kwargs: Any)
     table = table_of(seat.game)
     if table is None:
         return
+    running = [Game.Status.ACTIVE, Game.Status.PAUSED]
+    league = table.round.season.league
+    elsewhere = Seat.objects.filter(
+        player=seat.player, game__status__in=running, game__league_table__round__season__league=league
+    ).exclude(game=seat.game)
+    if elsewhere.exists():  # refused: the replacement rolls back, and whoever asked reads why
+        assert seat.player is not None
+        raise ValueError(f"{seat.player.email} already plays a running game of {league}: one at a time.")
     from_phase = seat.game.phase_number
     for seating in Seating.objects.filter(table=table, seat_number=seat.number, until_phase__isnull=True):
         # A holder replaced in the phase they sat down in held it for no phase at all.
