@@ -14,15 +14,16 @@ from django.urls import reverse
 from games import turns
 from games.leagues import roles, services
 from games.leagues.models import League, Membership, Round
-from games.models import Game, Seat
+from games.models import Game, Phase, Seat
 from tests.league_helpers import first_game, make_league, open_phase_of, organiser_of, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def act(client: Client, model: str, action: str, *rows: Any, app: str = "leagues") -> Any:
-    """Run a list's bulk action on `rows`, as the admin's form posts it; the page it lands on."""
-    form = {"action": action, "_selected_action": [row.pk for row in rows]}
+def act(client: Client, model: str, action: str, *rows: Any, app: str = "leagues", **more: str) -> Any:
+    """Run a list's bulk action on `rows`, as the admin's form posts it (with `more` fields: an answer to
+    its question); the page it lands on."""
+    form = {"action": action, "_selected_action": [row.pk for row in rows], **more}
     return client.post(reverse(f"admin:{app}_{model}_changelist"), form, follow=True)
 
 
@@ -71,6 +72,16 @@ def test_an_organiser_draws_extends_pauses_resumes_and_replaces_in_their_league(
     assert page.status_code == 302
     seat.refresh_from_db()
     assert seat.player is not None and seat.player.email == "new@example.com"
+    phase = open_phase_of(game)
+    act(client, "game", "resolve_now", game, app="games", confirmed="yes")
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.RESOLVED
+    away = Membership.objects.get(league=ours, player__email="p2@example.com")
+    recorded = client.post(reverse("admin:leagues_vacation_add"), {"membership": away.pk, "days": 2})
+    assert recorded.status_code == 302 and away.vacations.get().days == 2
+    assert client.get(reverse("admin:leagues_league_console", args=[ours.pk])).status_code == 200
+    standings = client.get(reverse("leagues-league", args=[ours.slug]))  # linked from the console
+    assert standings.status_code == 200 and "P2" in standings.content.decode()
 
 
 def test_an_organiser_reaches_nothing_of_another_organisers_league(client):
@@ -85,14 +96,19 @@ def test_an_organiser_reaches_nothing_of_another_organisers_league(client):
         reverse("admin:games_seat_change", args=[game.seats.first().pk]),
     ]:
         assert client.get(path).status_code == 302, path  # the admin's "no such row": it tells nothing
-    deadline = open_phase_of(game).deadline
+    assert client.get(reverse("admin:leagues_league_console", args=[theirs.pk])).status_code == 404
+    phase = open_phase_of(game)
     act(client, "game", "extend_72h", game, app="games")
     act(client, "game", "pause", game, app="games")
+    act(client, "game", "resolve_now", game, app="games", confirmed="yes")
     act(client, "league", "draw_round_now", theirs)
     act(client, "membership", "drop", member)
+    refused = client.post(reverse("admin:leagues_vacation_add"), {"membership": member.pk, "days": 2})
+    assert refused.status_code == 200 and not member.vacations.exists()
     game.refresh_from_db()
     member.refresh_from_db()
-    assert open_phase_of(game).deadline == deadline and game.status == Game.Status.ACTIVE
+    assert open_phase_of(game) == phase and open_phase_of(game).deadline == phase.deadline
+    assert game.status == Game.Status.ACTIVE
     assert member.status == Membership.Status.ACTIVE and Round.objects.filter(season__league=theirs).count() == 1
     seat = game.seats.first()
     client.post(reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": "thief@example.com"})
