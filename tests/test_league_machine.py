@@ -212,13 +212,19 @@ class LeagueMachine(RuleBasedStateMachine):
                 self.round_points[round_.pk] = list(self.points)
 
     @precondition(lambda self: bool(self.running_games()))
-    @rule(data=st.data(), action=st.sampled_from(["extend_24h", "pause", "resume", "resolve_now"]))
+    @rule(data=st.data(), action=st.sampled_from(["extend_24h", "pause", "resume"]))
     def game_job(self, data: st.DataObject, action: str) -> None:
         with self.clock():
-            games = self.running_games()
-            if games:
-                game = data.draw(st.sampled_from(sorted(games, key=lambda g: g.pk)))
-                self.admin_action("game", action, game.pk, app="games", confirmed="yes")
+            game = data.draw(st.sampled_from(self.running_games()))
+            self.admin_action("game", action, game.pk, app="games")
+
+    @precondition(lambda self: bool(self.running_games()))
+    @rule(data=st.data())
+    def resolve_now(self, data: st.DataObject) -> None:
+        """The organiser resolves a game's open phase now (answering yes when asked)."""
+        with self.clock():
+            game = data.draw(st.sampled_from(self.running_games()))
+            self.admin_action("game", "resolve_now", game.pk, app="games", confirmed="yes")
 
     @precondition(rounds)
     @rule(action=st.sampled_from(["extend_24h", "pause", "resume", "start_now", "close"]))
