@@ -121,6 +121,8 @@ def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
     with transaction.atomic():
         seat = Seat.objects.select_for_update().select_related("game").get(pk=seat.pk)
         player = turns.player_for(email, name)
+        if seat.player_id == player.pk:
+            raise ValueError(f"{email} already holds this seat: nothing was changed.")
         if Seat.objects.filter(game=seat.game, player=player).exclude(pk=seat.pk).exists():
             raise ValueError(f"{email} already sits in this game.")
         previous, seat.player = seat.player, player

@@ -62,6 +62,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
         page.goto(server + reverse("admin:leagues_league_changelist"))
         look(page, "the leagues", findings)
         page.get_by_role("link", name="Console").click()
+        page.wait_for_url(f"**{reverse('admin:leagues_league_console', args=[league.pk])}")
         look(page, "the console before a round", findings)
         press(page, page, "Draw the next round, starting now")
         assert messages_on(page)[0] == "Spring Cup season 1 round 1 drawn: 2 table(s) started.", messages_on(page)
@@ -93,6 +94,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
         look(page, "a game's page", findings)
         assert " UTC" in page.inner_text(".field-deadline")  # its deadline, with its time zone
         page.go_back()
+        page.wait_for_url(f"**{reverse('admin:leagues_league_console', args=[league.pk])}")
         page.locator("table.console-tables tbody tr").first.get_by_role("link", name="replace").first.click()
         page.wait_for_url("**/admin/games/seat/*/change/")
         look(page, "a seat's page", findings)
@@ -119,6 +121,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
 
         page.goto(server + reverse("admin:leagues_league_console", args=[league.pk]))
         page.get_by_role("link", name="Record a vacation").click()
+        page.wait_for_url(f"**{reverse('admin:leagues_vacation_add')}")
         look(page, "recording a vacation", findings)
         away = Membership.objects.select_related("player").get(league=league, player=second.seats.get(number=2).player)
         page.get_by_label("Member").select_option(str(away.pk))
@@ -131,6 +134,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
 
         page.goto(server + reverse("admin:games_game_changelist"))
         page.get_by_role("link", name="Spring Cup S1 R1").click()
+        page.wait_for_url("**/admin/games/game/?round=*")
         look(page, "the games of a round", findings)
         assert page.locator("#result_list tbody tr").count() == 2
 
@@ -141,6 +145,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
         assert messages_on(page) == [f"{round_} still has 2 game(s) running: {first}, {second}."]
         look(page, "the console after a refused close", findings)
         page.get_by_role("link", name="The public page").click()
+        page.wait_for_url(f"**{reverse('leagues-league', args=[league.slug])}")
         look(page, "the public standings", findings)
     finally:
         context.close()

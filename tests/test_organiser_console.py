@@ -174,3 +174,18 @@ def test_a_scheduled_rounds_start_moves_on_its_page_and_a_started_rounds_does_no
     assert round_.starts_at.isoformat() == "2030-01-02T20:30:00+00:00"
     services.start_round(round_.pk)
     assert 'name="starts_at"' not in client.get(url).content.decode()  # started: its start is history
+
+
+def test_giving_a_seat_to_the_player_who_holds_it_changes_nothing(client):
+    league = make_league(players=4)
+    game = first_game(started_round(league))
+    seat = game.seats.select_related("player").get(number=1)
+    key = seat.link_key
+    client.force_login(organiser_of(league))
+    page = client.post(
+        reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": seat.player.email}, follow=True
+    )
+    assert said(page)[0] == f"{seat.player.email} already holds this seat: nothing was changed."
+    seat.refresh_from_db()
+    assert seat.link_key == key and not Substitution.objects.exists()
+    assert Membership.objects.get(league=league, player=seat.player).status == Membership.Status.ACTIVE
