@@ -13,8 +13,8 @@ seats. After every step:
 - a round whose games are all over is closed, with no beat (tasks run inline, as in `make run`).
 
 The game is Secret Hands (tests/toy_game/hands.py): three rounds of sealed cards from random hands, so whole
-games are short and every secret is a token no page has by chance. Bounded (PBEM_MACHINE_EXAMPLES, 5 by default,
-of up to 30 steps) to stay well under a minute."""
+games are short and every secret is a token no page has by chance. Bounded (PBEM_MACHINE_EXAMPLES, 4 by default,
+of up to 25 steps) to stay well under a minute: about 30 s."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ from tests.toy_game.hands import HANDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-EXAMPLES = int(os.environ.get("PBEM_MACHINE_EXAMPLES", "5"))
+EXAMPLES = int(os.environ.get("PBEM_MACHINE_EXAMPLES", "4"))
 START = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 SUBSTITUTE_AFTER = 2
 RUNNING = [Game.Status.ACTIVE, Game.Status.PAUSED]
@@ -444,7 +444,7 @@ def test_a_league_keeps_its_invariants_whatever_its_players_and_organiser_do(sec
 def settings_for_ci() -> settings:
     return settings(
         max_examples=EXAMPLES,
-        stateful_step_count=30,
+        stateful_step_count=25,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
