@@ -46,6 +46,14 @@ def test_a_shared_win_counts_as_a_share_of_a_win():
     assert {r.player_id: r.wins for r in rows} == {1: 0.5, 2: 0.5, 3: 0}
 
 
+def test_a_place_shared_with_a_seat_nobody_held_at_the_end_is_still_shared():
+    # Seat of player 2 tied first with a seat left to a bot (a dropped member's): 8 points and half a win, as
+    # if its holder had stayed (found by tests/test_league_machine.py: the standings gave the whole 10).
+    shared = Finish(game_id=1, finished_at=T0, ranks=[(2, 1), (3, 3)], places=[1, 1, 3])
+    rows = {r.player_id: r for r in season_standings([shared], POINTS)}
+    assert (rows[2].points, rows[2].wins, rows[3].points) == (8, 0.5, 3)
+
+
 def test_reliability_breaks_the_last_ties_and_members_without_games_are_listed():
     rows = season_standings([finish(1, (1, 1), (2, 1))], POINTS, reliability={1: (10, 5), 2: (10, 0)}, players=[9])
     assert [r.player_id for r in rows] == [2, 1, 9]

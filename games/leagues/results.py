@@ -78,7 +78,10 @@ def finishes(tables: Iterable[Table]) -> list[Finish]:
         ]
         # The points its round was drawn with (a change of the league's applies from the next round).
         points = table.round.points or None
-        result.append(Finish(game_id=table.game.pk, finished_at=table.game.finished_at, ranks=ranks, points=points))
+        places = [row["rank"] for row in table.game.result]
+        result.append(
+            Finish(game_id=table.game.pk, finished_at=table.game.finished_at, ranks=ranks, points=points, places=places)
+        )
     return result
 
 

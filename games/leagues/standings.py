@@ -22,6 +22,9 @@ class Finish:
     finished_at: datetime
     ranks: Sequence[tuple[int, int]]
     points: Sequence[float] | None = None  # the points per place it scores (its round's), if not the league's
+    # Every seat's rank, held at the end or not: a place shared with a seat nobody held at the end (a bot's, a
+    # dropped member's) is still shared. Empty: the ranks above are every seat's.
+    places: Sequence[int] = ()
 
 
 @dataclass
@@ -71,12 +74,12 @@ def season_standings(
     `players` adds members who have not finished a game yet."""
     rows: dict[int, Standing] = {p: Standing(p) for p in players}
     for finish in finishes:
-        ranks = [rank for _, rank in finish.ranks]
-        firsts = ranks.count(1)
-        scores = place_points(points if finish.points is None else finish.points, ranks)
-        for (player, rank), scored in zip(finish.ranks, scores, strict=True):
+        places = list(finish.places) or [rank for _, rank in finish.ranks]
+        firsts = places.count(1)
+        by_rank = dict(zip(places, place_points(points if finish.points is None else finish.points, places)))
+        for player, rank in finish.ranks:
             row = rows.setdefault(player, Standing(player))
-            row.points += scored
+            row.points += by_rank[rank]
             row.games += 1
             row.places += rank
             if rank == 1:
