@@ -76,7 +76,8 @@ def season_standings(
     for finish in finishes:
         places = list(finish.places) or [rank for _, rank in finish.ranks]
         firsts = places.count(1)
-        by_rank = dict(zip(places, place_points(points if finish.points is None else finish.points, places)))
+        shares = place_points(points if finish.points is None else finish.points, places)
+        by_rank = dict(zip(places, shares, strict=True))
         for player, rank in finish.ranks:
             row = rows.setdefault(player, Standing(player))
             row.points += by_rank[rank]
