@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import turns
-from games.engines.genoa.components import card_text
+from games.engines.genoa.data import card_text
 from games.models import Game, Player
 from tests.conftest import open_phase
 from tests.test_views import signed_in

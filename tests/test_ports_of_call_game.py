@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import turns
 from games.engines import get_engine
-from games.engines.ports_of_call.board import order_label
+from games.engines.ports_of_call.money import order_label
 from games.links import make_token
 from games.models import Game, Phase
 from tests.conftest import open_phase

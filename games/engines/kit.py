@@ -1,11 +1,17 @@
-"""The skeleton every engine shares, so that an engine's package holds only its rules.
+"""Helpers under the engine contract (base.py) for the common shape of a game: a table of decisions.
 
-`StepEngine` implements the contract of base.py from a table of decisions: one `Step` per kind of prompt,
-picked by the state's "step". It checks the player count and the options (`read_options`, driven by the
-engine's `OptionSpec`s), guards `validate` (a real seat, asked now, a form), and wraps `resolve`: a copy of
-the state, every owed order checked or replaced by the seat's default, the step's handler, and the final
-ranking once the game is over. An engine writes its first state (`start`), its steps, its standings and its
-view (`board`); the hooks below let it word what the skeleton says in the game's terms.
+`DecisionEngine` is an `Engine` whose current decision is a key of its `decisions` table (the state's
+"step"); one `Decision` per kind of prompt says what an asked seat reads, how its order is checked, what a
+missed deadline and a bot answer, how the orders are applied and read back. From that table the kit writes
+the contract's `prompts`, `validate`, `resolve`, `default_order`, `random_order`, `read_back`,
+`next_steps` and `builder_steps`, with their guards (a real seat, asked now, a form; a copy of the state,
+every owed order checked or replaced by the seat's default, the final ranking once the game is over).
+
+The engine writes the rest of the contract itself, in the contract's words: `setup` (starting with
+`read_setup`, which checks the player count and reads the options from their `OptionSpec`s), `view`
+(`final_rows` gives the final table once the game is over), `outcome`, `phase_name`, `conceal`,
+`seat_name`, and `not_asked_reason`. The state keys the kit reads are `KitState`'s; the engine contract
+test checks them in every state of random games.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import re
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from games.engines.base import (
     Engine,
@@ -34,7 +40,7 @@ from games.engines.base import (
     split_steps,
 )
 
-# Every step handler: apply the owed orders (already checked, one per asked seat) to the copied state, then
+# Every decision's handler: apply the owed orders (already checked, one per asked seat) to the copied state, then
 # run the automatic steps until some seat owes a decision or the game is over.
 Handler = Callable[[State, dict[int, Order], random.Random, list[Event]], None]
 
@@ -75,7 +81,7 @@ class Builder:
 
 
 @dataclass(frozen=True)
-class Step:
+class Decision:
     """One kind of decision: what an asked seat reads, how its order is checked, what a missed deadline
     and a bot answer, how the orders are applied, how an order reads back in words, and the builders of
     its "steps" fields by field name."""
@@ -89,8 +95,28 @@ class Step:
     builders: Mapping[str, Builder] = field(default_factory=dict, kw_only=True)
 
 
+class _KitStateAlways(TypedDict):
+    step: str
+    finished: bool
+
+
+class KitState(_KitStateAlways, total=False):
+    """The keys of a state that `DecisionEngine` reads; an engine's state holds these and its own.
+
+    `step` is the key of the current decision in the engine's `decisions` (any word once `finished`; the
+    name is older than the table and stays, as stored games carry it). `players` is read by `seat_count`
+    and `asked` by `asked`: an engine that knows the seats or the asked seats otherwise (from its own keys)
+    overrides that method instead of storing the key. tests/engines/test_contract.py checks every state
+    of random games against this declaration and the engine's overrides. (Two classes because Python 3.11
+    cannot tell NotRequired keys apart under postponed annotations; `total=False` it can.)
+    """
+
+    players: int
+    asked: list[int]
+
+
 def only(orders: dict[int, Order]) -> tuple[int, Order]:
-    """The seat and order of a step that asks one seat."""
+    """The seat and order of a decision that asks one seat."""
     return next(iter(orders.items()))
 
 
@@ -100,36 +126,25 @@ def copy_state(state: State) -> State:
     return copied
 
 
-class StepEngine(Engine):
-    steps: Mapping[str, Step]
+class DecisionEngine(Engine):
+    decisions: Mapping[str, Decision]
     seat_word = "seat"  # what `validate` calls a seat that does not exist
     final_text = "Final ranking: {}."  # the last event; {} is the standings, one `final_entry` each
     final_entry = "{rank}. {name} {detail}"
-    final_name_key = "name"  # the key of a seat's name in the view's final rows
+    final_name_key = "name"  # the key of a seat's name in `final_rows`
 
-    # --- what each engine writes ----------------------------------------------------------------------
-
-    @abstractmethod
-    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
-        """The first state, advanced to the first decision; `options` are read already (`read_options`)."""
-
-    @abstractmethod
-    def standings(self, state: State) -> list[Standing]:
-        """The standings in rank order, with the rulebook's tie-breaks (asked once the game is over)."""
-
-    @abstractmethod
-    def board(self, state: State, seat: int | None, phase: str, final: list[dict[str, Any]] | None) -> dict[str, Any]:
-        """The view of `seat` (see `Engine.view`), given the phase name and, at the end, the final rows."""
+    # --- what the engine writes besides the contract's setup, view, outcome, phase_name ---------------
 
     @abstractmethod
     def not_asked_reason(self, state: State, seat: int) -> str:
         """Why `seat` (a real seat) is not asked anything now, in the game's words."""
 
     def asked(self, state: State) -> list[int]:
-        """The seats that owe an order now."""
+        """The seats that owe an order now (KitState's `asked`)."""
         return [] if state["finished"] else state["asked"]
 
     def seat_count(self, state: State) -> int:
+        """How many seats the game has (KitState's `players`)."""
         return int(state["players"])
 
     def option_refusal(self, spec: OptionSpec, name: str) -> str:
@@ -140,9 +155,18 @@ class StepEngine(Engine):
     def check_options(self, players: int, chosen: dict[str, Any]) -> None:
         """Checks across the options or the seats once each has been read; ValueError to refuse."""
 
-    def apply(self, state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
-        """Apply the owed orders: the current step's handler."""
-        self.steps[state["step"]].resolve(state, orders, rng, events)
+    # --- helpers for the engine's own setup and view ----------------------------------------------------
+
+    def read_setup(self, players: int, options: Any) -> dict[str, Any]:
+        """The first lines of `setup`: ValueError (shown to the organiser) for a player count outside the
+        game's range or a refused option, else every option by name (`read_options`)."""
+        check_players(self, players)
+        return read_options(self, players, options)
+
+    def final_rows(self, state: State) -> list[dict[str, Any]] | None:
+        """The final table for the view once the game is over (`outcome` as rows), else None."""
+        standings = self.outcome(state)
+        return None if standings is None else [self.final_row(state, standing) for standing in standings]
 
     def final_row(self, state: State, standing: Standing) -> dict[str, Any]:
         return {
@@ -153,24 +177,20 @@ class StepEngine(Engine):
             "detail": standing.detail,
         }
 
-    # --- the contract ---------------------------------------------------------------------------------
-
-    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
-        check_players(self, players)
-        return self.start(players, read_options(self, players, options), rng)
+    # --- the contract, from the decisions table ---------------------------------------------------------
 
     def prompts(self, state: State) -> dict[int, Prompt]:
         seats = self.asked(state)
         if not seats:
             return {}
-        prompt = self.steps[state["step"]].prompt
+        prompt = self.decisions[state["step"]].prompt
         return {seat: prompt(state, seat) for seat in seats}
 
     def validate(self, state: State, seat: int, order: Order) -> Order:
         self._check_asked(state, seat)
         if not isinstance(order, dict):
             raise OrderError("An order must be a form with named fields.")
-        return self.steps[state["step"]].validate(state, seat, order)
+        return self.decisions[state["step"]].validate(state, seat, order)
 
     def _check_asked(self, state: State, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seat_count(state):
@@ -179,11 +199,11 @@ class StepEngine(Engine):
             raise OrderError(self.not_asked_reason(state, seat))
 
     def read_back(self, state: State, seat: int, order: Order) -> ReadBack:
-        return self.steps[state["step"]].read_back(state, seat, order)
+        return self.decisions[state["step"]].read_back(state, seat, order)
 
     def _builder(self, state: State, seat: int, name: str) -> Builder:
         self._check_asked(state, seat)
-        builder = self.steps[state["step"]].builders.get(name)
+        builder = self.decisions[state["step"]].builders.get(name)
         if builder is None:
             raise OrderError(f"This order has no {name!r} to build step by step.")
         return builder
@@ -213,7 +233,7 @@ class StepEngine(Engine):
         return NextSteps(choices, not problem, problem)
 
     def builder_steps(self, state: State, seat: int, field: str, text: str) -> list[str]:
-        builder = self.steps[state["step"]].builders.get(field) if not state["finished"] else None
+        builder = self.decisions[state["step"]].builders.get(field) if not state["finished"] else None
         return builder.split(state, text) if builder else split_steps(text)
 
     def resolve(self, state: State, orders: dict[int, Order], rng: random.Random) -> tuple[State, list[Event]]:
@@ -224,9 +244,10 @@ class StepEngine(Engine):
         by_seat = {int(seat): order for seat, order in orders.items()}
         owed = {seat: self._owed(new_state, seat, by_seat.get(seat)) for seat in seats}
         events: list[Event] = []
-        self.apply(new_state, owed, rng, events)
-        if new_state["finished"]:
-            entries = [self._final_entry(new_state, standing) for standing in self.standings(new_state)]
+        self.decisions[new_state["step"]].resolve(new_state, owed, rng, events)
+        standings = self.outcome(new_state)
+        if standings is not None:
+            entries = [self._final_entry(new_state, standing) for standing in standings]
             events.append(Event(self.final_text.format("; ".join(entries)), data={"kind": "final"}))
         return new_state, events
 
@@ -244,17 +265,10 @@ class StepEngine(Engine):
         )
 
     def default_order(self, state: State, seat: int) -> Order:
-        return self.steps[state["step"]].default(state, seat)
+        return self.decisions[state["step"]].default(state, seat)
 
     def random_order(self, state: State, seat: int, rng: random.Random) -> Order:
-        return self.steps[state["step"]].random(state, seat, rng)
-
-    def outcome(self, state: State) -> list[Standing] | None:
-        return self.standings(state) if state["finished"] else None
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        final = [self.final_row(state, standing) for standing in self.standings(state)] if state["finished"] else None
-        return self.board(state, seat, self.phase_name(state), final)
+        return self.decisions[state["step"]].random(state, seat, rng)
 
 
 # --- players and options (a ValueError's message is shown to the organiser as it is) ------------------
@@ -267,7 +281,7 @@ def check_players(engine: Engine, players: Any) -> None:
         raise ValueError(f"{engine.title} needs {engine.min_players} to {engine.max_players} players, not {players}.")
 
 
-def read_options(engine: StepEngine, players: int, options: Any) -> dict[str, Any]:
+def read_options(engine: DecisionEngine, players: int, options: Any) -> dict[str, Any]:
     """Every option of `engine` by name: its default where the organiser left it blank (missing, null, ""
     or []), else the value checked against its OptionSpec. Unknown names are refused."""
     if not isinstance(options, dict):
@@ -280,7 +294,7 @@ def read_options(engine: StepEngine, players: int, options: Any) -> dict[str, An
     return chosen
 
 
-def _read_option(engine: StepEngine, spec: OptionSpec, players: int, value: Any) -> Any:
+def _read_option(engine: DecisionEngine, spec: OptionSpec, players: int, value: Any) -> Any:
     blank = value is None or value == "" or value == []
     if spec.kind == "integer":
         return spec.default if blank else _integer(spec, value)
@@ -311,7 +325,7 @@ def _choice(spec: OptionSpec, value: Any) -> str:
     return value
 
 
-def _seat_list(engine: StepEngine, spec: OptionSpec, players: int, value: Any) -> list[str | None]:
+def _seat_list(engine: DecisionEngine, spec: OptionSpec, players: int, value: Any) -> list[str | None]:
     """One choice per seat, named in any case; a blank entry is None (the engine decides it)."""
     if not isinstance(value, (list, tuple)):
         raise ValueError(f"The {spec.name} option must be a list with one {spec.item} per seat.")

@@ -1,17 +1,19 @@
 """The engine contract, for every registered engine: random play terminates, is deterministic for a
 seed, survives a JSON round trip at every step, and neither a seat's view nor the read-back of its order
-holds what it may not see (nor does the example order a turn email shows)."""
+holds what it may not see (nor does the example order a turn email shows). An engine built on the kit keeps
+the state keys the kit reads (`KitState`) in every state."""
 
 from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, get_args, get_origin, get_type_hints
 
 import pytest
 
 from games.engines import all_engines
 from games.engines.base import Engine, OrderError, ReadBack
+from games.engines.kit import DecisionEngine, KitState
 
 ENGINES = all_engines()
 MAX_STEPS = 5000
@@ -28,6 +30,8 @@ def play(engine: Engine, players: int, seed: int, check: bool = False) -> tuple[
     state = engine.setup(players, {}, random.Random(f"{seed}:0"))
     log: list[list[dict]] = []
     for step in range(1, MAX_STEPS):
+        if check:
+            check_kit_state(engine, state)
         prompts = engine.prompts(state)
         if not prompts:
             return state, log
@@ -47,6 +51,34 @@ def play(engine: Engine, players: int, seed: int, check: bool = False) -> tuple[
         log.append([e.to_json() for e in events])
         state = new_state
     pytest.fail(f"{engine.slug}: no end after {MAX_STEPS} steps")
+
+
+# The method of DecisionEngine that reads each optional KitState key: an engine that overrides it need not
+# store the key.
+KIT_READERS = {"players": DecisionEngine.seat_count, "asked": DecisionEngine.asked}
+
+
+def check_kit_state(engine: Engine, state: Any) -> None:
+    """A kit engine's state holds each key of KitState with its declared type (an optional key unless the
+    engine overrides the method that reads it), names one of its decisions while the game goes on, and asks
+    real seats, the ones it prompts."""
+    if not isinstance(engine, DecisionEngine):
+        return
+    assert set(KIT_READERS) == KitState.__optional_keys__, "a KitState key without a reader here"
+    for key, declared in get_type_hints(KitState).items():
+        reader = KIT_READERS.get(key)
+        if reader is not None and getattr(type(engine), reader.__name__) is not reader:
+            continue
+        assert key in state, f"{engine.slug}: the state has no {key!r} (kit.KitState)"
+        value = state[key]
+        assert isinstance(value, get_origin(declared) or declared), f"{engine.slug}: {key} is {value!r}"
+        for item in value if get_origin(declared) else ():
+            assert isinstance(item, get_args(declared)[0]), f"{engine.slug}: {key} holds {item!r}"
+    if not state["finished"]:
+        assert state["step"] in engine.decisions, f"{engine.slug}: step {state['step']!r} is no decision"
+    asked = engine.asked(state)
+    assert all(0 <= seat < engine.seat_count(state) for seat in asked), asked
+    assert sorted(asked) == sorted(engine.prompts(state)), "the asked seats are not the prompted ones"
 
 
 def check_step(engine: Engine, state: Any, players: int, prompts: dict, orders: dict, rng: random.Random) -> None:

@@ -15,9 +15,9 @@ import pytest
 from games.engines import get_engine
 from games.engines.base import Event, OrderError, State
 from games.engines.genoa.actions import take_goods, take_markers, take_tile
-from games.engines.genoa.board import BUILDINGS, MARKET, neighbours, space_at
-from games.engines.genoa.components import CONTRACTS, LARGE_ORDERS, MESSAGES, SMALL_ORDERS, TILE_OF_BUILDING
+from games.engines.genoa.data import CONTRACTS, LARGE_ORDERS, MESSAGES, SMALL_ORDERS, TILE_OF_BUILDING
 from games.engines.genoa.flow import begin_turn, finish, open_offers
+from games.engines.genoa.map import BUILDINGS, MARKET, neighbours, space_at
 
 ENGINE = get_engine("genoa")
 RED, BLUE, GREEN, YELLOW = 0, 1, 2, 3

@@ -1,4 +1,4 @@
-"""The skeleton every engine shares (games/engines/kit.py): player counts, options read from their
+"""The engine kit (games/engines/kit.py), under every engine built on it: player counts, options read from their
 OptionSpec, the guards of `validate`, and what `resolve` does with a missing or stale order."""
 
 from __future__ import annotations

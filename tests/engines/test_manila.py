@@ -13,8 +13,8 @@ import pytest
 
 from games.engines import get_engine
 from games.engines.base import Event, Order, OrderError, State
+from games.engines.manila.decisions import advance
 from games.engines.manila.flow import punt_of, voyage_stages
-from games.engines.manila.steps import advance
 
 ENGINE = get_engine("manila")
 RED, BLUE, GREEN, YELLOW = range(4)

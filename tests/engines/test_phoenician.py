@@ -117,7 +117,7 @@ def test_generated_boards_meet_the_constraints_for_1000_seeds():
     """ "Use an 8x8 square grid. ... In 10 randomly scattered spaces put land. ... In 6 randomly scattered
     spaces put trade centers. ... Try to separate Trade centers by at least 1 or 2 spaces. Do not completely
     block trade centers in by land spaces. In 2 randomly scattered spaces put Pirate ships." HOUSE DEFAULT:
-    centres at least 2 apart, every sea space reachable. Checked here independently of board.py."""
+    centres at least 2 apart, every sea space reachable. Checked here independently of map.py."""
     layouts = set()
     for seed in range(1000):
         state = ENGINE.setup(2, {}, random.Random(seed))

@@ -16,7 +16,7 @@ import pytest
 
 from games.engines import get_engine
 from games.engines.base import Event, OrderError
-from games.engines.piraeus.cards import GOODS, ORIGINS, country_deck, country_of, good_of
+from games.engines.piraeus.data import GOODS, ORIGINS, country_deck, country_of, good_of
 from games.engines.piraeus.flow import start_deal_round
 from games.engines.piraeus.scoring import SET_VALUES, best_partition, final_score
 

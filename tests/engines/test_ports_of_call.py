@@ -15,7 +15,6 @@ import pytest
 
 from games.engines import get_engine
 from games.engines.base import Event, OrderError, ReadBack
-from games.engines.ports_of_call.board import order_label, price
 from games.engines.ports_of_call.data import (
     NEWS,
     OFF_MAP_ROUTES,
@@ -26,6 +25,7 @@ from games.engines.ports_of_call.data import (
     route_between,
 )
 from games.engines.ports_of_call.flow import annual_result, standings_rows
+from games.engines.ports_of_call.money import order_label, price
 
 ENGINE = get_engine("ports-of-call")
 State = dict[str, Any]

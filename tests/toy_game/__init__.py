@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, ReadBack, Standing, State
-from games.engines.kit import Step, StepEngine
+from games.engines.kit import Decision, DecisionEngine
 
 ROUNDS = 3
 NUMBERS = tuple(str(n) for n in range(1, 6))
@@ -41,14 +41,14 @@ def score_round(state: State, orders: dict[int, Order], rng: random.Random, even
     state["finished"] = state["round"] > ROUNDS
 
 
-class HighestUnique(StepEngine):
+class HighestUnique(DecisionEngine):
     slug = "toy"
     title = "Highest Unique"
     min_players = 2
     max_players = 4
     final_entry = "{rank}. {name} {score}"
-    steps = {
-        "pick": Step(
+    decisions = {
+        "pick": Decision(
             prompt=pick_prompt,
             validate=check_pick,
             default=lambda state, seat: {"number": "1"},
@@ -58,23 +58,27 @@ class HighestUnique(StepEngine):
         )
     }
 
-    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        self.read_setup(players, options)
         return {"players": players, "step": "pick", "round": 1, "scores": [0] * players, "finished": False}
 
     def asked(self, state: State) -> list[int]:
         return [] if state["finished"] else list(range(state["players"]))
 
-    def standings(self, state: State) -> list[Standing]:
+    def outcome(self, state: State) -> list[Standing] | None:
+        if not state["finished"]:
+            return None
         order = sorted(range(state["players"]), key=lambda seat: -state["scores"][seat])
         top = [state["scores"][seat] for seat in order]
         return [Standing(seat, top[i], top.index(top[i]) + 1) for i, seat in enumerate(order)]
 
-    def board(self, state: State, seat: int | None, phase: str, final: list[dict[str, Any]] | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         scores = [
             {"name": self.seat_name(state, other), "score": score, "you": other == seat}
             for other, score in enumerate(state["scores"])
         ]
-        return {"phase": phase, "round": min(state["round"], ROUNDS), "scores": scores, "final": final}
+        final = self.final_rows(state)
+        return {"phase": self.phase_name(state), "round": min(state["round"], ROUNDS), "scores": scores, "final": final}
 
     def not_asked_reason(self, state: State, seat: int) -> str:
         return "The game is over."

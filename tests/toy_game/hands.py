@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, ReadBack, State
-from games.engines.kit import Step
+from games.engines.kit import Decision
 from tests.toy_game import ROUNDS, HighestUnique
 
 
@@ -43,8 +43,8 @@ def score_cards(state: State, orders: dict[int, Order], rng: random.Random, even
 class SecretHands(HighestUnique):
     slug = "toy-hands"
     title = "Secret Hands"
-    steps = {
-        "pick": Step(
+    decisions = {
+        "pick": Decision(
             prompt=hand_prompt,
             validate=check_card,
             default=lambda state, seat: {"card": state["hands"][seat][0]},
@@ -54,8 +54,8 @@ class SecretHands(HighestUnique):
         )
     }
 
-    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
-        state = super().start(players, options, rng)
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        state = super().setup(players, options, rng)
         state["hands"] = [[f"card{rng.getrandbits(40):010x}" for _ in range(ROUNDS)] for _ in range(players)]
         return state
 

@@ -2,10 +2,11 @@
 for sealed offers, and buy the buildings themselves.
 
 The rules note (RULES.md beside this file) lists every play-by-email change and house default.
-Modules: board (squares and spaces), components (cards, tiles, numbers), parsing (the text orders),
-rules (shared checks), actions (what the pieces do), flow (the turn's automatic steps), orders
-(validation), prompts (what a seat is asked), bots (default and random orders), steps (the decisions
-as the engine kit reads them), view (what a seat sees).
+Modules, named as in every game (docs/contributors.md, "Adding a game"): data (cards, tiles, numbers),
+map (squares and spaces), syntax (the typed orders), rules (checks shared by orders and flow), actions
+(what the pieces do), flow (the turn's automatic steps), decisions (the table the engine kit reads),
+prompts (what a seat is asked), orders (validation), readback (an order in words), builder (the order
+builder's steps), bots (default and random orders), view (what a seat sees).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from games.engines import register
 from games.engines.base import OptionSpec, Standing, State
 from games.engines.genoa.actions import colour
-from games.engines.genoa.components import (
+from games.engines.genoa.data import (
     COLOURS,
     COMMODITIES,
     COMMODITY_TILES_EACH,
@@ -28,11 +29,11 @@ from games.engines.genoa.components import (
     pile_cards,
     sort_cards,
 )
+from games.engines.genoa.decisions import DECISIONS
 from games.engines.genoa.flow import begin_turn
 from games.engines.genoa.orders import not_asked_reason
-from games.engines.genoa.steps import STEPS
 from games.engines.genoa.view import build_view
-from games.engines.kit import Placing, StepEngine, copy_state, ranked
+from games.engines.kit import DecisionEngine, Placing, copy_state, ranked
 
 
 def _goods_count(state: State, seat: int) -> int:
@@ -49,7 +50,7 @@ def _standings(state: State) -> list[Standing]:
     return ranked(placings)
 
 
-class GenoaEngine(StepEngine):
+class GenoaEngine(DecisionEngine):
     slug = "genoa"
     title = "Genoa"
     min_players = 2
@@ -64,13 +65,12 @@ class GenoaEngine(StepEngine):
             max=12,
         ),
     )
-    steps = STEPS
+    decisions = DECISIONS
     final_name_key = "colour"
-    standings = staticmethod(_standings)
-    board = staticmethod(build_view)
     not_asked_reason = staticmethod(not_asked_reason)
 
-    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        options = self.read_setup(players, options)
         rounds = options["rounds"] or ROUNDS_BY_PLAYERS[players]
         decks = {}
         for kind in PILES:
@@ -104,6 +104,12 @@ class GenoaEngine(StepEngine):
         }
         begin_turn(state, rng, [])
         return state
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat, self.phase_name(state), self.final_rows(state))
+
+    def outcome(self, state: State) -> list[Standing] | None:
+        return _standings(state) if state["finished"] else None
 
     def phase_name(self, state: State) -> str:
         if state["finished"]:

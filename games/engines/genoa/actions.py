@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import Event, State
-from games.engines.genoa.board import VILLAS, space_name
-from games.engines.genoa.components import (
+from games.engines.genoa.data import (
     COLOURS,
     CONTRACT_PAY,
     CONTRACTS,
@@ -30,6 +29,7 @@ from games.engines.genoa.components import (
     sort_tiles,
     tile_name,
 )
+from games.engines.genoa.map import VILLAS, space_name
 
 DRAWS = {"guild_hall": ("L", 1), "city_hall": ("S", 2), "post_office": ("M", 2)}
 CATHEDRAL_MARKERS = 2

@@ -6,10 +6,10 @@ import random
 from typing import Any
 
 from games.engines.base import Order, State
-from games.engines.genoa.board import BUILDINGS, MARKET, SPACES, is_building, neighbours, reachable, space_name
-from games.engines.genoa.components import COLOURS, COMMODITIES, LARGE_ORDERS, MOVES, SMALL_ORDERS
-from games.engines.genoa.parsing import empty_offer, offer_text, route_text
+from games.engines.genoa.data import COLOURS, COMMODITIES, LARGE_ORDERS, MOVES, SMALL_ORDERS
+from games.engines.genoa.map import BUILDINGS, MARKET, SPACES, is_building, neighbours, reachable, space_name
 from games.engines.genoa.rules import affordable, can_take_offer, delivery_problem
+from games.engines.genoa.syntax import empty_offer, offer_text, route_text
 
 
 def default_route(state: State) -> str:

@@ -10,8 +10,7 @@ from typing import Any
 
 from games.engines.base import OrderError, State, StepChoice
 from games.engines.genoa.actions import colour
-from games.engines.genoa.board import BUILDINGS, MARKET, is_building, neighbours, reachable, space_name
-from games.engines.genoa.components import (
+from games.engines.genoa.data import (
     COMMODITIES,
     DISCS,
     LARGE_ORDERS,
@@ -21,8 +20,9 @@ from games.engines.genoa.components import (
     card_text,
     tile_name,
 )
-from games.engines.genoa.parsing import ROUTE_SPLIT, offer_text, parse_offers, parse_route, parse_tiles, steps
+from games.engines.genoa.map import BUILDINGS, MARKET, is_building, neighbours, reachable, space_name
 from games.engines.genoa.rules import pays_a_good
+from games.engines.genoa.syntax import ROUTE_SPLIT, offer_text, parse_offers, parse_route, parse_tiles, steps
 from games.engines.kit import Builder, split_steps
 
 

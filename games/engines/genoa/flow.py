@@ -19,10 +19,10 @@ from games.engines.genoa.actions import (
     spend_tile,
     take_action,
 )
-from games.engines.genoa.board import MARKET, is_building, is_street, space_at, space_name
-from games.engines.genoa.components import CONTRACTS, DISCS, MARKER_VALUE, counted
-from games.engines.genoa.parsing import offer_text, parse_offers, parse_route, parse_tiles
+from games.engines.genoa.data import CONTRACTS, DISCS, MARKER_VALUE, counted
+from games.engines.genoa.map import MARKET, is_building, is_street, space_at, space_name
 from games.engines.genoa.rules import affordable, can_act, clockwise, merchant_bonus
+from games.engines.genoa.syntax import offer_text, parse_offers, parse_route, parse_tiles
 
 
 def begin_turn(state: State, rng: random.Random, events: list[Event]) -> None:

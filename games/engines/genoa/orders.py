@@ -10,9 +10,10 @@ from typing import Any
 
 from games.engines.base import Order, OrderError, OrderIncomplete, State
 from games.engines.genoa.actions import colour
-from games.engines.genoa.board import BUILDINGS, MARKET, is_building, neighbours, parse_space, space_name
-from games.engines.genoa.components import DISCS, MOVES, counted
-from games.engines.genoa.parsing import (
+from games.engines.genoa.data import DISCS, MOVES, counted
+from games.engines.genoa.map import BUILDINGS, MARKET, is_building, neighbours, parse_space, space_name
+from games.engines.genoa.rules import can_take_offer, delivery_problem, merchant_bonus, pays_a_good, shortfall
+from games.engines.genoa.syntax import (
     offer_text,
     parse_offers,
     parse_route,
@@ -21,7 +22,6 @@ from games.engines.genoa.parsing import (
     steps,
     tiles_text,
 )
-from games.engines.genoa.rules import can_take_offer, delivery_problem, merchant_bonus, pays_a_good, shortfall
 
 MAX_TEXT = 2000
 

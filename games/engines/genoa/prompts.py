@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from games.engines.base import Choice, Field, Prompt, State
 from games.engines.genoa.actions import colour
-from games.engines.genoa.board import BUILDINGS, MARKET, SPACES, is_building, neighbours, reachable, space_name
-from games.engines.genoa.components import MOVES
+from games.engines.genoa.data import MOVES
+from games.engines.genoa.map import BUILDINGS, MARKET, SPACES, is_building, neighbours, reachable, space_name
 
 OFFERS_HELP = (
     "One offer per line or separated by ';': the space, a colon, what you pay. E.g. "

@@ -9,9 +9,9 @@ from typing import Any
 
 from games.engines.base import Order, ReadBack, State
 from games.engines.genoa.actions import colour, join
-from games.engines.genoa.board import is_building, space_name
-from games.engines.genoa.components import counted, tile_name
-from games.engines.genoa.parsing import parse_offers, parse_route, parse_tiles
+from games.engines.genoa.data import counted, tile_name
+from games.engines.genoa.map import is_building, space_name
+from games.engines.genoa.syntax import parse_offers, parse_route, parse_tiles
 
 
 def read_start(state: State, seat: int, order: Order) -> ReadBack:

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from games.engines.base import State
-from games.engines.genoa.components import LARGE_ORDERS, SMALL_ORDERS, counted
+from games.engines.genoa.data import LARGE_ORDERS, SMALL_ORDERS, counted
 
 
 def clockwise(state: State, first: int) -> list[int]:

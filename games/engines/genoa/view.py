@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import State
-from games.engines.genoa.board import BUILDING_NAMES, GRID, MARKET, SIZE, is_street, space_name
-from games.engines.genoa.components import (
+from games.engines.genoa.data import (
     COLOUR_HEX,
     COLOURS,
     COMMODITIES,
@@ -20,7 +19,8 @@ from games.engines.genoa.components import (
     card_text,
     tile_name,
 )
-from games.engines.genoa.parsing import offer_text
+from games.engines.genoa.map import BUILDING_NAMES, GRID, MARKET, SIZE, is_street, space_name
+from games.engines.genoa.syntax import offer_text
 
 SHORT = {
     "guild_hall": "Guild",

@@ -2,9 +2,12 @@
 placement lists, and dice.
 
 The rules note (RULES.md beside this file) lists every play-by-email change and house default.
-Modules: data (printed numbers), money (cash, shares, loans), flow (the voyage's stages and automatic
-steps), auction (the office and its duties), placing (accomplices), crews (pilots and pirates),
-payout (profit distribution), steps (the decisions and `advance`), view (what a seat sees).
+Modules, named as in every game where they hold the same kind of thing (docs/contributors.md, "Adding a
+game"): data (printed numbers), money (cash, shares, loans), flow (the voyage's stages and automatic
+steps), decisions (the table the engine kit reads, and `advance`), view (what a seat sees). Manila's
+decisions are grouped by who takes them, each module holding their prompts, checks, read-backs, handlers
+and bots: auction (the office and its duties), placing (accomplices), crews (pilots, and pirates
+boarding and plundering); fields (the loan fields every prompt has), payout (profit distribution).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import Choice, OptionSpec, Standing, State
-from games.engines.kit import Placing, StepEngine, copy_state, ranked
+from games.engines.kit import DecisionEngine, Placing, copy_state, ranked
 from games.engines.manila.data import (
     COLOURS,
     REDEEM,
@@ -23,8 +26,8 @@ from games.engines.manila.data import (
     START_CASH,
     WARES,
 )
+from games.engines.manila.decisions import DECISIONS, advance
 from games.engines.manila.flow import start_voyage
-from games.engines.manila.steps import STEPS, advance, resolve_step
 from games.engines.manila.view import build_view
 
 STAGE_NAMES = {
@@ -58,7 +61,7 @@ def standings(state: State) -> list[Standing]:
     return ranked(placings)
 
 
-class ManilaEngine(StepEngine):
+class ManilaEngine(DecisionEngine):
     slug = "manila"
     title = "Manila"
     min_players = 3
@@ -73,14 +76,12 @@ class ManilaEngine(StepEngine):
             error="The displacing pirates option is 'yes' or 'no'.",
         ),
     )
-    steps = STEPS
+    decisions = DECISIONS
     final_text = "The game ends. Fortunes: {}."
     final_entry = "{rank}. {name} {score} ({detail})"
-    standings = staticmethod(standings)
-    board = staticmethod(build_view)
-    apply = staticmethod(resolve_step)  # the decision, then the voyage's stages up to the next one
 
-    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        options = self.read_setup(players, options)
         pile = [ware for ware in WARES for _ in range(SHARES_PER_WARE)]
         rng.shuffle(pile)
         shares = [sorted(pile[SHARES_DEALT * seat : SHARES_DEALT * (seat + 1)]) for seat in range(players)]
@@ -106,6 +107,12 @@ class ManilaEngine(StepEngine):
         start_voyage(state)
         advance(state, [], rng)
         return state
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat, self.phase_name(state), self.final_rows(state))
+
+    def outcome(self, state: State) -> list[Standing] | None:
+        return standings(state) if state["finished"] else None
 
     def not_asked_reason(self, state: State, seat: int) -> str:
         if state["finished"]:

@@ -122,7 +122,7 @@ def _boarding_slot(state: State) -> str | None:
     return "pirate:captain" if state["step_stage"] == "board:captain" else state["second_pirate"]
 
 
-def enter_board(state: State, events: Events) -> list[int]:
+def enter_boarding(state: State, events: Events) -> list[int]:
     if state["step_stage"] == "board:captain":
         state["second_pirate"] = "pirate:crew"
         state["boarded"] = None
@@ -131,7 +131,7 @@ def enter_board(state: State, events: Events) -> list[int]:
     return [seat] if seat is not None and len(_boarding_options(state)) > 1 else []
 
 
-def board_prompt(state: State, seat: int) -> Prompt:
+def boarding_prompt(state: State, seat: int) -> Prompt:
     who = "pirate captain" if _boarding_slot(state) == "pirate:captain" else "second pirate"
     if state["step_stage"] == "board:second" and who == "pirate captain":
         who = "second pirate, now captain"
@@ -149,19 +149,19 @@ def board_prompt(state: State, seat: int) -> Prompt:
     return Prompt(kind="board", text=text, fields=(board, *loan_fields(state, seat)))
 
 
-def validate_board(state: State, seat: int, order: Order) -> Order:
+def validate_boarding(state: State, seat: int, order: Order) -> Order:
     board = choice(order, "board", _boarding_options(state), "whether to board")
     return with_loans(state, seat, order, {"board": board})
 
 
-def read_board(state: State, seat: int, order: Order) -> ReadBack:
+def read_boarding(state: State, seat: int, order: Order) -> ReadBack:
     if order["board"] == NOTHING:
         return read_with_loans(order, ["Your pirate will stay on the pirate boat."])
     choice_label = _boarding_options(state)[order["board"]]
     return read_with_loans(order, [f"Your pirate will {choice_label[0].lower()}{choice_label[1:]}."])
 
 
-def resolve_board(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
+def resolve_boarding(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
     ((seat, order),) = orders.items()
     apply_loans(state, seat, order, events)
     name, slot = state["names"][seat], _boarding_slot(state)

@@ -1,11 +1,13 @@
 """Phoenician Sea Trader: sail an 8x8 sea, buy commodities at one trade centre and sell them at another;
 the first ship to 25 gold wins. Turns are sequential: one ship's whole turn is one order, a sequence of
-steps checked one by one (see `steps`).
+steps checked one by one (see `syntax` and `actions`).
 
 The rules note (RULES.md beside this file) lists every play-by-email change and house default.
-Modules: data (components and numbers), board (the generated map), steps (the order syntax), play
-(applying steps, the wind draw, the end of a turn), bot (random orders), prompts (what the asked ship
-reads), orders (the three decisions: checks, defaults, applying them), view (what a seat sees).
+Modules, named as in every game (docs/contributors.md, "Adding a game"): data (components and numbers),
+map (the generated map), syntax (the typed turn order), actions (what each step of a turn does), flow
+(the wind draw, the decisions' handlers, the end of a turn), decisions (the table the engine kit reads),
+prompts (what the asked ship reads), orders (validation), readback (an order in words), builder (the
+order builder's steps), bots (random orders), view (what a seat sees).
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import OptionSpec, Standing, State
-from games.engines.kit import Placing, StepEngine, copy_state, ranked
-from games.engines.phoenician.board import generate
+from games.engines.kit import DecisionEngine, Placing, copy_state, ranked
 from games.engines.phoenician.data import COLOURS, DEFAULT_ROUND_LIMIT, HAND_SIZE, START_GOLD, full_deck
-from games.engines.phoenician.orders import STEPS
+from games.engines.phoenician.decisions import DECISIONS
+from games.engines.phoenician.map import generate
 from games.engines.phoenician.view import build_view
 
 
@@ -31,7 +33,7 @@ def _standings(state: State) -> list[Standing]:
     return ranked(placings)
 
 
-class PhoenicianEngine(StepEngine):
+class PhoenicianEngine(DecisionEngine):
     slug = "phoenician"
     title = "Phoenician Sea Trader"
     min_players = 2
@@ -47,12 +49,11 @@ class PhoenicianEngine(StepEngine):
             error="The round limit must be a whole number from 0 (no limit) to 500.",
         ),
     )
-    steps = STEPS
+    decisions = DECISIONS
     seat_word = "ship"
-    standings = staticmethod(_standings)
-    board = staticmethod(build_view)
 
-    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        options = self.read_setup(players, options)
         land, centres, pirates = generate(rng)
         deck = full_deck()
         rng.shuffle(deck)
@@ -83,6 +84,12 @@ class PhoenicianEngine(StepEngine):
             "winner": None,
             "finished": False,
         }
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat, self.phase_name(state), self.final_rows(state))
+
+    def outcome(self, state: State) -> list[Standing] | None:
+        return _standings(state) if state["finished"] else None
 
     def asked(self, state: State) -> list[int]:
         if state["finished"]:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from games.engines.base import OrderError, State, StepChoice
 from games.engines.kit import Builder, copy_state
+from games.engines.phoenician.actions import apply_steps, centre_at, pirate_path, storm_problem
 from games.engines.phoenician.data import (
     BUY_PRICE,
     CENTRES,
@@ -22,8 +23,7 @@ from games.engines.phoenician.data import (
     distance,
     square_name,
 )
-from games.engines.phoenician.play import apply_steps, centre_at, pirate_path, storm_problem
-from games.engines.phoenician.steps import PASS_WORDS, PHASE_OF, Step, parse, spell
+from games.engines.phoenician.syntax import PASS_WORDS, PHASE_OF, Step, parse, spell
 
 WIND = {
     "N": "north",

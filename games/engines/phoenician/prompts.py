@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engines.base import Choice, Field, Prompt, State
+from games.engines.phoenician.actions import CENTRE_NAMES, accept_problem, centre_at, describe
 from games.engines.phoenician.data import CENTRES, COLOURS, WIN_GOLD, card_list, square_name
-from games.engines.phoenician.play import CENTRE_NAMES, accept_problem, centre_at, describe
-from games.engines.phoenician.steps import HELP
+from games.engines.phoenician.syntax import HELP
 
 
 def start_prompt(state: State, seat: int) -> Prompt:

@@ -8,10 +8,10 @@ from collections import Counter
 
 from games.engines.base import Order, ReadBack, State
 from games.engines.kit import copy_state
+from games.engines.phoenician.actions import APPLY, CENTRE_NAMES, centre_at, describe
 from games.engines.phoenician.builder import WIND
 from games.engines.phoenician.data import COLOURS, card_list, square_name
-from games.engines.phoenician.play import APPLY, CENTRE_NAMES, centre_at, describe
-from games.engines.phoenician.steps import Step, parse
+from games.engines.phoenician.syntax import Step, parse
 
 
 def read_start(state: State, seat: int, order: Order) -> ReadBack:

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from games.engines.base import State
+from games.engines.phoenician.actions import CENTRE_NAMES, centre_at, describe
 from games.engines.phoenician.data import (
     CENTRES,
     COLOUR_HEX,
@@ -25,7 +26,6 @@ from games.engines.phoenician.data import (
     sort_cards,
     square_name,
 )
-from games.engines.phoenician.play import CENTRE_NAMES, centre_at, describe
 
 
 def _ship(seat: int) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """Port of Piraeus: eight trading days of sealed buy/sell tokens, sales, deals and sealed bids.
 
 The rules note (RULES.md beside this file) lists every play-by-email change and house default.
-Modules: cards (components), flow (the day's automatic steps), orders (the four decisions: prompts,
-checks, stand-ins), scoring (best split into sets), view (what a seat sees).
+Modules, named as in every game (docs/contributors.md, "Adding a game"): data (goods, countries, cards,
+numbers), flow (the day's automatic steps and the decisions' handlers), decisions (the table the engine
+kit reads), prompts (what a seat is asked), orders (validation), readback (an order in words), bots
+(random orders), scoring (the best split into sets), view (what a seat sees).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import Choice, OptionSpec, Standing, State
-from games.engines.kit import Placing, StepEngine, copy_state, ranked
-from games.engines.piraeus.cards import (
+from games.engines.kit import DecisionEngine, Placing, copy_state, ranked
+from games.engines.piraeus.data import (
     COUNTRIES,
     GOODS,
     GREEKS,
@@ -23,8 +25,9 @@ from games.engines.piraeus.cards import (
     greek_deck,
     sort_cards,
 )
+from games.engines.piraeus.decisions import DECISIONS
 from games.engines.piraeus.flow import start_day
-from games.engines.piraeus.orders import STEPS, not_asked_reason
+from games.engines.piraeus.orders import not_asked_reason
 from games.engines.piraeus.scoring import final_score
 from games.engines.piraeus.view import build_view
 
@@ -39,7 +42,7 @@ def _standings(state: State) -> list[Standing]:
     return ranked(placings)
 
 
-class PiraeusEngine(StepEngine):
+class PiraeusEngine(DecisionEngine):
     slug = "piraeus"
     title = "Port of Piraeus"
     min_players = 3
@@ -54,11 +57,9 @@ class PiraeusEngine(StepEngine):
             item="country",
         ),
     )
-    steps = STEPS
+    decisions = DECISIONS
     final_entry = "{rank}. {name} {score} ({detail})"
     final_name_key = "country"
-    standings = staticmethod(_standings)
-    board = staticmethod(build_view)
     not_asked_reason = staticmethod(not_asked_reason)
 
     def option_refusal(self, spec: OptionSpec, name: str) -> str:
@@ -71,7 +72,8 @@ class PiraeusEngine(StepEngine):
         if len(named) != len(set(named)):
             raise ValueError("Each country can be chosen by one seat only.")
 
-    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        options = self.read_setup(players, options)
         # Countries left blank (or no option at all) are dealt at random.
         named = [country for country in options["countries"] if country]
         free = [country for country in COUNTRIES if country not in named]
@@ -98,6 +100,12 @@ class PiraeusEngine(StepEngine):
         }
         start_day(state, [])
         return state
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat, self.phase_name(state), self.final_rows(state))
+
+    def outcome(self, state: State) -> list[Standing] | None:
+        return _standings(state) if state["finished"] else None
 
     def seat_count(self, state: State) -> int:
         return len(state["countries"])

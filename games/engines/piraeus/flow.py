@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from games.engines.base import Event, Order, State
-from games.engines.piraeus.cards import (
+from games.engines.piraeus.data import (
     DAYS,
     DEAL_ROUNDS,
     GOODS,
@@ -47,6 +47,11 @@ def seat_of_country(state: State, country: str) -> int:
 
 def seats_with_role(state: State, role: str) -> list[int]:
     return [seat for seat, chosen in enumerate(state["roles"]) if chosen == role]
+
+
+def contest_of(state: State, seat: int) -> dict[str, Any]:
+    """The contest for a card that `seat` bids in."""
+    return next(contest for contest in state["contests"] if seat in contest["seats"])
 
 
 def market_slots(state: State) -> list[tuple[str, str]]:

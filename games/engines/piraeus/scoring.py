@@ -18,7 +18,7 @@ from functools import cache, lru_cache
 from itertools import combinations, product
 from math import prod
 
-from games.engines.piraeus.cards import GOODS, ORIGINS, country_of, good_index, good_of
+from games.engines.piraeus.data import GOODS, ORIGINS, country_of, good_index, good_of
 
 SET_VALUES: dict[int, int] = {3: 27, 4: 40, 5: 55, 6: 70}
 SINGLE_VALUE = 6

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import State
-from games.engines.piraeus.cards import (
+from games.engines.piraeus.data import (
     COUNTRY_COLOURS,
     DAYS,
     DEAL_ROUNDS,

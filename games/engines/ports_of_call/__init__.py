@@ -1,9 +1,12 @@
 """Ports of Call: four fiscal years of shipping containers between fifteen port cities.
 
 The rules note (RULES.md beside this file) lists every play-by-email change and house default.
-Modules: data (every component and number), board (shared helpers), actions and trade (the steps of a
-turn), turn (a whole turn's order), flow (setup, news, accounts, the end), orders (the two decisions:
-prompts, validation, bots, applying them), view (what a seat sees).
+Modules, named as in every game (docs/contributors.md, "Adding a game"): data (every component and
+number), money (cash, the stock exchange, the markets, bankruptcy, achievements), actions and trade (what
+the steps of a turn do), turn (a whole turn's actions applied in order), flow (setup, news, accounts, the
+end, the decisions' handlers), decisions (the table the engine kit reads), prompts (what a seat is asked),
+orders (validation), readback (an order in words), builder (the order builder's steps), bots (default and
+random orders), view (what a seat sees).
 """
 
 from __future__ import annotations
@@ -13,15 +16,16 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import Choice, OptionSpec, Standing, State
-from games.engines.kit import StepEngine, copy_state
-from games.engines.ports_of_call.board import name
+from games.engines.kit import DecisionEngine, copy_state
 from games.engines.ports_of_call.data import START_CASH
+from games.engines.ports_of_call.decisions import DECISIONS
 from games.engines.ports_of_call.flow import new_state, standings_rows
-from games.engines.ports_of_call.orders import STEPS, not_asked_reason
+from games.engines.ports_of_call.money import name
+from games.engines.ports_of_call.orders import not_asked_reason
 from games.engines.ports_of_call.view import build_view
 
 
-class PortsOfCallEngine(StepEngine):
+class PortsOfCallEngine(DecisionEngine):
     slug = "ports-of-call"
     title = "Ports of Call"
     min_players = 2
@@ -59,11 +63,11 @@ class PortsOfCallEngine(StepEngine):
             error="Option start_cash must be a whole number of $M between 0 and 5000.",
         ),
     )
-    steps = STEPS
-    board = staticmethod(build_view)
+    decisions = DECISIONS
     not_asked_reason = staticmethod(not_asked_reason)
 
-    def start(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+    def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
+        options = self.read_setup(players, options)
         chosen = {
             "years": int(options["years"]),
             "news_order": options["news_order"],
@@ -76,7 +80,12 @@ class PortsOfCallEngine(StepEngine):
     def asked(self, state: State) -> list[int]:
         return [] if state["finished"] or not state["queue"] else [state["queue"][0]]
 
-    def standings(self, state: State) -> list[Standing]:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat, self.phase_name(state), self.final_rows(state))
+
+    def outcome(self, state: State) -> list[Standing] | None:
+        if not state["finished"]:
+            return None
         return [Standing(r["seat"], r["score"], r["rank"], r["detail"]) for r in standings_rows(state)]
 
     def phase_name(self, state: State) -> str:

@@ -9,13 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engines.base import Event, OrderError, State
-from games.engines.ports_of_call.board import (
-    city_of,
-    money,
-    move_stock,
-    name,
-    ships_of,
-)
 from games.engines.ports_of_call.data import (
     CANAL_FEE,
     CAPACITY,
@@ -33,6 +26,7 @@ from games.engines.ports_of_call.data import (
     canal_space,
     route_between,
 )
+from games.engines.ports_of_call.money import city_of, money, move_stock, name, ships_of
 
 
 @dataclass

@@ -11,7 +11,6 @@ from typing import Any
 from games.engines.base import OrderError, State, StepChoice
 from games.engines.kit import Builder, copy_state
 from games.engines.ports_of_call.actions import Turn, start_turn
-from games.engines.ports_of_call.board import good_name, money, order_label, price, ships_of
 from games.engines.ports_of_call.data import (
     CAPACITY,
     CITIES,
@@ -33,6 +32,7 @@ from games.engines.ports_of_call.data import (
     TRACK_LENGTH,
     sales_bonus,
 )
+from games.engines.ports_of_call.money import good_name, money, order_label, price, ships_of
 from games.engines.ports_of_call.turn import apply_step
 
 

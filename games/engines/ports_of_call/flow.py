@@ -1,26 +1,13 @@
 """The game's automatic steps: setup, home cities, turn order, end of quarter (news), end of year
-(annual accounts) and the end of the game."""
+(annual accounts) and the end of the game; and the decisions' handlers, which apply an order and go on."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from games.engines.base import Event, State
-from games.engines.ports_of_call.board import (
-    active_seats,
-    charge,
-    claim_achievements,
-    factories_of,
-    maintenance,
-    money,
-    move_stock,
-    name,
-    order_label,
-    raise_once,
-    refill_market,
-    refresh_market,
-)
+from games.engines.base import Event, Order, State
+from games.engines.kit import only
 from games.engines.ports_of_call.data import (
     CITIES,
     DEALT_ORDERS,
@@ -39,6 +26,21 @@ from games.engines.ports_of_call.data import (
     STOCK_STEP,
     counted,
 )
+from games.engines.ports_of_call.money import (
+    active_seats,
+    charge,
+    claim_achievements,
+    factories_of,
+    maintenance,
+    money,
+    move_stock,
+    name,
+    order_label,
+    raise_once,
+    refill_market,
+    refresh_market,
+)
+from games.engines.ports_of_call.turn import run_turn
 
 QUARTERS = 4
 
@@ -333,3 +335,19 @@ def standings_rows(state: State) -> list[dict[str, Any]]:
             f"{counted(cards, 'achievement')}, {money(cash)}"
         )
     return rows
+
+
+# --- the decisions' handlers ---------------------------------------------------------------------------
+
+
+def resolve_home(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
+    seat, order = only(orders)
+    choose_home(state, seat, order["home"], int(order["keep"]), events)
+
+
+def resolve_turn(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
+    seat, order = only(orders)
+    run_turn(state, seat, order.get("actions", ""), events)
+    if not order["actions"]:
+        events.append(Event(f"{name(seat)} takes no actions this quarter."))
+    after_turn(state, events)

@@ -9,8 +9,8 @@ from collections import Counter
 from games.engines.base import Order, ReadBack, State
 from games.engines.kit import copy_state
 from games.engines.ports_of_call.actions import Turn, ship_place, start_turn
-from games.engines.ports_of_call.board import good_name, money, order_label
 from games.engines.ports_of_call.data import ORDER_CARDS, REGION_OF, SHARE_BUY_AP
+from games.engines.ports_of_call.money import good_name, money, order_label
 from games.engines.ports_of_call.turn import apply_step, split_steps
 
 

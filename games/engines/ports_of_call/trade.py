@@ -6,19 +6,6 @@ from typing import Any
 
 from games.engines.base import Event, OrderError, State
 from games.engines.ports_of_call.actions import Turn, find_ship, spend
-from games.engines.ports_of_call.board import (
-    city_of,
-    draw_order,
-    good_name,
-    good_of,
-    move_stock,
-    name,
-    order_label,
-    price,
-    refill_market,
-    regions_built,
-    ships_of,
-)
 from games.engines.ports_of_call.data import (
     CAPACITY,
     FACTORIES_PER_SITE,
@@ -36,6 +23,19 @@ from games.engines.ports_of_call.data import (
     TRACK_LENGTH,
     counted,
     sales_bonus,
+)
+from games.engines.ports_of_call.money import (
+    city_of,
+    draw_order,
+    good_name,
+    good_of,
+    move_stock,
+    name,
+    order_label,
+    price,
+    refill_market,
+    regions_built,
+    ships_of,
 )
 
 # --- order cards -------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import re
 
 from games.engines.base import Event, OrderError, State
 from games.engines.ports_of_call.actions import ACTION_STEPS, Turn, start_turn
-from games.engines.ports_of_call.board import claim_achievements
+from games.engines.ports_of_call.money import claim_achievements
 from games.engines.ports_of_call.trade import TRADE_STEPS
 
 MAX_STEPS = 40

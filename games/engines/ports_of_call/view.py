@@ -10,15 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import State
-from games.engines.ports_of_call.board import (
-    COLOURS,
-    factories_of,
-    good_name,
-    money,
-    name,
-    order_label,
-    price,
-)
 from games.engines.ports_of_call.data import (
     ACHIEVEMENT_NAMES,
     CITY_XY,
@@ -39,6 +30,7 @@ from games.engines.ports_of_call.data import (
     canal_space,
     sales_bonus,
 )
+from games.engines.ports_of_call.money import COLOURS, factories_of, good_name, money, name, order_label, price
 
 SEAT_COLOURS = {"Red": "#d62728", "Blue": "#1f5fbf", "Green": "#2ca02c", "Yellow": "#e6b800"}
 BONUS_LABELS = {"cash": "$", "order": "order", "action": "+AP", "stock": "+1", "container": "box"}

@@ -1,15 +1,15 @@
-"""The four decisions of a merchant's turn, as the engine kit reads them: the merchant's starting space,
+"""The four decisions of a merchant's turn, the table the engine kit reads: the merchant's starting space,
 the others' sealed offers, the merchant's route, and one seat's acquisitions."""
 
 from __future__ import annotations
 
 from games.engines.genoa import bots, builder, flow, orders, prompts, readback
-from games.engines.kit import Step
+from games.engines.kit import Decision
 
 # The defaults of a missed deadline (RULES.md): roll the dice, offer nothing, the tower stays on its start
 # (rule B may give that building to an offerer), acquire nothing.
-STEPS = {
-    "start": Step(
+DECISIONS = {
+    "start": Decision(
         prompts.start_prompt,
         orders.validate_start,
         lambda state, seat: {"start": "roll"},
@@ -17,7 +17,7 @@ STEPS = {
         flow.resolve_start,
         read_back=readback.read_start,
     ),
-    "offers": Step(
+    "offers": Decision(
         prompts.offers_prompt,
         orders.validate_offers,
         lambda state, seat: {"offers": "", "tiles": ""},
@@ -26,7 +26,7 @@ STEPS = {
         read_back=readback.read_offers,
         builders={"offers": builder.OFFERS, "tiles": builder.TILE_PLAYS},
     ),
-    "route": Step(
+    "route": Decision(
         prompts.route_prompt,
         orders.validate_route,
         lambda state, seat: {"route": bots.default_route(state), "tiles": ""},
@@ -35,7 +35,7 @@ STEPS = {
         read_back=readback.read_route,
         builders={"route": builder.ROUTE, "tiles": builder.TILE_PLAYS},
     ),
-    "acquire": Step(
+    "acquire": Decision(
         prompts.acquire_prompt,
         orders.validate_acquire,
         lambda state, seat: {"street": "pass", "buildings": []},

@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from games.engines.base import OrderError
-from games.engines.genoa.board import MARKET, parse_space, space_name
-from games.engines.genoa.components import ALL_CARDS, COLOURS, COMMODITIES, TILES, counted
+from games.engines.genoa.data import ALL_CARDS, COLOURS, COMMODITIES, TILES, counted
+from games.engines.genoa.map import MARKET, parse_space, space_name
 
 STEP_SPLIT = re.compile(r"[;\n]+")
 ROUTE_SPLIT = re.compile(r"[;\n,]+|->")

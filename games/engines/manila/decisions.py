@@ -1,5 +1,6 @@
-"""The decisions of a voyage, one entry per kind of prompt, and `advance`, which runs the voyage's
-stages until one of them needs a decision."""
+"""The decisions of a voyage, the table the engine kit reads (one entry per kind of prompt), and `advance`,
+which runs the voyage's stages until one of them needs a decision. Each decision's handler goes on with the
+voyage (`then_advance`), so resolving a decision always ends at the next one or at the end."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engines.base import Order, State
-from games.engines.kit import Step
+from games.engines.kit import Decision, Handler
 from games.engines.manila import auction, crews, placing
 from games.engines.manila.flow import enter_plunder, finish_voyage, roll_and_move, voyage_stages
 from games.engines.manila.money import Events
@@ -17,20 +18,32 @@ NO_LOANS = {"take_loans": 0, "repay_loans": 0}
 
 
 @dataclass(frozen=True)
-class Stage(Step):
+class Stage(Decision):
     """A decision of the voyage and how it opens: `enter` returns the seats it asks (none: it is settled
     at once and the voyage goes on)."""
 
     enter: Callable[[State, Events], list[int]]
 
 
-STEPS = {
+def then_advance(handler: Handler) -> Handler:
+    """The decision's handler, then the voyage's stages up to the next decision."""
+
+    def resolve(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
+        handler(state, orders, rng, events)
+        state["asked"] = []
+        state["stage"] += 1
+        advance(state, events, rng)
+
+    return resolve
+
+
+DECISIONS = {
     "bid": Stage(
         auction.bid_prompt,
         auction.validate_bid,
         lambda state, seat: {"bid": 0, **NO_LOANS},
         auction.random_bid,
-        auction.resolve_bid,
+        then_advance(auction.resolve_bid),
         auction.enter_bid,
         read_back=auction.read_bid,
     ),
@@ -39,7 +52,7 @@ STEPS = {
         auction.validate_duties,
         lambda state, seat: auction.default_duties(),
         auction.random_duties,
-        auction.resolve_duties,
+        then_advance(auction.resolve_duties),
         lambda state, events: [state["harbor_master"]],
         read_back=auction.read_duties,
     ),
@@ -48,7 +61,7 @@ STEPS = {
         placing.validate_place,
         lambda state, seat: {"wants": [placing.STOP], **NO_LOANS},
         placing.random_place,
-        placing.resolve_place,
+        then_advance(placing.resolve_place),
         placing.enter_place,
         read_back=placing.read_place,
     ),
@@ -57,25 +70,25 @@ STEPS = {
         crews.validate_pilot,
         lambda state, seat: {"move": crews.NOTHING, **NO_LOANS},
         crews.random_crew_order,
-        crews.resolve_pilot,
+        then_advance(crews.resolve_pilot),
         crews.enter_pilot,
         read_back=crews.read_pilot,
     ),
     "board": Stage(
-        crews.board_prompt,
-        crews.validate_board,
+        crews.boarding_prompt,
+        crews.validate_boarding,
         lambda state, seat: {"board": crews.NOTHING, **NO_LOANS},
         crews.random_crew_order,
-        crews.resolve_board,
-        crews.enter_board,
-        read_back=crews.read_board,
+        then_advance(crews.resolve_boarding),
+        crews.enter_boarding,
+        read_back=crews.read_boarding,
     ),
     "plunder": Stage(
         crews.plunder_prompt,
         crews.validate_plunder,
         lambda state, seat: crews.default_plunder(state),
         crews.random_crew_order,
-        crews.resolve_plunder,
+        then_advance(crews.resolve_plunder),
         enter_plunder,
         read_back=crews.read_plunder,
     ),
@@ -94,17 +107,9 @@ def advance(state: State, events: Events, rng: random.Random) -> None:
             continue
         else:
             state["step"] = stage.split(":")[0]
-            asked = STEPS[state["step"]].enter(state, events)
+            asked = DECISIONS[state["step"]].enter(state, events)
             if asked:
                 state["asked"] = asked
                 return
         state["stage"] += 1
     state["step"], state["step_stage"], state["asked"] = "over", "over", []
-
-
-def resolve_step(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
-    """The decision's handler, then the voyage's stages up to the next decision."""
-    STEPS[state["step"]].resolve(state, orders, rng, events)
-    state["asked"] = []
-    state["stage"] += 1
-    advance(state, events, rng)

@@ -1,4 +1,6 @@
-"""Small shared helpers over the state: money, the stock exchange, the terminal, orders, achievements.
+"""Money and markets, shared by the steps of a turn and the flow: cash and raising it (bankruptcy), the
+stock exchange, the terminal's prices, the Order Market, what a seat owns, achievements; and how amounts,
+goods, cities and seats are written.
 
 Everything here mutates the state it is given; callers work on their own copy.
 """

@@ -7,7 +7,7 @@ lists both with their sources.
 
 from __future__ import annotations
 
-from games.engines.genoa.board import BUILDINGS, VILLAS, space_name
+from games.engines.genoa.map import BUILDINGS, VILLAS, space_name
 
 START_DUCATS = 130
 MARKERS_PER_PLAYER = 7

@@ -1,4 +1,5 @@
-"""Applying one turn order step by step, and the automatic steps around it (wind draw, end of turn).
+"""What the steps of a ship's turn do: `apply_steps` applies a parsed turn order step by step (sail, buy,
+sell, offer, pirate, storm); flow.py runs the automatic steps around it (wind draw, end of turn).
 
 `apply_steps` works on the state it is given and raises OrderError at the first illegal step; `validate`
 runs it on a throwaway copy, so a rejected order changes nothing. The error names the step and why, in
@@ -7,7 +8,6 @@ the game's words, and never mentions another player's hand.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 from games.engines.base import Event, OrderError, State
@@ -22,13 +22,12 @@ from games.engines.phoenician.data import (
     SELL_PRICE,
     STORM,
     WIN_GOLD,
-    WIND_DRAW,
     card_list,
     distance,
     square_name,
     step,
 )
-from games.engines.phoenician.steps import Step, spell
+from games.engines.phoenician.syntax import Step, spell
 
 CENTRE_NAMES = tuple(CENTRES)
 
@@ -41,55 +40,6 @@ def centre_at(state: State, square: int | None) -> str | None:
 
 def storm_squares(state: State) -> set[int]:
     return {storm[0] for storm in state["storms"]}
-
-
-# --- the automatic steps ---------------------------------------------------------------------------
-
-
-def draw(state: State, seat: int, count: int, rng: random.Random, events: list[Event]) -> list[str]:
-    """Draw from the deck; when it runs out, the discard pile is shuffled into a new deck."""
-    drawn: list[str] = []
-    for _ in range(count):
-        if not state["deck"] and state["discard"]:
-            state["deck"] = state["discard"]
-            state["discard"] = []
-            rng.shuffle(state["deck"])
-            events.append(Event(f"The deck ran out: the discard pile ({len(state['deck'])} cards) is shuffled."))
-        if not state["deck"]:
-            break
-        drawn.append(state["deck"].pop())
-    state["hands"][seat] += drawn
-    return drawn
-
-
-def start_turn(state: State, rng: random.Random, events: list[Event]) -> None:
-    """The wind phase: the server draws the active player's three cards before asking for the order."""
-    seat = state["order"][state["turn_index"]]
-    state.update(step="turn", active=seat, part=1, offered=[], offer=None)
-    state["drawn"] = draw(state, seat, WIND_DRAW, rng, events)
-    name = COLOURS[seat]
-    events.append(
-        Event(
-            f"Round {state['round']}: {name}'s turn. {name} draws {len(state['drawn'])} wind card"
-            f"{'' if len(state['drawn']) == 1 else 's'}.",
-            data={"kind": "turn", "seat": seat},
-        )
-    )
-    events.append(Event(f"You drew {card_list(Counter(state['drawn']))}.", seat=seat))
-
-
-def end_turn(state: State, rng: random.Random, events: list[Event]) -> None:
-    """The storm phase's clean-up, then the next player's turn (or the end of a game out of rounds)."""
-    remove_old_storms(state, state["active"], events)
-    state["turn_index"] += 1
-    if state["turn_index"] == len(state["order"]):
-        state["turn_index"] = 0
-        if state["round_limit"] and state["round"] >= state["round_limit"]:
-            state.update(step="over", finished=True, offer=None, drawn=[])
-            events.append(Event(f"The {state['round_limit']} rounds of this game are over: the richest ship wins."))
-            return
-        state["round"] += 1
-    start_turn(state, rng, events)
 
 
 def remove_old_storms(state: State, seat: int, events: list[Event]) -> None:

@@ -13,6 +13,17 @@ import random
 from collections.abc import Callable
 
 from games.engines.base import OrderError, State
+from games.engines.phoenician.actions import (
+    APPLY,
+    CENTRE_NAMES,
+    accept_problem,
+    centre_at,
+    offer_problem,
+    pirate_path,
+    ship_target,
+    storm_problem,
+    storm_squares,
+)
 from games.engines.phoenician.data import (
     CENTRES,
     DESIRED_PRICE,
@@ -25,18 +36,7 @@ from games.engines.phoenician.data import (
     distance,
     neighbours,
 )
-from games.engines.phoenician.play import (
-    APPLY,
-    CENTRE_NAMES,
-    accept_problem,
-    centre_at,
-    offer_problem,
-    pirate_path,
-    ship_target,
-    storm_problem,
-    storm_squares,
-)
-from games.engines.phoenician.steps import Step, canonical
+from games.engines.phoenician.syntax import Step, canonical
 
 MAX_MOVES = 10
 FAR = 99
