@@ -80,7 +80,9 @@ class LeagueMachine(RuleBasedStateMachine):
         self.points = [10, 6, 3, 1]
         self.round_points: dict[int, list[int]] = {}
         self.acted_on: set[int] = set()  # members the organiser dropped or whose seat they gave away
-        self.away: dict[int, list[tuple[date, int]]] = {}  # vacations the machine recorded: player -> (from, days)
+        # Vacations the machine recorded: player -> (from, days, the phases resolved before it was recorded: a
+        # vacation recorded after a missed deadline's resolution, even on the same day, does not excuse it).
+        self.away: dict[int, list[tuple[date, int, frozenset[int]]]] = {}
         with self.clock():
             self.league = League.objects.create(
                 name="Machine Cup",
@@ -258,6 +260,13 @@ class LeagueMachine(RuleBasedStateMachine):
         with self.clock():
             self.admin_action("league", "new_season", self.league.pk)
 
+    @precondition(rounds)
+    @rule(tomorrow=st.booleans())
+    def new_season_and_draw(self, tomorrow: bool) -> None:
+        """The two clicks that once overlapped seasons: a new season, then its first round, at once."""
+        self.new_season()
+        self.draw(tomorrow)
+
     @rule(data=st.data(), days=st.integers(1, 4))
     def vacation(self, data: st.DataObject, days: int) -> None:
         with self.clock():
@@ -267,7 +276,8 @@ class LeagueMachine(RuleBasedStateMachine):
             member = data.draw(st.sampled_from(members))
             page = self.client.post(reverse("admin:leagues_vacation_add"), {"membership": member.pk, "days": days})
             if page.status_code == 302:
-                self.away.setdefault(member.player_id, []).append((self.today(), days))
+                resolved = frozenset(Phase.objects.filter(status=Phase.Status.RESOLVED).values_list("pk", flat=True))
+                self.away.setdefault(member.player_id, []).append((self.today(), days, resolved))
 
     @rule(data=st.data())
     def drop(self, data: st.DataObject) -> None:
@@ -349,12 +359,15 @@ class LeagueMachine(RuleBasedStateMachine):
 
     def real_miss(self, order: Order, player: int | None) -> bool:
         """A default order its holder is to blame for: its phase resolved once the deadline had passed, and
-        they were not on a vacation the machine recorded."""
+        they were not on a vacation the machine had recorded by then."""
         phase = order.phase
         if not order.is_default or phase.resolved_at is None or phase.resolved_at < phase.deadline:
             return False
         day = phase.resolved_at.date()
-        return not any(start <= day < start + timedelta(days=days) for start, days in self.away.get(player or 0, []))
+        return not any(
+            start <= day < start + timedelta(days=days) and phase.pk not in before
+            for start, days, before in self.away.get(player or 0, [])
+        )
 
     def missed_their_way_out(self, seating: Seating) -> bool:
         """Whether the holder's last counted orders in the seat (a default they were not to blame for counts
