@@ -13,7 +13,7 @@ from games.engines import all_engines
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = ROOT / "games" / "engines"
-GUIDE = ROOT / "README.md"  # the section "Adding a game"
+GUIDE = ROOT / "docs" / "contributors.md"  # the section "Adding a game"
 SHARED = {
     "data",
     "map",
