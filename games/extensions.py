@@ -37,7 +37,10 @@ Declared with `register(app_label, Extension(...))`:
 - `game_filters`: list filters (django.contrib.admin SimpleListFilter classes) the admin's game list adds to
   its own sidebar (a league's games, a round's);
 - `outbox`: the app's own outbox table (a games.models.MailRow), so the sweep retries its failed rows and
-  wakes its senders too.
+  wakes its senders too;
+- `account_section`: asked when a signed-in player's My games page is drawn: an AccountSection (a template
+  of one card and its context, plain values only: tests/test_template_secrecy.py) the page shows among its
+  settings, or None. The app's own views handle the card's forms (the API's tokens).
 """
 
 from __future__ import annotations
@@ -94,6 +97,14 @@ class Outbox:
 
 
 @dataclass(frozen=True)
+class AccountSection:
+    """A card of an app's own on My games: `template` is included with `context` as `section`."""
+
+    template: str
+    context: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Extension:
     """What one app adds to the core (see the module's docstring)."""
 
@@ -105,6 +116,7 @@ class Extension:
     excused: Callable[[Game, Phase, Collection[int], datetime], Collection[int]] | None = None
     outbox: Outbox | None = None
     game_filters: tuple[type, ...] = ()
+    account_section: Callable[[Any, Player], AccountSection | None] | None = None
 
 
 _registered: dict[str, Extension] = {}
@@ -157,3 +169,11 @@ def game_filters() -> list[type]:
 
 def outboxes() -> list[Outbox]:
     return [extension.outbox for extension in _registered.values() if extension.outbox]
+
+
+def account_sections(request: Any, player: Player) -> list[AccountSection]:
+    """The apps' cards for `player`'s My games page (`request` is the page's), in the apps' order."""
+    found = (
+        extension.account_section(request, player) for extension in _registered.values() if extension.account_section
+    )
+    return [section for section in found if section is not None]

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import account, bounces, drafts, facts, mailpolicy, review, sessions, turns
+from games import account, bounces, drafts, extensions, facts, mailpolicy, review, sessions, turns
 from games.engines import all_engines, board_templates, get_engine
 from games.forms import AddressForm, OrderForm, PlayerSettingsForm, SignInForm
 from games.links import SIGN_IN_MINUTES, LinkError, read_token, read_unsubscribe_token
@@ -196,6 +196,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "sign_in_form": None,
         "mail_problem": facts.mail_problem(player),
         "address_form": AddressForm(initial={"address": player.email}),
+        "sections": extensions.account_sections(request, player),  # the apps' own cards (API tokens)
     }
     return render(request, "games/mine.html", context, status=400 if settings_form.errors else 200)
 

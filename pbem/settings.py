@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "games",
     "games.talk",
     "games.leagues",
+    "games.api",
+    "ninja",  # django-ninja's own static files: the API's browsable docs served from this site (CSP: 'self')
 ]
 
 MIDDLEWARE = [
@@ -296,6 +298,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Games -----------------------------------------------------------------------------------------
+# The JSON API's rate limit per token (games/api/tokens.py): calls a minute, and how many may come at once.
+PBEM_API_RATE = int(os.environ.get("PBEM_API_RATE", "120"))
+PBEM_API_BURST = int(os.environ.get("PBEM_API_BURST", "30"))
 PBEM_DEFAULT_DEADLINE_HOURS = int(os.environ.get("PBEM_DEFAULT_DEADLINE_HOURS", "48"))
 # A reminder goes to each seat still owing an order this long before the deadline.
 PBEM_REMINDER_HOURS = int(os.environ.get("PBEM_REMINDER_HOURS", "12"))

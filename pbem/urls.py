@@ -20,6 +20,13 @@ if apps.is_installed("games.leagues"):
     # The core runs without the leagues app (tests/test_core_alone.py); with it, its pages come first.
     urlpatterns.insert(-1, path("leagues/", include("games.leagues.urls")))
 
+if apps.is_installed("games.api"):
+    # The JSON API (games/api/) and its tokens' forms on My games; before the core's pages, as the leagues'.
+    from games.api.urls import api_urlpatterns, token_urlpatterns  # noqa: E402
+
+    urlpatterns.insert(-1, path("api/v1/", include(api_urlpatterns)))
+    urlpatterns.insert(-1, path("me/tokens/", include(token_urlpatterns)))
+
 if settings.DEBUG:
     # The development outbox shows the file email backend's messages, turn links included: it exists only
     # in development, so a production server answers /outbox/ with the resolver's plain 404.

@@ -3,7 +3,8 @@
 from pbem.settings import *  # noqa: F403
 from pbem.settings import DATABASES, INSTALLED_APPS
 
-INSTALLED_APPS = [app for app in INSTALLED_APPS if app != "games.leagues"]
+# The API app goes too: it is a plug-in that registers its own extensions (its bots are players of their owner).
+INSTALLED_APPS = [app for app in INSTALLED_APPS if app not in {"games.leagues", "games.api", "ninja"}]
 if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  # SQLite tests use a database in memory
     # A test database of its own, so these tests may run beside the whole suite's run.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_core"}

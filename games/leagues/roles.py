@@ -42,6 +42,8 @@ PERMISSIONS = {
         "view_player",  # read-only: only a superuser changes a player (their address, their sessions)
     ],
     "talk": ["view_message"],  # reported messages only
+    # Bots for the API (games/api/, when installed): an organiser makes one, and a new token for it.
+    "api": ["view_bot", "add_bot", "change_bot"],
 }
 
 
@@ -53,7 +55,8 @@ def ensure_organiser_group(using: str = "default", **kwargs: Any) -> None:
     from django.contrib.auth.models import Group, Permission  # noqa: PLC0415
 
     for label in PERMISSIONS:
-        create_permissions(apps.get_app_config(label), verbosity=0, using=using)
+        if apps.is_installed(f"games.{label}") or label == "games":
+            create_permissions(apps.get_app_config(label), verbosity=0, using=using)
     group, _ = Group.objects.using(using).get_or_create(name=GROUP)
     wanted = (
         Permission.objects.using(using)

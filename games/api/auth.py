@@ -1,0 +1,86 @@
+"""Who calls: a bearer token (a player's or a bot's), or this browser's session (the pages' own: an account or
+the seats whose links it opened). Either way the caller acts for exactly the seats its player holds now, as
+links and sessions do; a token whose player lost a seat no longer reaches it.
+
+CSRF: a session call that changes something needs Django's CSRF token (X-CSRFToken header), as the pages'
+forms do; a token call does not (a bearer token is not sent by a browser on its own)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+from ninja.security import APIKeyCookie, HttpBearer
+
+from games import sessions
+from games.api import tokens
+from games.api.models import Token
+from games.api.problems import Problem
+from games.models import Player, Seat, unique_row
+
+
+@dataclass
+class Caller:
+    request: HttpRequest
+    player: Player | None  # None: a session that holds only seat links
+    token: Token | None = None
+    _seats: dict[int, Seat | None] = field(default_factory=dict)
+
+    @property
+    def can_play(self) -> bool:
+        return self.token is None or self.token.can_play
+
+    def seat(self, game_id: int) -> Seat | None:
+        """The seat this caller acts for at the table (with its game and player), or None."""
+        if game_id not in self._seats:
+            if self.token is not None:
+                rows = Seat.objects.select_related("game", "player").filter(game_id=game_id, player=self.player)
+                self._seats[game_id] = unique_row(rows)
+            else:
+                self._seats[game_id] = sessions.seat_of(self.request, game_id)
+        return self._seats[game_id]
+
+    def seats(self) -> list[Seat]:
+        """Every seat the caller acts for, newest game first."""
+        if self.player is None:
+            return sessions.granted_seats(self.request)
+        rows = Seat.objects.filter(player=self.player).select_related("game", "player")
+        return list(rows.order_by("-game_id"))
+
+    def must_play(self) -> None:
+        if not self.can_play:
+            raise Problem(403, "read-only-token", "This token is read only: make a play token on My games to play.")
+
+
+class TokenAuth(HttpBearer):
+    """Authorization: Bearer pbem_..."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> Caller | None:
+        try:
+            found = tokens.authenticate(token)
+        except tokens.RateLimited as limited:
+            raise Problem(
+                429,
+                "rate-limited",
+                f"This token made more than {settings.PBEM_API_RATE} calls a minute: "
+                f"wait {limited.retry_after} s before the next.",
+                headers={"Retry-After": str(limited.retry_after)},
+            ) from None
+        return Caller(request, found.player, found) if found else None
+
+
+class SessionAuth(APIKeyCookie):
+    """The pages' session cookie; CSRF is checked on unsafe methods (csrf=True, django-ninja's default)."""
+
+    param_name = settings.SESSION_COOKIE_NAME
+
+    def authenticate(self, request: HttpRequest, key: str | None) -> Any:
+        player = sessions.account_player(request)
+        if player is not None:
+            return Caller(request, player)
+        return Caller(request, None) if sessions.granted_seats(request) else None
+
+
+AUTH = [TokenAuth(), SessionAuth()]

@@ -1,0 +1,81 @@
+"""The API's one door to the core's turn services: storing, checking and reading back orders, the current
+phase, the log a seat may read and earlier turns. Every rule, refusal and message comes from there (the engines
+and games.turns), exactly as the pages get them; when the core's order service changes, this module is the
+one edit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games import history, review, turns
+from games.engines.base import ReadBack
+from games.models import Event, Game, Phase, Seat
+
+OrderRejected = turns.OrderRejected
+TurnClosed = turns.TurnClosed
+Submitted = turns.Submitted
+ReviewExpired = review.ReviewExpired
+Replayed = history.Replayed
+
+
+def current_phase(game: Game) -> Phase | None:
+    return turns.current_phase(game)
+
+
+def submitted_seats(phase: Phase) -> set[int]:
+    return turns.submitted_seats(phase)
+
+
+def visible_events(game: Game, seat_number: int | None) -> QuerySet[Event]:
+    return turns.visible_events(game, seat_number)
+
+
+def submit(seat: Seat, phase_number: int, order: dict[str, Any]) -> Submitted:
+    """Store or revise the seat's sealed order (OrderRejected, TurnClosed: nothing stored)."""
+    return turns.submit_order(seat, phase_number, order)
+
+
+def check(game: Game, seat_number: int, order: dict[str, Any]) -> dict[str, Any]:
+    """The order as the engine reads it now, stored nowhere (OrderError with the page's message)."""
+    return review.check(game, seat_number, order)
+
+
+def read_back(game: Game, seat_number: int, order: dict[str, Any]) -> ReadBack:
+    return review.read_back(game, seat_number, order)
+
+
+def needs_confirmation(phase: Phase) -> bool:
+    """The turn asks one seat, so its order resolves it: read back and confirmed first, as on the page."""
+    return review.needs_review(phase)
+
+
+def confirmation(seat: Seat, phase_number: int, order: dict[str, Any]) -> str:
+    return review.sign(seat, review.Reviewed(phase_number, order, typed=False))
+
+
+def confirmed(seat: Seat, token: str) -> tuple[int, dict[str, Any]]:
+    """The turn and order a confirmation carries (ReviewExpired if it is not this seat's, or too old)."""
+    reviewed = review.unsign(seat, token)
+    return reviewed.phase_number, reviewed.order
+
+
+def outcome_words(result: Submitted, game_id: int, phase_number: int) -> str:
+    return review.outcome_words(result, game_id, phase_number)
+
+
+def next_steps(game: Game, seat_number: int, field: str, steps: list[str]) -> Any:
+    return turns.engine_of(game).next_steps(game.state, seat_number, field, steps)
+
+
+def past_phases(game: Game) -> list[history.PastPhase]:
+    return history.past_phases(game)
+
+
+def replay(game: Game, number: int) -> Replayed | None:
+    return history.replay(game, number)
+
+
+def replayed_read_back(game: Game, replayed: Replayed, seat_number: int) -> ReadBack | None:
+    return history.read_back(game, replayed, seat_number)
