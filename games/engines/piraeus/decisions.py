@@ -3,40 +3,34 @@
 from __future__ import annotations
 
 from games.engines.kit import Decision
-from games.engines.piraeus import bots, flow, orders, prompts, readback
+from games.engines.piraeus.bots import random_bid, random_deal, random_plan, random_sale
+from games.engines.piraeus.flow import resolve_bids, resolve_deal, resolve_plan, resolve_sale
+from games.engines.piraeus.orders import WITHDRAW, validate_bid, validate_deal, validate_plan, validate_sale
+from games.engines.piraeus.prompts import bid_prompt, deal_prompt, plan_prompt, sale_prompt
+from games.engines.piraeus.readback import read_bid, read_deal, read_plan, read_sale
 
 # The defaults of a missed deadline: buy, sell nothing, keep the token, withdraw.
 DECISIONS = {
     "plan": Decision(
-        prompts.plan_prompt,
-        orders.validate_plan,
+        plan_prompt,
+        validate_plan,
         lambda state, seat: {"role": "buyer"},
-        bots.random_plan,
-        flow.resolve_plan,
-        read_back=readback.read_plan,
+        random_plan,
+        resolve_plan,
+        read_back=read_plan,
     ),
     "sale": Decision(
-        prompts.sale_prompt,
-        orders.validate_sale,
-        lambda state, seat: {"cards": []},
-        bots.random_sale,
-        flow.resolve_sale,
-        read_back=readback.read_sale,
+        sale_prompt, validate_sale, lambda state, seat: {"cards": []}, random_sale, resolve_sale, read_back=read_sale
     ),
     "deal": Decision(
-        prompts.deal_prompt,
-        orders.validate_deal,
+        deal_prompt,
+        validate_deal,
         lambda state, seat: {"card": "none"},
-        bots.random_deal,
-        flow.resolve_deal,
-        read_back=readback.read_deal,
+        random_deal,
+        resolve_deal,
+        read_back=read_deal,
     ),
     "bid": Decision(
-        prompts.bid_prompt,
-        orders.validate_bid,
-        lambda state, seat: {"bid": orders.WITHDRAW},
-        bots.random_bid,
-        flow.resolve_bids,
-        read_back=readback.read_bid,
+        bid_prompt, validate_bid, lambda state, seat: {"bid": WITHDRAW}, random_bid, resolve_bids, read_back=read_bid
     ),
 }
