@@ -16,6 +16,12 @@ Signals, sent by the service layer (games.turns, games.sweep):
   `now`, by games.organise.replace_player inside its transaction, whoever asked for it (an organiser in the
   admin, a league's substitute claim): a receiver records who holds the seat from which phase, or refuses
   the replacement by raising ValueError with the reason (it is rolled back and the reason shown);
+- `notice_due`, with `kind`, `game`, `players`, `now` and, for a game email, `phase` and `opened` (as in
+  EmailAsk), whenever the core writes a notice to players (games.turns.email_rows: a turn email, a moved
+  deadline, a reminder, a turn's result, the game's end; asked before the mail policy, so every player it is
+  about is named, whatever emails they chose), and by the talk app when a message is written to them (kind
+  "talk", no phase); inside the transaction that makes the news, so an app can write its own outbox rows
+  there (the webhooks app: the same notice to the player's webhooks);
 - `news_declined`, with `player` and `now`, inside the transaction of a one-click unsubscribe
   (games/mailpolicy.py): a receiver lowers its own mail choices for the player to the least that still
   lets them play, returning True if it changed any.
@@ -40,7 +46,7 @@ Declared with `register(app_label, Extension(...))`:
   wakes its senders too;
 - `account_section`: asked when a signed-in player's My games page is drawn: an AccountSection (a template
   of one card and its context, plain values only: tests/test_template_secrecy.py) the page shows among its
-  settings, or None. The app's own views handle the card's forms (the API's tokens).
+  settings, or None. The app's own views handle the card's forms (the API's tokens, the webhooks).
 """
 
 from __future__ import annotations
@@ -61,6 +67,7 @@ deadline_passed = Signal()
 game_finished = Signal()
 seat_replaced = Signal()
 news_declined = Signal()
+notice_due = Signal()
 
 # A staff user (django.contrib.auth's user model) -> the rows they are responsible for.
 Responsible = Callable[[Any], Q]
@@ -88,12 +95,17 @@ class EmailAsk:
 class Outbox:
     """An outbox table and how to wake its sender after commit: `wake` is handed the `value` column of
     the rows to send (for game emails their game ids, a task per game). Rows matching `held` are kept
-    pending on purpose (a digest's news) and are not stragglers."""
+    pending on purpose (a digest's news) and are not stragglers; `held` may be a function of the sweep's
+    time giving that condition (a webhook's retry waiting for its time)."""
 
     model: type[MailRow]
     wake: Callable[[list[Any]], None]
     value: str = "pk"
-    held: Q | None = None
+    held: Q | Callable[[datetime], Q] | None = None
+
+    def held_at(self, at: datetime) -> Q:
+        """The rows held at the sweep's time `at` (an empty Q, which excludes nothing, for none)."""
+        return (self.held(at) if callable(self.held) else self.held) or Q()
 
 
 @dataclass(frozen=True)

@@ -372,7 +372,7 @@ def send_stragglers(at: datetime | None = None) -> int:
     stale = at - timedelta(minutes=1)
     woken_count = 0
     for outbox in outboxes():
-        rows = outbox.model._default_manager.exclude(outbox.held) if outbox.held else outbox.model._default_manager
+        rows = outbox.model._default_manager.exclude(outbox.held_at(at))
         woken: set[Any] = set()
         requeue = {"status": MailStatus.PENDING, "attempted_at": at}
         lost = rows.filter(status=MailStatus.SENDING, attempted_at__lt=at - SENDING_TIMEOUT)

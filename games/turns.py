@@ -335,6 +335,10 @@ def email_rows(
     players = tuple(seat.player for seat in seats if seat.player is not None)
     if not players:
         return []
+    # The same notice to the apps' own channels (a player's webhooks), whatever emails the players chose.
+    extensions.notice_due.send(
+        sender=Game, kind=kind, game=game, players=players, phase=phase, opened=opened, now=timezone.now()
+    )
     ask = extensions.EmailAsk(kind=kind, players=players, game=game, phase=phase, opened=opened)
     declined = mail.declined(ask)
     return [email_row(game, phase, seat, kind) for seat in seats if seat.player_id not in declined]

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games.leagues",
     "games.api",
     "ninja",  # django-ninja's own static files: the API's browsable docs served from this site (CSP: 'self')
+    "games.hooks",  # after the leagues: a league's hooks name its league
 ]
 
 MIDDLEWARE = [
@@ -337,6 +338,13 @@ else:
     EMAIL_FILE_PATH = str(EMAIL_OUTBOX_DIR)
 # Orders by email reply (games/inbound.py): the address the provider routes to anymail's inbound webhook
 # at /anymail/<provider>/inbound/, e.g. turns@in.example.org. Empty: replies are not offered.
+# Webhooks (games/hooks/guard.py): who resolves a hook's host name (a function (host, port) -> addresses; tests
+# name their own), and two settings only tests turn on: posting to this machine's loopback address (a test's
+# receiver), and the authority that signed that receiver's certificate. Neither is read from the environment.
+PBEM_HOOKS_RESOLVER = "games.hooks.guard.system_resolver"
+PBEM_HOOKS_ALLOW_LOOPBACK = False
+PBEM_HOOKS_CA_FILE: str | None = None
+
 PBEM_REPLY_ADDRESS = os.environ.get("PBEM_REPLY_ADDRESS", "")
 # A reply whose provider's spam score (SpamAssassin's scale at every provider anymail reads one from) is at least
 # this is refused as spam, as SpamAssassin's own default threshold does (games/replies.py, spam_verdict).

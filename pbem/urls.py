@@ -27,6 +27,9 @@ if apps.is_installed("games.api"):
     urlpatterns.insert(-1, path("api/v1/", include(api_urlpatterns)))
     urlpatterns.insert(-1, path("me/tokens/", include(token_urlpatterns)))
 
+if apps.is_installed("games.hooks"):
+    urlpatterns.insert(-1, path("me/hooks/", include("games.hooks.urls")))
+
 if settings.DEBUG:
     # The development outbox shows the file email backend's messages, turn links included: it exists only
     # in development, so a production server answers /outbox/ with the resolver's plain 404.

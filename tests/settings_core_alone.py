@@ -3,8 +3,11 @@
 from pbem.settings import *  # noqa: F403
 from pbem.settings import DATABASES, INSTALLED_APPS
 
-# The API app goes too: it is a plug-in that registers its own extensions (its bots are players of their owner).
-INSTALLED_APPS = [app for app in INSTALLED_APPS if app not in {"games.leagues", "games.api", "ninja"}]
+# The API and webhooks apps go too: plug-ins that register their own extensions (the API's bots are players
+# of their owner; a league's hooks name its league).
+INSTALLED_APPS = [
+    app for app in INSTALLED_APPS if app not in {"games.leagues", "games.api", "ninja", "games.hooks"}
+]
 if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  # SQLite tests use a database in memory
     # A test database of its own, so these tests may run beside the whole suite's run.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_core"}

@@ -14,14 +14,21 @@ from tests.import_graph import ROOT, import_graph, project_modules
 
 MODULES = project_modules("games", "pbem")
 LEAGUES = {name for name in MODULES if name.startswith("games.leagues")}
-# The API (games/api/) is a plug-in like the leagues: it may serve a league's standings when that app is there.
-PLUGINS = {name for name in MODULES if name.startswith("games.api")}
+# The API (games/api/) is a plug-in like the leagues: it may serve a league's standings when that app is there;
+# so is the webhooks app (games/hooks/), whose hooks may name a league.
+HOOKS = {name for name in MODULES if name.startswith("games.hooks")}
+PLUGINS = {name for name in MODULES if name.startswith("games.api")} | HOOKS
 CORE = {name for name in MODULES if name not in LEAGUES | PLUGINS and not name.startswith("games.engines")}
 
 
 def test_the_core_imports_nothing_of_the_leagues_app() -> None:
     graph = import_graph(MODULES)
     assert sorted(f"{name} imports {m}" for name in CORE for m in graph[name] & LEAGUES) == []
+
+
+def test_the_core_imports_nothing_of_the_webhooks_app() -> None:
+    graph = import_graph(MODULES)
+    assert sorted(f"{name} imports {m}" for name in CORE for m in graph[name] & HOOKS) == []
 
 
 def league_names(path: Path) -> list[str]:

@@ -84,6 +84,7 @@ def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_cons
         "talk.tasks.send_talk": "email",
         "talk.tasks.send_digests": "email",
         "talk.tasks.sweep": "sweep",
+        "hooks.tasks.send_due": "email",
     }
     # A sweep left waiting longer than its period (no worker on the sweep queue) is dropped, not run late.
     sweep_names = ("games.tasks.sweep_deadlines", "leagues.tasks.sweep", "talk.tasks.sweep")

@@ -44,6 +44,9 @@ PERMISSIONS = {
     "talk": ["view_message"],  # reported messages only
     # Bots for the API (games/api/, when installed): an organiser makes one, and a new token for it.
     "api": ["view_bot", "add_bot", "change_bot"],
+    # A game's or league's webhooks for its public news, on their own games and leagues only (games/hooks/admin.py).
+    # (Turned off rather than deleted, like everything an organiser stops: its deliveries stay to read.)
+    "hooks": ["view_hook", "add_hook", "change_hook", "view_delivery"],
 }
 
 

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from games import extensions
 from games.dispatch import after_commit, task_name
 from games.models import Game, Player, Seat
 from games.talk.models import TABLE, Message, Participant, Report, Share, thread_key, thread_seats
@@ -110,6 +111,9 @@ def post(
             if seats[n].player_id is not None and not seats[n].is_bot
         )
         after_commit(SEND_TALK, game.pk)
+        # The notice of it to its readers' own channels (games.extensions), never its text nor its writer.
+        told = tuple(s.player for n, s in seats.items() if n in readers and n != locked.number and s.player)
+        extensions.notice_due.send(sender=Game, kind="talk", game=game, players=told, now=now)
     log.info("message %s written in game %s", message.pk, game.pk)  # never the text nor the thread
     return message
 

@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+from games.extensions import Extension, register
+
+
+class HooksConfig(AppConfig):
+    name = "games.hooks"
+    label = "hooks"
+    verbose_name = "Webhooks"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The receivers that write deliveries with the news, the sender's task, its outbox and My games' part.
+        from games.hooks import deliver, notices, tasks, views  # noqa: F401, PLC0415
+
+        register(self.label, Extension(outbox=deliver.OUTBOX, account_section=views.section))

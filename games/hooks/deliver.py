@@ -1,0 +1,154 @@
+"""The webhooks' sender: claims due deliveries, checks each hook's URL again (games/hooks/guard.py), posts, and
+records the answer. It runs in its own task on the email queue after the news committed, so a resolution never
+waits for a receiver, however slow or broken.
+
+A failed attempt is tried again after a growing pause (BACKOFF: 1 minute, 5, 30, then 2 hours): the row goes
+back to pending with `next_try_at` set, a task is published for then, and the sweep wakes the sender for it
+too if that call is lost (the outbox's `held` keeps a row that is not due yet out of the sweep's stragglers).
+The MAX_ATTEMPTS-th failure marks it failed, disables its hook (its other pending deliveries are skipped), and
+tells the hook's owner by email, once. The owner can enable it again from where they added it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from games import mail
+from games.dispatch import after_commit, publish
+from games.extensions import Outbox
+from games.hooks import guard, shapes, transport
+from games.hooks.models import Delivery, Hook
+from games.hooks.notices import SEND_HOOKS
+from games.models import MailStatus
+
+log = logging.getLogger(__name__)
+BACKOFF = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2))
+BATCH = 50
+
+
+def backoff(attempts: int) -> timedelta:
+    """The pause after the `attempts`-th failed attempt."""
+    return BACKOFF[min(attempts, len(BACKOFF)) - 1]
+
+
+def send_due(now: datetime | None = None) -> int:
+    """Send every delivery due now, a batch at a time; returns how many were taken by their receivers."""
+    sent = 0
+    while True:
+        at = now or timezone.now()
+        due = Delivery.objects.filter(status=MailStatus.PENDING, next_try_at__lte=at).select_related("hook")
+        rows = mail.claim_pending(due, limit=BATCH)
+        if not rows:
+            return sent
+        for row in rows:
+            row.attempts += 1  # the claim counted this attempt in the table, not in the rows it read first
+        sent += sum(attempt(row, at) for row in rows)
+
+
+def attempt(row: Delivery, at: datetime) -> bool:
+    """One claimed delivery: posted and recorded. Returns whether the receiver took it."""
+    hook = row.hook
+    if not hook.enabled:  # disabled since the row was written: it is not sent
+        Delivery.objects.filter(pk=row.pk).update(status=MailStatus.SKIPPED)
+        return False
+    try:
+        target = guard.check(hook.url)
+    except guard.Refused as refusal:
+        answer = transport.Answer(0, str(refusal))
+    else:
+        shaped = shapes.shape(hook, row.notice, row.pk, at)
+        answer = transport.post(
+            guard.Target(target.host, target.port, shaped.path or target.path, target.address),
+            shaped.body,
+            shaped.headers,
+        )
+    if answer.ok:
+        Delivery.objects.filter(pk=row.pk).update(
+            status=MailStatus.SENT, sent_at=at, status_code=answer.status, error=""
+        )
+        Hook.objects.filter(pk=hook.pk).update(last_ok_at=at)
+        return True
+    failed(row, answer, at)
+    return False
+
+
+def failed(row: Delivery, answer: transport.Answer, at: datetime) -> None:
+    """Try again later, or, at the last attempt, give up: the hook is disabled and its owner told."""
+    # The error names the kind of failure only: never the URL (it may hold a token) nor a receiver's words.
+    log.warning(
+        "webhook delivery %s of hook %s failed (attempt %s): %s", row.pk, row.hook_id, row.attempts, answer.problem
+    )
+    code = answer.status or None
+    if row.attempts < mail.MAX_ATTEMPTS:
+        retry_at = at + backoff(row.attempts)
+        Delivery.objects.filter(pk=row.pk).update(
+            status=MailStatus.PENDING, next_try_at=retry_at, error=answer.problem, status_code=code
+        )
+        publish(SEND_HOOKS, countdown=(retry_at - at).total_seconds())
+        return
+    Delivery.objects.filter(pk=row.pk).update(status=MailStatus.FAILED, error=answer.problem, status_code=code)
+    reason = f"{row.attempts} attempts to deliver failed; the last one: {answer.problem}."
+    if disable(row.hook, reason, at):
+        tell_owner(row.hook, reason)
+
+
+def disable(hook: Hook, reason: str, at: datetime) -> bool:
+    """Disable `hook` and skip its pending deliveries; False if it was disabled already (told once)."""
+    with transaction.atomic():
+        changed = Hook.objects.filter(pk=hook.pk, enabled=True).update(
+            enabled=False, disabled_reason=reason[:300], disabled_at=at
+        )
+        Delivery.objects.filter(hook=hook, status=MailStatus.PENDING).update(status=MailStatus.SKIPPED)
+    return bool(changed)
+
+
+def enable(hook: Hook) -> None:
+    """Its owner enables it again: news from now on is delivered (what was skipped meanwhile is not)."""
+    Hook.objects.filter(pk=hook.pk).update(enabled=True, disabled_reason="", disabled_at=None)
+
+
+def tell_owner(hook: Hook, reason: str) -> bool:
+    """Email the hook's owner that it was disabled and why (its name and host, never its URL)."""
+    if hook.player_id:
+        assert hook.player is not None
+        to, zone, where = hook.player.email, hook.player.time_zone, reverse("games-mine")
+    else:
+        user = get_user_model().objects.filter(pk=hook.added_by_id or 0).first()
+        if user is None or not user.email:
+            return False
+        to, zone, where = user.email, None, reverse("admin:hooks_hook_change", args=[hook.pk])
+    context = {
+        "name": hook.name,
+        "kind": hook.get_kind_display(),
+        "host": hook.host,
+        "reason": reason,
+        "link": settings.SITE_URL + where,
+    }
+    rendered = mail.render("emails/hook-disabled", context, mail.zone_of(zone))
+    return mail.send_at_once(rendered, to, kind="hook-disabled", player_id=hook.player_id or 0)
+
+
+def unsent() -> Iterable[Delivery]:
+    return mail.unsent(Delivery)
+
+
+def wake_sender(*_: object) -> None:
+    after_commit(SEND_HOOKS)
+
+
+# The sweep wakes the sender for deliveries whose task was lost; a retry not due yet is held back.
+def waiting(at: datetime) -> Q:
+    """A retry whose time has not come at `at` (the sweep's time) is not a straggler."""
+    return Q(status=MailStatus.PENDING, next_try_at__gt=at)
+
+
+OUTBOX = Outbox(model=Delivery, wake=wake_sender, held=waiting)

@@ -1,0 +1,190 @@
+"""What a webhook is told, and when: the deliveries are written in the transaction that makes the news.
+
+- A player's hooks get the notices they chose of those the core emails them (extensions.notice_due: their
+  turn, a moved deadline, a reminder, each turn's result, the game's end) and table talk written to them.
+- A game's or a league's hooks get its public news (extensions.phase_opened, game_finished): a turn resolved
+  and what opened, it ended, with the standings; and a league's hooks, that one of its games started (the
+  league app's Table saved with its game: this app depends on the leagues app, whose leagues its hooks name).
+
+A notice says only what anyone may read: the game's name and its page's address (never a signed link: a chat
+channel is read by others), the phase's name and deadline, the log's public lines, the final standings. Never
+an order, a hand, a private log line, a message's text or who wrote privately to whom; a channel may be public.
+Nothing is read unless some enabled hook wants the news: one query on the hooks' partial indexes otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.urls import reverse
+from django.utils import timezone
+
+from games import extensions
+from games.dispatch import after_commit, task_name
+from games.hooks.models import Delivery, Hook, Notice
+from games.leagues.models import Table
+from games.mail import zone_of
+from games.models import Event, Game, Phase, Player, Seat
+
+SEND_HOOKS = task_name("hooks.tasks.send_due")
+MAX_LINES = 12
+
+# The core's email kinds, as a player's hook chooses them.
+NOTICE_OF = {
+    "turn-started": Notice.TURN,
+    "deadline-moved": Notice.TURN,
+    "reminder": Notice.REMINDER,
+    "phase-resolved": Notice.RESULT,
+    "game-over": Notice.RESULT,
+    "talk": Notice.TALK,
+}
+
+
+def game_url(game: Game) -> str:
+    return settings.SITE_URL + reverse("games-game", args=[game.pk])
+
+
+def when(moment: datetime, zone_name: str | None) -> str:
+    local = moment.astimezone(zone_of(zone_name))
+    return f"{local:%a %d %b %Y, %H:%M} {local.tzname()}"
+
+
+def public_lines(game: Game, phase_number: int) -> list[str]:
+    """The log's public lines of a phase (never a seat's own), capped, with how many more the page has."""
+    lines = list(
+        Event.objects.filter(game=game, phase_number=phase_number, seat__isnull=True)
+        .order_by("seq")
+        .values_list("text", flat=True)[: MAX_LINES + 1]
+    )
+    if len(lines) > MAX_LINES:
+        return [*lines[: MAX_LINES - 1], "... and more on the game's page."]
+    return lines
+
+
+def standings(game: Game) -> list[str]:
+    labels = {seat.number: seat.label for seat in Seat.objects.filter(game=game).select_related("player")}
+    return [f"{row['rank']}. {labels.get(row['seat'], row['seat'])}: {row['score']}" for row in game.result]
+
+
+def notice(event: str, game: Game, headline: str, lines: Sequence[str], now: datetime) -> dict[str, Any]:
+    """A notice as stored with its deliveries (games/hooks/shapes.py shapes it for each kind of hook)."""
+    return {
+        "event": event,
+        "game": {"id": game.pk, "title": game.title, "url": game_url(game)},
+        "headline": headline,
+        "lines": list(lines),
+        "at": now.isoformat(),
+    }
+
+
+def player_headline(kind: str, game: Game, phase: Phase | None, opened: Phase | None, zone: str | None) -> str:
+    title = game.title
+    if phase is None:  # table talk
+        return f"A new table-talk message for you in {title}: read it on the game's page."
+    if kind == "turn-started":
+        return f"Your turn in {title}: {phase.name}. Orders by {when(phase.deadline, zone)}."
+    if kind == "deadline-moved":
+        return f"New deadline in {title}: your order for {phase.name} is owed by {when(phase.deadline, zone)}."
+    if kind == "reminder":
+        return f"Reminder: your order in {title} ({phase.name}) is owed by {when(phase.deadline, zone)}."
+    if kind == "phase-resolved":
+        return f"{title}: {phase.name} is resolved." + (f" Now: {opened.name}." if opened else "")
+    if kind == "game-over":
+        return f"{title} is over."
+    return f"News in {title}."
+
+
+def test_notice(hook: Hook) -> dict[str, Any]:
+    """What "Send a test" sends: the hook's name, and My games for the link."""
+    return {
+        "event": "test",
+        "game": {"id": 0, "title": "pbem", "url": settings.SITE_URL + reverse("games-mine")},
+        "headline": f"A test from pbem: webhook {hook.name} works.",
+        "lines": [],
+        "at": timezone.now().isoformat(),
+    }
+
+
+def write(hooks: Sequence[Hook], notices: dict[int, dict[str, Any]]) -> None:
+    """The deliveries (`notices` by hook id), in the caller's transaction; the sender is woken after commit."""
+    if not hooks:
+        return
+    Delivery.objects.bulk_create(Delivery(hook=hook, notice=notices[hook.pk]) for hook in hooks)
+    after_commit(SEND_HOOKS)
+
+
+@receiver(extensions.notice_due, dispatch_uid="hooks-player-notices")
+def player_notices(
+    sender: object,
+    kind: str,
+    game: Game,
+    players: Sequence[Player],
+    now: datetime,
+    phase: Phase | None = None,
+    opened: Phase | None = None,
+    **kwargs: object,
+) -> None:
+    chosen = NOTICE_OF.get(kind)
+    if chosen is None or not players:
+        return
+    found = Hook.objects.filter(player_id__in=[p.pk for p in players], enabled=True).select_related("player")
+    hooks = [hook for hook in found if chosen in hook.notices]
+    if not hooks:
+        return
+    lines: list[str] = []
+    if kind == "phase-resolved" and phase is not None:
+        lines = public_lines(game, phase.number)
+    elif kind == "game-over":
+        lines = standings(game)
+    notices = {}
+    for hook in hooks:
+        zone = hook.player.time_zone if hook.player else None
+        notices[hook.pk] = notice(kind, game, player_headline(kind, game, phase, opened, zone), lines, now)
+    write(hooks, notices)
+
+
+def news_hooks(game: Game) -> list[Hook]:
+    """The enabled hooks of `game` and of the league it is played in."""
+    league_game = Q(league__seasons__rounds__tables__game=game)
+    return list(Hook.objects.filter(Q(game=game) | league_game, enabled=True).distinct())
+
+
+@receiver(extensions.phase_opened, dispatch_uid="hooks-public-news")
+def phase_news(sender: object, game: Game, phase: Phase, previous: Phase | None, now: datetime, **kw: object) -> None:
+    if previous is None:  # a new game: no hook can name it yet (a league's game is told by `league_game_started`)
+        return
+    hooks = news_hooks(game)
+    if hooks:
+        headline = (
+            f"{game.title}: {previous.name} is resolved. Now: {phase.name}, orders by {when(phase.deadline, None)}."
+        )
+        item = notice("resolved", game, headline, public_lines(game, previous.number), now)
+        write(hooks, {hook.pk: item for hook in hooks})
+
+
+@receiver(post_save, sender=Table, dispatch_uid="hooks-league-game-started")
+def league_game_started(sender: object, instance: Table, update_fields: Any = None, **kwargs: object) -> None:
+    """A league's table got its game (games/leagues/services.py start_round, in its transaction): the league's
+    hooks are told it started. Its first deadline is the league's to set after this, so it is not said."""
+    if instance.game is None or not update_fields or "game" not in update_fields:
+        return
+    hooks = list(Hook.objects.filter(league__seasons__rounds=instance.round_id, enabled=True))
+    if hooks:
+        game = instance.game
+        first = Phase.objects.filter(game=game, number=game.phase_number).values_list("name", flat=True).first()
+        item = notice("started", game, f"{game.title} has started: {first}.", [], timezone.now())
+        write(hooks, {hook.pk: item for hook in hooks})
+
+
+@receiver(extensions.game_finished, dispatch_uid="hooks-game-over")
+def game_over(sender: object, game: Game, now: datetime, **kwargs: object) -> None:
+    hooks = news_hooks(game)
+    if hooks:
+        item = notice("over", game, f"{game.title} is over.", standings(game), now)
+        write(hooks, {hook.pk: item for hook in hooks})
