@@ -9,6 +9,7 @@ import base64
 import hashlib
 import hmac
 import json
+import logging
 import re
 from collections.abc import Iterator
 from datetime import timedelta
@@ -105,7 +106,8 @@ def verified(secret: str, item: hooks_receiver.Received) -> bool:
     return hmac.compare_digest(item.headers["webhook-signature"], f"v1,{expected}")
 
 
-def test_a_json_hooks_secret_is_shown_once_and_signs_what_a_receiver_checks(make_game, receiver):
+def test_a_json_hooks_secret_is_shown_once_and_signs_what_a_receiver_checks(make_game, receiver, caplog):
+    caplog.set_level(logging.DEBUG)
     game = make_game(humans=3)
     client = signed_in()
     page = add_hook(client, kind="json", url=receiver.url("/pbem"), notices=[n.value for n in Notice])
@@ -119,6 +121,7 @@ def test_a_json_hooks_secret_is_shown_once_and_signs_what_a_receiver_checks(make
     play_phase(game)
     client.post(reverse("hooks-test", args=[Hook.objects.get().pk]))
     assert len(receiver.received) >= 2
+    assert not [r for r in caplog.records if secret in r.getMessage()], "a log line shows the secret"
     for item in receiver.received:
         assert verified(secret, item)
         body = json.loads(item.body)
@@ -138,8 +141,9 @@ def player_hook(game: Game, url: str, kind: str = Hook.Kind.DISCORD, notices: An
 
 
 def test_a_failing_receiver_is_retried_with_a_growing_pause_then_the_hook_is_off_and_its_owner_told(
-    make_game, receiver
+    make_game, receiver, caplog
 ):
+    caplog.set_level(logging.DEBUG)
     game = make_game(humans=3)
     hook = player_hook(game, receiver.url("/api/webhooks/9/SECRET-TOKEN"))
     receiver.answers = [500, 503, 502, 500, 500]
@@ -181,6 +185,9 @@ def test_a_failing_receiver_is_retried_with_a_growing_pause_then_the_hook_is_off
     assert hook.enabled and hook.disabled_reason == ""
     client.post(reverse("hooks-test", args=[hook.pk]))
     assert Delivery.objects.filter(status=MailStatus.SENT).count() == 1
+    # Five failures were logged, by the delivery's and hook's ids: never the URL's path.
+    failures = [r.getMessage() for r in caplog.records if "webhook delivery" in r.getMessage()]
+    assert len(failures) == 5 and not [r for r in caplog.records if "SECRET-TOKEN" in r.getMessage()]
 
 
 def test_each_send_checks_the_address_again_and_follows_no_redirect(make_game, receiver):

@@ -14,6 +14,8 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.views.decorators.debug import sensitive_post_parameters
 
 from games.admin_scope import ReadOnlyMixin, StaffScoped, games_of
 from games.hooks import deliver, notices
@@ -99,6 +101,12 @@ class HookAdmin(StaffScoped):
         super().save_model(request, obj, form, change)
         if not change and obj.signed:
             request.session[SHOW_ONCE] = obj.pk
+
+    @method_decorator(sensitive_post_parameters("url"))  # an error report never quotes the URL
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        return super().add_view(request, form_url, extra_context)
 
     def response_add(self, request: HttpRequest, obj: Hook, post_url_continue: str | None = None) -> HttpResponse:
         # A JSON hook's page next, where its secret is shown (once); the others go back to the list as usual.

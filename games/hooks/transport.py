@@ -12,6 +12,7 @@ can (its `sni_hostname` extension) but would add five packages for one call, its
 
 from __future__ import annotations
 
+import logging
 import ssl
 from dataclasses import dataclass
 from functools import cache
@@ -21,6 +22,10 @@ import urllib3
 from django.conf import settings
 
 from games.hooks.guard import Target
+
+# urllib3 logs each request's line, path included, at DEBUG: a hook's path may hold its token (Discord's,
+# Slack's), so its pool logs warnings only, whatever level the server's logging is set to.
+logging.getLogger("urllib3.connectionpool").setLevel(logging.WARNING)
 
 CONNECT_SECONDS = 5.0
 READ_SECONDS = 10.0

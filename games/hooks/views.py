@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import sessions
@@ -62,6 +63,7 @@ def section(request: HttpRequest, player: Player, form: HookForm | None = None) 
     return AccountSection("hooks/section.html", context)
 
 
+@sensitive_post_parameters("hook-url")  # an error report never quotes the URL (it may hold a token)
 @require_http_methods(["GET", "POST"])
 def add(request: HttpRequest) -> HttpResponse:
     """The add form's post (a refusal shows the form alone, with what to fix, and stores nothing)."""
