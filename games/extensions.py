@@ -44,9 +44,14 @@ Declared with `register(app_label, Extension(...))`:
   its own sidebar (a league's games, a round's);
 - `outbox`: the app's own outbox table (a games.models.MailRow), so the sweep retries its failed rows and
   wakes its senders too;
+- `game_panel`: asked by the game page (games/views.py) with the request, the game and the reader's seat
+  (None for a spectator): a Panel (a template and its plain facts, games/facts.py's rule) the page shows
+  beside the table, or None (the lobby's rematch button once the game is over, games/lobby);
 - `account_section`: asked when a signed-in player's My games page is drawn: an AccountSection (a template
   of one card and its context, plain values only: tests/test_template_secrecy.py) the page shows among its
-  settings, or None. The app's own views handle the card's forms (the API's tokens, the webhooks).
+  settings, or None (the API's tokens, the webhooks, the lobby's tables waiting for the player);
+- `guide_section`: Markdown the app adds at the end of every game's player's guide (/rules/<slug>/): rules
+  of the app's own that hold in every game (how to start a game from the lobby).
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ from django.db.models import Q
 from django.dispatch import Signal
 
 if TYPE_CHECKING:  # apps import this module from their AppConfig, before the models can be
-    from games.models import Game, MailRow, Phase, Player
+    from games.models import Game, MailRow, Phase, Player, Seat
 
 phase_opened = Signal()
 deadline_passed = Signal()
@@ -109,6 +114,14 @@ class Outbox:
 
 
 @dataclass(frozen=True)
+class Panel:
+    """What an app shows on the game page: its template, handed `facts` (plain frozen values) as `panel`."""
+
+    template: str
+    facts: Any
+
+
+@dataclass(frozen=True)
 class AccountSection:
     """A card of an app's own on My games: `template` is included with `context` as `section`."""
 
@@ -128,7 +141,9 @@ class Extension:
     excused: Callable[[Game, Phase, Collection[int], datetime], Collection[int]] | None = None
     outbox: Outbox | None = None
     game_filters: tuple[type, ...] = ()
+    game_panel: Callable[[Any, Game, Seat | None], Panel | None] | None = None
     account_section: Callable[[Any, Player], AccountSection | None] | None = None
+    guide_section: str = ""
 
 
 _registered: dict[str, Extension] = {}
@@ -183,9 +198,19 @@ def outboxes() -> list[Outbox]:
     return [extension.outbox for extension in _registered.values() if extension.outbox]
 
 
+def game_panels(request: Any, game: Game, seat: Seat | None) -> list[Panel]:
+    """The apps' panels for the game page, as `seat`'s reader (None: a spectator) may see them."""
+    found = (extension.game_panel(request, game, seat) for extension in _registered.values() if extension.game_panel)
+    return [panel for panel in found if panel is not None]
+
+
 def account_sections(request: Any, player: Player) -> list[AccountSection]:
     """The apps' cards for `player`'s My games page (`request` is the page's), in the apps' order."""
     found = (
         extension.account_section(request, player) for extension in _registered.values() if extension.account_section
     )
     return [section for section in found if section is not None]
+
+
+def guide_sections() -> list[str]:
+    return [extension.guide_section for extension in _registered.values() if extension.guide_section]

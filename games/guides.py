@@ -9,7 +9,8 @@ that reads exactly `[board: 3 players, seed 8, after 2 turns]` becomes the board
 set up with that seed and played on by the bots' own random legal orders for that many turns (resolved
 phases), all from the seed, so the picture is the same on every server and the example text beside it can
 name what it shows (tests/test_guides.py checks those facts). The engines are pure, so this needs no database.
-Guides ship with the code: each is rendered once per process.
+Guides ship with the code: each is rendered once per process. Each app may add a section of its own
+(games/extensions.py, `guide_section`), shown after the game's own in every guide.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
+from games import extensions
 from games.engines import board_templates, get_engine, guide_file
 from games.engines.base import Engine, State
 
@@ -70,6 +72,8 @@ def picture(slug: str, players: int, seed: int, turns: int) -> str:
 def player_guide(slug: str) -> Guide:
     """The guide of the game registered as `slug` (KeyError for no such game)."""
     engine = get_engine(slug)
-    html = MARKDOWN.render(guide_file(slug).read_text(encoding="utf-8"))
+    # The apps' sections hold in every game (games/extensions.py: ending a game early), after the game's own.
+    sections = [guide_file(slug).read_text(encoding="utf-8"), *extensions.guide_sections()]
+    html = MARKDOWN.render("\n\n".join(sections))
     html = PICTURE.sub(lambda found: picture(slug, *(int(group) for group in found.groups())), html)
     return Guide(slug=slug, title=engine.title, html=mark_safe(html))  # noqa: S308  (escaped: html off)

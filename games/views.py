@@ -110,6 +110,8 @@ def _game_context(
         # The reader's own address, if its mail bounced or was marked as spam: base.html asks them to fix it.
         "mail_problem": facts.mail_problem(next((s.player for s in seats if s.number == number), None)),
         **talk_context(request, game, engine, seats, seat, talk_form),
+        # What the apps show beside the table (games/extensions.py: a game's ending votes).
+        "panels": extensions.game_panels(request, game, seat),
     }
 
 

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "games.api",
     "ninja",  # django-ninja's own static files: the API's browsable docs served from this site (CSP: 'self')
     "games.hooks",  # after the leagues: a league's hooks name its league
+    "games.lobby",
 ]
 
 MIDDLEWARE = [
@@ -296,7 +297,14 @@ CELERY_BEAT_SCHEDULE = {
     # Table talk: message emails left waiting for their reader's batch window, and the daily digest.
     "talk-sweep": {"task": "talk.tasks.sweep", "schedule": float(SWEEP_EVERY_SECONDS), "options": SWEEP_OPTIONS},
     "talk-digests": {"task": "talk.tasks.send_digests", "schedule": crontab(minute=5, hour=PBEM_DIGEST_HOUR)},
+    # The lobby's ready check at each table's start time (games/lobby/ready.py).
+    "lobby-sweep": {"task": "lobby.tasks.sweep", "schedule": float(SWEEP_EVERY_SECONDS), "options": SWEEP_OPTIONS},
 }
+# The lobby's limits on invitations (games/lobby/limits.py): per player and per address in any 24 hours, and
+# tables a player may have waiting at once.
+PBEM_LOBBY_INVITES_PER_DAY = int(os.environ.get("PBEM_LOBBY_INVITES_PER_DAY", "20"))
+PBEM_LOBBY_INVITES_PER_ADDRESS = int(os.environ.get("PBEM_LOBBY_INVITES_PER_ADDRESS", "3"))
+PBEM_LOBBY_OPEN_TABLES = int(os.environ.get("PBEM_LOBBY_OPEN_TABLES", "5"))
 
 # --- Games -----------------------------------------------------------------------------------------
 # The JSON API's rate limit per token (games/api/tokens.py): calls a minute, and how many may come at once.

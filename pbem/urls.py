@@ -19,6 +19,8 @@ urlpatterns = [
 if apps.is_installed("games.leagues"):
     # The core runs without the leagues app (tests/test_core_alone.py); with it, its pages come first.
     urlpatterns.insert(-1, path("leagues/", include("games.leagues.urls")))
+if apps.is_installed("games.lobby"):
+    urlpatterns.insert(-1, path("lobby/", include("games.lobby.urls")))
 
 if apps.is_installed("games.api"):
     # The JSON API (games/api/) and its tokens' forms on My games; before the core's pages, as the leagues'.

@@ -31,6 +31,11 @@ AUDITED_PAGES = {
     "games/link_error.html",
     "leagues/claim.html",
     "leagues/confirm.html",
+    "lobby/choose.html",
+    "lobby/new.html",
+    "lobby/open.html",
+    "lobby/table.html",
+    "lobby/decline.html",
 }
 LEAVES = (str, int, float, bool, type(None), datetime, date, time, timedelta, Decimal)
 # Django's context processors (the request, the signed-in user, messages, the CSRF token) add the same

@@ -15,9 +15,10 @@ from tests.import_graph import ROOT, import_graph, project_modules
 MODULES = project_modules("games", "pbem")
 LEAGUES = {name for name in MODULES if name.startswith("games.leagues")}
 # The API (games/api/) is a plug-in like the leagues: it may serve a league's standings when that app is there;
-# so is the webhooks app (games/hooks/), whose hooks may name a league.
+# so is the webhooks app (games/hooks/), whose hooks may name a league, and the lobby (games/lobby/), which uses
+# the leagues' deadline arithmetic.
 HOOKS = {name for name in MODULES if name.startswith("games.hooks")}
-PLUGINS = {name for name in MODULES if name.startswith("games.api")} | HOOKS
+PLUGINS = {name for name in MODULES if name.startswith(("games.api", "games.lobby"))} | HOOKS
 CORE = {name for name in MODULES if name not in LEAGUES | PLUGINS and not name.startswith("games.engines")}
 
 

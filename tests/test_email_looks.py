@@ -23,6 +23,8 @@ import pytest
 from django.core import mail
 
 from games.engines import all_engines
+from games.lobby import emails as lobby_emails_module
+from games.lobby import tables as lobby_tables
 from games.models import Player
 from games.sessions import email_sign_in_link
 from games.talk import services as talk
@@ -30,6 +32,7 @@ from tests import test_browser_games
 from tests.browser import AXE, CHROMIUM
 from tests.conftest import missing_service
 from tests.game_renders import PLAYERS, emails_due, points
+from tests.lobby_helpers import spec as lobby_spec
 
 pytestmark = pytest.mark.django_db
 chromium = test_browser_games.chromium  # the browser tests' one Chromium fixture (skipped without Chromium)
@@ -69,6 +72,21 @@ def game_emails(make_game: Any, on_commit: Any) -> Iterator[tuple[str, Any]]:
     with on_commit(execute=True):  # their emails go out after the commit, which a test's transaction never does
         talk.post(seat, seat.player, "Shall we trade Furs for Spices tomorrow?", to=[1])
         email_sign_in_link(seat.player.email)
+    yield from ((kind_of(message), message) for message in mail.outbox)
+    yield from lobby_emails(seat.player, on_commit)
+
+
+def lobby_emails(host: Player, on_commit: Any) -> Iterator[tuple[str, Any]]:
+    """The lobby's kinds (games/lobby/emails.py): an invitation, a table's start for a seat not asked first,
+    a cancelled table."""
+    mail.outbox.clear()
+    with on_commit(execute=True):
+        table = lobby_tables.create_table(host, lobby_spec(engine="piraeus", size=4), ["friend@example.com"])
+    with on_commit(execute=True):  # (an invitation withdrawn before it is sent is not sent)
+        lobby_emails_module.queue(table, lobby_emails_module.STARTED, host, game_id=1)
+        lobby_tables.cancel(table.pk, host)
+    kinds = [kind_of(message) for message in mail.outbox]
+    assert kinds == ["lobby-invitation", "lobby-started", "lobby-cancelled"], kinds
     yield from ((kind_of(message), message) for message in mail.outbox)
 
 

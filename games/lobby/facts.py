@@ -1,0 +1,133 @@
+"""What a lobby page or email may know of a table, as plain frozen values (as games/facts.py does for a
+game): no model instance reaches a template. Invited addresses are shown to the table's creator only (who
+typed them); everyone else sees "invited"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.urls import reverse
+
+from games.engines import get_engine
+from games.engines.base import OptionSpec
+from games.lobby.models import Table, TableSeat
+from games.talk.options import CORE_OPTIONS
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    number: int  # from 1, as people count
+    label: str  # a player's name as the table sees it, or what the seat waits for
+    state: str  # taken, invited, open or bot
+    creator: bool = False
+    you: bool = False
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    key: str
+    url: str  # the table's page, absolute (emails carry it)
+    title: str
+    engine_title: str
+    rules_url: str
+    options: tuple[str, ...]  # "what: chosen" for each option
+    deadlines: str
+    start_by: datetime
+    status: str
+    creator: str
+    private: bool
+    bots_fill: bool
+    size: int
+    seats: tuple[SeatLine, ...]
+    seats_left: int  # seats nobody holds yet: open or waiting for an invitee's answer
+    open_seats: int  # seats anyone who may see the table can take now
+    game_id: int | None
+    why_cancelled: str
+
+
+def table_url(table: Table) -> str:
+    return settings.SITE_URL + reverse("lobby-table", args=[table.key])
+
+
+def deadlines_text(table: Table) -> str:
+    if table.daily_at is not None:
+        at = f"{table.daily_at:%H:%M} ({table.time_zone})"
+        return f"Each turn ends at {at}, at least {hours(table)} hours after it opens"
+    return f"Each turn lasts {hours(table)} hours (or less, when every order is in)"
+
+
+def hours(table: Table) -> int:
+    return int(table.phase_length.total_seconds() // 3600)
+
+
+# The press options' labels are written for the admin's JSON box ("yes: every message..."): a player reads these.
+SHORT_LABELS = {"press": "Table talk", "publish_press": "Every message, private ones too, shown once the game is over"}
+
+
+def option_label(spec: OptionSpec) -> str:
+    """An option's name for a player: the press options' own, an engine's label without its parenthesis."""
+    label = SHORT_LABELS.get(spec.name) or spec.label.split(" (")[0]
+    return label[0].upper() + label[1:]
+
+
+def option_lines(table: Table) -> tuple[str, ...]:
+    """Each option the creator could set, as its label and the value chosen ("default" where left blank)."""
+    engine = get_engine(table.engine)
+    lines = []
+    for spec in (*CORE_OPTIONS, *engine.options):
+        if spec.kind == "seat-list":
+            continue  # dealt at random: the lobby does not offer it (the seats are not known yet)
+        value = table.options.get(spec.name)
+        shown = {choice.value: choice.label for choice in spec.choices}.get(str(value), value)
+        lines.append(f"{option_label(spec)}: {'default' if value in (None, '') else shown}")
+    return tuple(lines)
+
+
+def seat_label(seat: TableSeat, creator_view: bool) -> str:
+    if seat.state == TableSeat.State.TAKEN and seat.player is not None:
+        return seat.player.display_name
+    if seat.state == TableSeat.State.INVITED:
+        address = seat.invitation.address if creator_view and seat.invitation else ""
+        return f"Invited: {address}, waiting for an answer" if address else "Invited, waiting for an answer"
+    if seat.state == TableSeat.State.BOT:
+        return "Bot"
+    return "Open: anyone signed in may take it"
+
+
+def table_facts(table: Table, viewer_id: int | None = None) -> TableFacts:
+    """The table as `viewer_id` (a Player's id, or None) may see it."""
+    engine = get_engine(table.engine)
+    seats = list(table.seats.select_related("player", "invitation").order_by("number"))
+    creator_view = viewer_id == table.creator_id
+    lines = tuple(
+        SeatLine(
+            number=seat.number + 1,
+            label=seat_label(seat, creator_view),
+            state=seat.state,
+            creator=seat.player_id == table.creator_id and seat.player_id is not None,
+            you=viewer_id is not None and seat.player_id == viewer_id,
+        )
+        for seat in seats
+    )
+    return TableFacts(
+        key=table.key,
+        url=table_url(table),
+        title=table.title or engine.title,
+        engine_title=engine.title,
+        rules_url=settings.SITE_URL + reverse("games-rules", args=[table.engine]),
+        options=option_lines(table),
+        deadlines=deadlines_text(table),
+        start_by=table.start_by,
+        status=table.status,
+        creator=table.creator.display_name,
+        private=table.private,
+        bots_fill=table.bots_fill,
+        size=table.size,
+        seats=lines,
+        seats_left=sum(line.state in (TableSeat.State.OPEN, TableSeat.State.INVITED) for line in lines),
+        open_seats=sum(line.state == TableSeat.State.OPEN for line in lines),
+        game_id=table.game_id,
+        why_cancelled=table.why_cancelled,
+    )

@@ -1,0 +1,170 @@
+"""The form that proposes a table: the game's own options (from its OptionSpecs, checked by the engine's
+setup in games/lobby/tables.py, as the admin's Add game form does), deadlines, table talk, seats. Long
+choices are buttons, not drop-downs, which a phone cuts to their width."""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from games import mail
+from games.engines import get_engine
+from games.engines.base import OptionSpec
+from games.lobby.facts import SHORT_LABELS, option_label
+from games.lobby.invitations import NAME_LENGTH
+from games.lobby.tables import TableSpec
+from games.talk.options import CORE_OPTIONS
+
+LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
+OPTION_PREFIX = "option_"
+MOST_INVITATIONS = 10  # per table at creation (more can follow from the table's page, within the day's cap)
+
+
+def option_field(spec: OptionSpec) -> forms.Field:
+    label = option_label(spec)
+    help_text = spec.label if spec.name not in SHORT_LABELS else ""
+    if spec.kind == "integer":
+        return forms.IntegerField(
+            label=label, required=False, min_value=spec.min, max_value=spec.max, help_text=help_text
+        )
+    choices = [(choice.value, choice.label) for choice in spec.choices]
+    return forms.ChoiceField(
+        label=label, choices=choices, initial=spec.default, widget=forms.RadioSelect, help_text=help_text
+    )
+
+
+class TableForm(forms.Form):
+    name = forms.CharField(
+        label="Your name, as the other players see it", max_length=NAME_LENGTH, help_text="Never your address."
+    )
+    title = forms.CharField(label="Table name (optional)", required=False, max_length=120)
+    size = forms.IntegerField(label="Seats at the table, yours included")
+    invite = forms.CharField(
+        label="Invite by email (optional)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One address a line. Each gets an invitation with a link to accept or decline.",
+    )
+    bots = forms.IntegerField(label="Bot seats", min_value=0, initial=0, help_text="Played by the server.")
+    bots_fill = forms.BooleanField(
+        label="At the start time, seats nobody took become bots", required=False, initial=False
+    )
+    private = forms.BooleanField(
+        label="Private: only people with the table's link can see and join it",
+        required=False,
+        help_text="Otherwise the table is listed on Open tables, where any signed-in player may join.",
+    )
+    deadline = forms.ChoiceField(
+        label="Deadlines",
+        choices=[("length", "Each turn lasts a number of hours"), ("daily", "Each turn ends at a time of day")],
+        initial="length",
+        widget=forms.RadioSelect,
+    )
+    phase_hours = forms.IntegerField(
+        label="Hours per turn (with a time of day: at least this long)", min_value=1, max_value=336, initial=48
+    )
+    daily_at = forms.TimeField(
+        label="Time of day (your time)",
+        required=False,
+        initial=time(20, 0),
+        widget=forms.TimeInput(attrs={"type": "time"}),
+    )
+    start_by = forms.CharField(
+        label="Start time (your time)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="The game starts as soon as every seat is taken; at this time it starts with whoever accepted, "
+        "if that is enough to play, or is cancelled.",
+    )
+
+    def __init__(self, engine_slug: str, zone_name: str, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.engine = get_engine(engine_slug)
+        self.zone_name = zone_name
+        size = self.fields["size"]
+        assert isinstance(size, forms.IntegerField)
+        size.widget.attrs.update(min=self.engine.min_players, max=self.engine.max_players)  # checked in clean_size
+        size.initial = self.engine.min_players
+        size.help_text = f"{self.engine.title}: {self.engine.min_players} to {self.engine.max_players}."
+        soon = (timezone.now() + timedelta(days=3)).astimezone(mail.zone_of(zone_name))
+        self.fields["start_by"].initial = soon.replace(minute=0, second=0, microsecond=0).strftime(LOCAL_FORMAT)
+        for spec in (*CORE_OPTIONS, *self.engine.options):
+            if spec.kind != "seat-list":  # a country per seat: dealt at random, the seats are not known yet
+                self.fields[OPTION_PREFIX + spec.name] = option_field(spec)
+
+    def option_fields(self) -> list[Any]:
+        return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]
+
+    def clean_size(self) -> int:
+        size = int(self.cleaned_data["size"])
+        if not self.engine.min_players <= size <= self.engine.max_players:
+            raise forms.ValidationError(
+                f"{self.engine.title} takes {self.engine.min_players} to {self.engine.max_players} players."
+            )
+        return size
+
+    def clean_invite(self) -> list[str]:
+        addresses = [line.strip() for line in self.cleaned_data["invite"].splitlines() if line.strip()]
+        if len(addresses) > MOST_INVITATIONS:
+            raise forms.ValidationError(f"Invite at most {MOST_INVITATIONS} addresses at once.")
+        field = forms.EmailField()
+        for address in addresses:
+            try:
+                field.clean(address)
+            except forms.ValidationError:
+                raise forms.ValidationError(f"{address[:60]!r} is not an email address.") from None
+        return [address.lower() for address in addresses]
+
+    def clean_start_by(self) -> datetime:
+        try:
+            naive = datetime.strptime(self.cleaned_data["start_by"], LOCAL_FORMAT)  # noqa: DTZ007 (local: below)
+        except ValueError:
+            raise forms.ValidationError("Give the start time as a date and a time of day.") from None
+        return naive.replace(tzinfo=mail.zone_of(self.zone_name))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("deadline") == "daily" and data.get("daily_at") is None:
+            self.add_error("daily_at", "Give the time of day each turn ends.")
+        return data
+
+    def spec(self) -> TableSpec:
+        data = self.cleaned_data
+        options = {}
+        for name in self.fields:
+            value = data.get(name)
+            if name.startswith(OPTION_PREFIX) and value not in (None, ""):
+                options[name.removeprefix(OPTION_PREFIX)] = value
+        daily = data["deadline"] == "daily"
+        return TableSpec(
+            engine=self.engine.slug,
+            size=data["size"],
+            start_by=data["start_by"],
+            phase_length=timedelta(hours=data["phase_hours"]),
+            options=options,
+            title=data["title"].strip(),
+            bots=data["bots"],
+            bots_fill=data["bots_fill"],
+            private=data["private"],
+            daily_at=data["daily_at"] if daily else None,
+            time_zone=self.zone_name,
+        )
+
+
+class InviteForm(forms.Form):
+    address = forms.EmailField(label="Invite an address to an open seat")
+
+
+class AcceptForm(forms.Form):
+    name = forms.CharField(
+        label="Your name, as the other players see it",
+        max_length=NAME_LENGTH,
+        required=False,
+        help_text="Never your address. Blank: the name you gave before, if any.",
+    )
+
+
+class DeclineForm(forms.Form):
+    everyone = forms.BooleanField(label="Also refuse invitations from anyone else on this server", required=False)

@@ -1,0 +1,91 @@
+"""What keeps the invitation form from being a spam relay, and the lobby's refusal.
+
+- Only a signed-in player (an account session, not a turn link) can create a table or invite (views).
+- A player sends at most PBEM_LOBBY_INVITES_PER_DAY invitations in any 24 hours; an address receives at most
+  PBEM_LOBBY_INVITES_PER_ADDRESS in any 24 hours, from everyone together (so several accounts cannot flood
+  one inbox); a player has at most PBEM_LOBBY_OPEN_TABLES tables waiting at once.
+- An address that declined a player's invitation, bounced or complained is not invited by that player
+  again; an address that asked for no invitations at all (a checkbox on the decline page) gets none from
+  anyone; an address whose mail bounces or was marked as spam (games/bounces.py) gets none either.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Q
+
+from games import mail
+from games.lobby.models import Block, Invitation, Table
+from games.models import Player
+
+DAY = timedelta(hours=24)
+
+
+class LobbyError(ValueError):
+    """Something the lobby refused, having changed nothing. The message is for the person who asked."""
+
+
+def per_day() -> int:
+    return int(getattr(settings, "PBEM_LOBBY_INVITES_PER_DAY", 20))
+
+
+def per_address() -> int:
+    return int(getattr(settings, "PBEM_LOBBY_INVITES_PER_ADDRESS", 3))
+
+
+def open_tables() -> int:
+    return int(getattr(settings, "PBEM_LOBBY_OPEN_TABLES", 5))
+
+
+def check_inviter_quota(inviter: Player, count: int, now: datetime) -> None:
+    """LobbyError unless `inviter` may send `count` more invitations now."""
+    sent = list(
+        Invitation.objects.filter(inviter=inviter, sent_at__gt=now - DAY)
+        .order_by("sent_at")
+        .values_list("sent_at", flat=True)
+    )
+    cap = per_day()
+    if len(sent) + count <= cap:
+        return
+    if count > cap:
+        raise LobbyError(f"A player may send at most {cap} invitations a day: invite fewer addresses.")
+    # The moment enough of the last day's invitations have aged out for `count` more.
+    free_at = sent[len(sent) + count - cap - 1] + DAY
+    local = free_at.astimezone(mail.zone_of(inviter.time_zone))
+    raise LobbyError(
+        f"You have sent {len(sent)} invitations in the last 24 hours, and a player may send {cap} a day: "
+        f"you can send {'this one' if count == 1 else f'these {count}'} from {local:%a %d %b, %H:%M} "
+        f"({inviter.time_zone}). "
+        "Nothing was sent."
+    )
+
+
+def check_address(inviter: Player, address: str, now: datetime) -> None:
+    """LobbyError unless `inviter` may invite `address` (see the module's docstring)."""
+    blocks = Block.objects.filter(Q(inviter=inviter) | Q(inviter__isnull=True), address=address)
+    reasons = set(blocks.values_list("reason", flat=True))
+    if Block.Reason.NO_INVITATIONS in reasons:
+        raise LobbyError(f"{address} asked not to be sent invitations. Nothing was sent.")
+    if Block.Reason.DECLINED in reasons:
+        raise LobbyError(f"{address} declined an invitation of yours, so you cannot invite it again. Nothing was sent.")
+    if reasons:
+        raise LobbyError(f"Our invitation to {address} bounced or was marked as spam: you cannot invite it again.")
+    player = Player.objects.filter(email=address).first()
+    if player is not None and player.mail_problem:
+        raise LobbyError(f"We cannot send email to {address} (it bounced, or our mail was marked as spam).")
+    received = Invitation.objects.filter(address=address, sent_at__gt=now - DAY).count()
+    if received >= per_address():
+        raise LobbyError(
+            f"{address} has been sent {received} invitations in the last 24 hours, the most an address may get: "
+            "try again tomorrow. Nothing was sent."
+        )
+
+
+def check_open_tables(creator: Player) -> None:
+    waiting = Table.objects.filter(creator=creator, status=Table.Status.OPEN).count()
+    if waiting >= open_tables():
+        raise LobbyError(
+            f"You have {waiting} tables waiting for players, the most a player may have: start or cancel one first."
+        )

@@ -1,0 +1,177 @@
+"""What the lobby stores: tables that players propose, their seats, the invitations sent for them, the
+addresses an inviter may not write to again, and the lobby's own outbox.
+
+A table lives here until its ready check passes (games/lobby/ready.py); only then is the core's Game
+created, with the players who accepted and the bots. So nothing of the core (seats, phases, missed turns,
+standings) ever sees a seat that nobody accepted.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.db import models
+from django.utils import timezone
+
+from games.models import Game, MailRow, Player
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    """A game proposed by a player: what it will be, who sits where, and until when it waits."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for players"
+        STARTED = "started"
+        CANCELLED = "cancelled"
+
+    # The table's address (/lobby/t/<key>/): unguessable, so a private table is reached by its link only.
+    key = models.CharField(max_length=24, unique=True, default=new_key)
+    creator = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="lobby_tables")
+    engine = models.SlugField(max_length=32)
+    title = models.CharField(max_length=120, blank=True)
+    # The engine's options and the press options, as games.turns.create_game takes them.
+    options = models.JSONField(default=dict, blank=True)
+    size = models.PositiveSmallIntegerField()
+    # Each turn lasts `phase_length`; with `daily_at`, it ends at that time of day in `time_zone` instead (the
+    # first such time at least `phase_length` after the turn opened).
+    phase_length = models.DurationField(default=timedelta(hours=48))
+    daily_at = models.TimeField(null=True, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # At the start time, seats still empty become bots (if the game can start at all: see ready.py).
+    bots_fill = models.BooleanField(default=False)
+    private = models.BooleanField(default=False)
+    start_by = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    why_cancelled = models.CharField(max_length=200, blank=True)
+    game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="lobby_table")
+    rematch_of = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_tables"
+    )
+
+    class Meta:
+        indexes = [
+            # The ready check's sweep (ready.settle_due): open tables whose start time has come.
+            models.Index(fields=["start_by"], name="lobby-table-due", condition=models.Q(status="open")),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.pk}: {self.title or self.engine}"
+
+
+class Invitation(models.Model):
+    """One invitation email: who sent it, to which address, for which seat, and what came of it. The rows
+    of the last day are what the caps count (games/lobby/invitations.py)."""
+
+    class Answer(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        BOUNCED = "bounced"  # or complained: the address is not written to again by this inviter
+        WITHDRAWN = "withdrawn"  # the table started without them, or was cancelled, or the creator re-seated
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    inviter = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations_sent")
+    # The address's player, if it is one already; a newcomer's Player is created when they accept, so an
+    # address that never accepted is stored nowhere but here (what the caps and blocks need).
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="invitations")
+    address = models.EmailField()
+    # Part of the join and decline links: a link works for this invitation only, while it is pending.
+    key = models.CharField(max_length=24, default=new_key)
+    answer = models.CharField(max_length=10, choices=Answer.choices, default=Answer.PENDING)
+    sent_at = models.DateTimeField(default=timezone.now)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["inviter", "sent_at"], name="lobby-invites-by-inviter"),
+            models.Index(fields=["address", "sent_at"], name="lobby-invites-by-address"),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to table {self.table_id}"
+
+
+class TableSeat(models.Model):
+    """A seat of a proposed table: the creator's, taken (a player accepted or joined), invited (an
+    invitation waits for an answer), open (anyone signed in may take it), or a bot."""
+
+    class State(models.TextChoices):
+        TAKEN = "taken"
+        INVITED = "invited"
+        OPEN = "open"
+        BOT = "bot"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=8, choices=State.choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="lobby_seats")
+    invitation = models.ForeignKey(Invitation, on_delete=models.SET_NULL, null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="lobby-one-seat-number"),
+            models.UniqueConstraint(
+                fields=["table", "player"], name="lobby-one-seat-per-player", condition=models.Q(player__isnull=False)
+            ),
+        ]
+        ordering = ["table", "number"]
+
+    def __str__(self) -> str:
+        return f"seat {self.number + 1} of table {self.table_id}"
+
+
+class Block(models.Model):
+    """An address an inviter may not invite again (it declined, bounced or complained); with no inviter, an
+    address that asked for no invitations from anyone."""
+
+    class Reason(models.TextChoices):
+        DECLINED = "declined"
+        BOUNCED = "bounced"
+        COMPLAINED = "complained"
+        NO_INVITATIONS = "no-invitations", "asked for no invitations at all"
+
+    inviter = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    address = models.EmailField()
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["address"], name="lobby-block-address")]
+
+    def __str__(self) -> str:
+        return f"block {self.pk} ({self.reason})"
+
+
+class LobbyEmail(MailRow):
+    """An invitation or a table's news, rendered when it is written and sent after commit through the mail
+    pipeline's claim/send/record path (games/mail.py), retried by the sweep like every outbox."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="emails")
+    invitation = models.ForeignKey(Invitation, on_delete=models.CASCADE, null=True, blank=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True)
+    to = models.EmailField()
+    kind = models.CharField(max_length=32)
+    subject = models.CharField(max_length=250)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status"], name="lobby-email-status"),
+            # Rows still owed (games.mail.unsent: the 5 is MAX_ATTEMPTS), oldest first, for the sweep.
+            models.Index(
+                fields=["created_at"],
+                name="lobby-email-unsent",
+                condition=models.Q(status__in=["pending", "sending"]) | models.Q(status="failed", attempts__lt=5),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} email {self.pk}"
