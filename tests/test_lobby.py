@@ -16,7 +16,7 @@ from games.lobby.limits import LobbyError
 from games.lobby.models import Block, Invitation, Table, TableSeat
 from games.models import Game, Phase, Player, Seat
 from tests.conftest import sign_in_by_email
-from tests.lobby_helpers import creator, invitation_links, propose
+from tests.lobby_helpers import creator, invitation_links, propose, spec
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -266,3 +266,13 @@ def test_a_finished_games_page_offers_its_players_a_rematch_in_one_click(client)
     assert rematch.status == Table.Status.STARTED  # the host and the bot again: nobody to wait for
     page = client.get(reverse("games-mine")).content
     assert b"Start a game" in page
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [("Cheap pills at www.spam.example", ""), ("Ann", "Visit https://spam.example"), ("mail me@spam.example", "")],
+)
+def test_an_invitation_quotes_no_link_a_spammer_typed_as_a_name(name, title):
+    with pytest.raises(LobbyError, match="may not hold a web or email address"):
+        tables.create_table(creator(), spec(title=title), ["ann@example.com"], name=name)
+    assert not Table.objects.exists() and not mail.outbox

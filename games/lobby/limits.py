@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -21,6 +22,9 @@ from games.lobby.models import Block, Invitation, Table
 from games.models import Player
 
 DAY = timedelta(hours=24)
+# What an invitation quotes of its sender (their name, the table's name) goes to addresses that did not ask for
+# it: no web or email address in it, or the form would carry a spammer's link to anyone.
+LINK_LIKE = re.compile(r"://|www\.|@|\.(?:[a-z]{2,})(?:/|\b)", re.IGNORECASE)
 
 
 class LobbyError(ValueError):
@@ -81,6 +85,12 @@ def check_address(inviter: Player, address: str, now: datetime) -> None:
             f"{address} has been sent {received} invitations in the last 24 hours, the most an address may get: "
             "try again tomorrow. Nothing was sent."
         )
+
+
+def check_quotable(text: str, what: str) -> None:
+    """LobbyError if `text` (a name an invitation quotes) holds something like a web or email address."""
+    if LINK_LIKE.search(text):
+        raise LobbyError(f"{what} may not hold a web or email address: invitations quote it. Nothing was sent.")
 
 
 def check_open_tables(creator: Player) -> None:

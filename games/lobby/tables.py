@@ -20,7 +20,7 @@ from games import newgame
 from games.engines import get_engine
 from games.lobby import ready
 from games.lobby.invitations import accept, invite, locked
-from games.lobby.limits import LobbyError, check_inviter_quota, check_open_tables
+from games.lobby.limits import LobbyError, check_inviter_quota, check_open_tables, check_quotable
 from games.lobby.models import Invitation, Table, TableSeat
 from games.models import Game, Player, Seat
 
@@ -75,6 +75,8 @@ def create_table(
     now = now or timezone.now()
     name = " ".join(name.split())
     check_spec(spec, len(addresses), now)
+    check_quotable(name or creator.name, "Your name")
+    check_quotable(spec.title, "The table's name")
     if len({a.strip().lower() for a in addresses}) != len(addresses):
         raise LobbyError("An address is listed twice.")
     with transaction.atomic():

@@ -18,7 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import sessions
-from games.engines import all_engines
+from games.engines import all_engines, get_engine
 from games.lobby import invitations, links, ready, tables
 from games.lobby.facts import table_facts
 from games.lobby.forms import AcceptForm, DeclineForm, InviteForm, TableForm
@@ -242,7 +242,7 @@ def decline(request: HttpRequest, token: str) -> HttpResponse:
     except (links.LinkError, LobbyError) as error:
         return _error(request, str(error), status=403)
     context = {"done": request.method == "POST", "inviter": invitation.inviter.display_name, "form": DeclineForm()}
-    context["title"] = invitation.table.title or invitation.table.engine
+    context["title"] = invitation.table.title or get_engine(invitation.table.engine).title
     return render(request, "lobby/decline.html", context)
 
 
