@@ -94,3 +94,7 @@ if apps.is_installed("games.leagues"):  # the core runs without the leagues app 
     from games.api import leagues_api  # noqa: PLC0415  (it imports the leagues app's models)
 
     api.add_router("/", leagues_api.router)
+if apps.is_installed("games.lobby"):  # a plug-in too: players' own tables
+    from games.api import lobby_api  # noqa: PLC0415  (it imports the lobby app's models)
+
+    api.add_router("/", lobby_api.router)
