@@ -276,3 +276,19 @@ def test_an_invitation_quotes_no_link_a_spammer_typed_as_a_name(name, title):
     with pytest.raises(LobbyError, match="may not hold a web or email address"):
         tables.create_table(creator(), spec(title=title), ["ann@example.com"], name=name)
     assert not Table.objects.exists() and not mail.outbox
+
+
+def test_the_admin_lists_player_created_games_like_the_others_and_the_tables_read_only(admin_client, client):
+    from tests.league_helpers import make_league, organiser_of
+
+    table = propose(creator(), [], size=2, bots=1)
+    table.refresh_from_db()
+    games = reverse("admin:games_game_changelist")
+    listed = admin_client.get(games + "?started_by=players")
+    assert listed.status_code == 200 and listed.context["cl"].result_count == 1
+    assert admin_client.get(games + "?started_by=organisers").context["cl"].result_count == 0
+    assert admin_client.get(reverse("admin:games_game_change", args=[table.game_id])).status_code == 200
+    page = admin_client.get(reverse("admin:lobby_table_change", args=[table.pk]))
+    assert page.status_code == 200 and b"Save" not in page.content  # read only: nothing of it needs the admin
+    client.force_login(organiser_of(make_league(players=0)))  # the Organiser role: no player's game is theirs
+    assert client.get(games).context["cl"].result_count == 0
