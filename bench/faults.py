@@ -196,7 +196,7 @@ class Games:
     def start_one(self) -> None:
         from datetime import timedelta
 
-        from games import turns
+        from games.play import turns
 
         n = len(self.created)
         engine = ENGINES[n % len(ENGINES)]
@@ -252,7 +252,7 @@ def stuck_phases() -> int:
 
 
 def unsent_emails() -> int:
-    from games import emails
+    from games.outgoing import emails
 
     return emails.unsent().count()
 

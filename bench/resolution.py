@@ -45,7 +45,7 @@ def ms(a: float, b: float) -> float:
 
 
 def random_order(game: Any, seat: int) -> dict[str, Any]:
-    from games import turns
+    from games.play import turns
 
     order: dict[str, Any] = turns.engine_of(game).random_order(game.state, seat, random.Random(f"{game.seed}:{seat}"))
     return order
@@ -58,8 +58,8 @@ def make_games(engine: str, count: int, seed: int) -> list[dict[str, Any]]:
     game, so a resolution's email task sends only its own."""
     from django.utils import timezone
 
-    from games import turns
     from games.models import OutboundEmail, Seat
+    from games.play import turns
 
     players = [turns.player_for(f"bench-{i}@bench.invalid", f"Bench {i + 1}") for i in range(SEATS)]
     made = []
@@ -96,7 +96,8 @@ def in_process(games: list[dict[str, Any]], profile_out: Path) -> dict[str, Any]
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    from games import emails, turns
+    from games.outgoing import emails
+    from games.play import turns
 
     steps: dict[str, list[float]] = {"submit_last_order": [], "resolve_phase": [], "send_pending_emails": []}
     sql: dict[str, list[str]] = {}
@@ -223,7 +224,7 @@ def resolved(games: list[dict[str, Any]]) -> list[tuple[str, int]]:
 
 def wait_for_emails(games: list[dict[str, Any]], timeout: float = 120.0) -> None:
     """Poll the outbox until none of these games' emails waits (pending, or being sent). The sender is woken
-    once for whatever is due (games/wakes.py), so there is no task per game to wait for."""
+    once for whatever is due (games/outgoing/wakes.py), so there is no task per game to wait for."""
     from games.models import OutboundEmail
 
     waiting = OutboundEmail.objects.filter(
@@ -255,7 +256,7 @@ def submit_last(games: list[dict[str, Any]], t0: dict[int, float]) -> None:
     is registered before submit_order's own, so it runs first after COMMIT, before the enqueue."""
     from django.db import transaction
 
-    from games import turns
+    from games.play import turns
 
     prepared = [(g["phase"], *_last_order(g)) for g in games]  # reads outside the timed part
     for phase_id, seat, order in prepared:
@@ -298,7 +299,8 @@ def collect(games: list[dict[str, Any]], t0: dict[int, float], probe: Probe) -> 
             "task body to COMMIT returned": median(lambda p: res[p]["start"], lambda p: res[p]["commit"]),
             "after COMMIT: on_commit enqueues": median(lambda p: res[p]["commit"], lambda p: res[p]["end"]),
         },
-        # The email sender is woken once for whatever is due (games/wakes.py): its runs, not one per resolution.
+        # The email sender is woken once for whatever is due (games/outgoing/wakes.py): its runs, not one per
+        # resolution.
         "sender_runs": len(runs),
         "emails_per_sender_run": round(sum(sent) / len(runs), 1) if runs else None,
         "worker_pids": sorted({res[p]["pid"] for p in pids}),
@@ -349,7 +351,7 @@ def streamed(games: list[dict[str, Any]], probe: Probe) -> dict[str, Any]:
 def queued(games: list[dict[str, Any]], probe: Probe, node: str) -> dict[str, Any]:
     """Consumption paused (Celery remote control), every last order committed and its task queued, then
     resumed: the worker's drain rate. The resolutions wake the email sender (once for whatever is due:
-    games/wakes.py), which shares the worker with them."""
+    games/outgoing/wakes.py), which shares the worker with them."""
     import redis
     from django.conf import settings
 
@@ -388,7 +390,7 @@ def queued(games: list[dict[str, Any]], probe: Probe, node: str) -> dict[str, An
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     groups = json.loads(Path(args.prepared).read_text())["groups"]
-    from games import wakes
+    from games.outgoing import wakes
 
     probe = Probe(Path(args.timing))
     out: dict[str, Any] = {"email_gather_ms": wakes.EMAIL_GATHER.total_seconds() * 1000}

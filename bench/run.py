@@ -130,7 +130,7 @@ def flush_redis() -> None:
 
 def drop_queued_calls(database: str) -> None:
     """Flush the broker's database (tasks published while no worker ran) and forget the email sender's call
-    among them: its Wake row says a call is on its way (games/wakes.py), which is no longer true. Then give
+    among them: its Wake row says a call is on its way (games/outgoing/wakes.py), which is no longer true. Then give
     the freshly filled tables their statistics, as autovacuum keeps them on a running server: without, the
     planner judges the outbox by the few rows it had before the preparation marked thousands sent."""
     flush_redis()
@@ -557,8 +557,8 @@ def print_summary(out: dict[str, Any]) -> None:
         for k, v in seq["breakdown_median_ms"].items():
             print(f"      {k:52s} {v:8.2f} ms")
         print(
-            f"      its emails: the sender starts {rt['email_gather_ms']:g} ms after its call (games/wakes.py), so "
-            "the emails of games resolving meanwhile go out with them"
+            f"      its emails: the sender starts {rt['email_gather_ms']:g} ms after its call "
+            "(games/outgoing/wakes.py), so the emails of games resolving meanwhile go out with them"
         )
         for kind in ("streamed", "queued"):
             for i, r in enumerate(rt[kind], 1):

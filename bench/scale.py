@@ -59,7 +59,7 @@ def parse_args() -> argparse.Namespace:
 
 
 def find_due_work() -> dict[str, Any]:
-    """The sweep's own finds (games/sweep.py `due`, `marks`), as the sweep makes them: models.claim reads a
+    """The sweep's own finds (games/play/sweep.py `due`, `marks`), as the sweep makes them: models.claim reads a
     batch of CLAIM_BATCH ids in its index's order, marks it (which takes it out of what is due) and reads the
     next, until a batch comes back short; here in a transaction rolled back after, so every run finds the same.
     Each finder returns the rows found and the time spent in the reads alone (the marks are the sweep's
@@ -67,8 +67,8 @@ def find_due_work() -> dict[str, Any]:
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from games import sweep
     from games.models import claim
+    from games.play import sweep
 
     def finder(kind: str) -> Any:
         def read() -> tuple[int, float]:
@@ -97,7 +97,7 @@ def run_sweeps() -> dict[str, Any]:
     """The two beat tasks, called in this process as a worker would run them; then the deadline sweep again,
     right after, when what was due is taken: only its finders' statements, the same at any size."""
     from games.leagues.tasks import sweep_leagues
-    from games.tasks import sweep_deadlines
+    from games.play.tasks import sweep_deadlines
 
     return {"deadline sweep": sweep_deadlines, "league sweep": sweep_leagues, "deadline sweep again": sweep_deadlines}
 
@@ -113,8 +113,8 @@ def probe(repeat: int) -> dict[str, Any]:
     from django.db import transaction
 
     from bench.sqlprobe import Statements
-    from games import emails
     from games.models import OutboundEmail
+    from games.outgoing import emails
 
     found: dict[str, Any] = {}
     for label, finder in find_due_work().items():
@@ -146,7 +146,7 @@ def claim_reads(log: Any) -> dict[str, dict[str, float]]:
     told apart by the column its index orders by), and how many batches it read: the finds as the sweep makes
     them for real, each batch committed before the next, where `find_due_work` reads them in one transaction
     rolled back after."""
-    from games import sweep
+    from games.play import sweep
 
     reads: dict[str, dict[str, float]] = {}
     for kind, due in sweep.due(datetime.now(UTC)).items():

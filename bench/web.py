@@ -183,9 +183,9 @@ def setup(args: argparse.Namespace) -> dict[str, Any]:
     from django.test import Client
     from django.urls import reverse
 
-    from games import turns
-    from games.links import make_token
     from games.models import Game, Seat
+    from games.outgoing.links import make_token
+    from games.play import turns
 
     players = [turns.player_for(f"web-{i}@bench.invalid", f"Web {i + 1}") for i in range(SEATS)]
     base_seed = 2_000_000 + Game.objects.count()

@@ -6,7 +6,10 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The system checks, the inbound and tracking receivers, and the tasks that bind the core's wake-up names
-        # (games.dispatch): imported here, once the models are loaded, and nowhere else in the services. The
-        # receipts' module also holds two models of this app (its docstring says why), registered as it loads.
-        from games import bounces, checks, inbound, receipts, tasks  # noqa: F401, PLC0415
+        # The system checks, the inbound and tracking receivers, the receipts' outbox, and the tasks that bind
+        # the core's wake-up names (games.outgoing.dispatch): imported here, once the models are loaded, and
+        # nowhere else in the services.
+        from games import checks  # noqa: F401, PLC0415
+        from games.incoming.mail import bounces, inbound  # noqa: F401, PLC0415
+        from games.outgoing import receipts  # noqa: F401, PLC0415
+        from games.play import tasks  # noqa: F401, PLC0415

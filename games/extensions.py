@@ -3,17 +3,17 @@ AppConfig.ready(), and the core reads it without naming the app. With nothing re
 same (tests/test_core_alone.py runs it with the leagues app removed). The leagues app is the one user
 (games/leagues/apps.py and games/leagues/policy.py).
 
-Signals, sent by the service layer (games.turns, games.sweep):
+Signals, sent by the service layer (games.play.turns, games.play.sweep):
 
 - `phase_opened`, with `game`, `phase`, `previous` (None for the first phase) and `now`, inside the
   transaction that opens the phase, after its outbox rows are written (they are rendered when sent);
 - `deadline_passed`, with `phase_id` and `now` (the sweep's time), by the task of a phase the sweep found
-  past its deadline (games/sweep.py), before it is resolved with default orders: a receiver returning True
+  past its deadline (games/play/sweep.py), before it is resolved with default orders: a receiver returning True
   has dealt with the phase (e.g. extended its deadline);
 - `game_finished`, with `game` and `now`, inside the transaction that ends the game, once its result and
   last emails are stored: a receiver tidies up what the end makes moot;
 - `seat_replaced`, with `seat` (held by the newcomer now), `previous` (the Player who held it, or None) and
-  `now`, by games.organise.replace_player inside its transaction, whoever asked for it (an organiser in the
+  `now`, by games.play.organise.replace_player inside its transaction, whoever asked for it (an organiser in the
   admin, a league's substitute claim): a receiver records who holds the seat from which phase, or refuses
   the replacement by raising ValueError with the reason (it is rolled back and the reason shown);
 - `notice_due`, with `kind`, `game`, `players`, `now` and, for a game email, `phase` and `opened` (as in
@@ -23,7 +23,7 @@ Signals, sent by the service layer (games.turns, games.sweep):
   "talk", no phase); inside the transaction that makes the news, so an app can write its own outbox rows
   there (the webhooks app: the same notice to the player's webhooks);
 - `news_declined`, with `player` and `now`, inside the transaction of a one-click unsubscribe
-  (games/mailpolicy.py): a receiver lowers its own mail choices for the player to the least that still
+  (games/outgoing/mailpolicy.py): a receiver lowers its own mail choices for the player to the least that still
   lets them play, returning True if it changed any.
 
 Declared with `register(app_label, Extension(...))`:
@@ -34,7 +34,7 @@ Declared with `register(app_label, Extension(...))`:
   beyond the games they started and those games' players (a Q over Game, a Q over Player);
 - `phase_deadline`: asked when a phase opens, before it is stored: the deadline the app gives it (a
   league's daily time), or None for the game's own phase length;
-- `declines`: asked before any outbox row is written (games/mail.py): the ids of the players of an
+- `declines`: asked before any outbox row is written (games/outgoing/mailpolicy.py): the ids of the players of an
   `EmailAsk` who must not be written that email (a member who chose fewer emails). The app may tell them
   the news its own way (the league's digest); the core writes no row for them;
 - `excused`: asked when a phase resolves with default orders for missing ones: of those seats (numbers), the
@@ -82,7 +82,7 @@ Responsible = Callable[[Any], Q]
 class EmailAsk:
     """Emails of `kind` about to be written to `players`: for a game email, about `game` and `phase` (the
     phase it asks for or reports; for "phase-resolved", `opened` is the phase that opened after it). The
-    core's mail policy answers first (games/mailpolicy.py); the apps are asked about the players it lets
+    core's mail policy answers first (games/outgoing/mailpolicy.py); the apps are asked about the players it lets
     through."""
 
     kind: str
@@ -90,7 +90,7 @@ class EmailAsk:
     game: Game | None = None
     phase: Phase | None = None
     opened: Phase | None = None
-    # What the email is for (games/mailpolicy.py's Need), where its kind does not say (an app's kinds);
+    # What the email is for (games/outgoing/mailpolicy.py's Need), where its kind does not say (an app's kinds);
     # and, for news, the reader's choice where the app keeps its own (None: the player's own choice).
     need: str | None = None
     wants_news: bool | None = None

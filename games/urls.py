@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import account, health, order_views, pages, views
+from games.incoming import account, health, order_views, pages, views
 from games.talk import views as talk
 
 urlpatterns = [

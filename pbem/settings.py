@@ -85,7 +85,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "games.middleware.PlayerTimeZoneMiddleware",
+    "games.incoming.middleware.PlayerTimeZoneMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: it turns a lockout into its response
 ]
 
@@ -98,14 +98,14 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
             # Django's default loaders (cached, as it caches them by default), then each game's board
-            # templates from the game's own folder (games/boards.py).
+            # templates from the game's own folder (games/outgoing/boards.py).
             "loaders": [
                 (
                     "django.template.loaders.cached.Loader",
                     [
                         "django.template.loaders.filesystem.Loader",
                         "django.template.loaders.app_directories.Loader",
-                        "games.boards.EngineTemplateLoader",
+                        "games.outgoing.boards.EngineTemplateLoader",
                     ],
                 )
             ],
@@ -130,7 +130,7 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The cache is a table of the database (`manage.py createcachetable` makes it), so that what it caps holds
 # across every web and worker process on every machine, which share only the database and the broker: the
-# owner's notice of refused replies, at most once a day per email (games/inbound.py).
+# owner's notice of refused replies, at most once a day per email (games/incoming/mail/inbound.py).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pbem_cache"}}
 
 # django-axes first: it refuses a locked-out login before any password is checked.
@@ -155,7 +155,7 @@ STORAGES = {
 }
 
 # Players have no password: a seat link opens that seat, and the link /me/ emails opens all their games
-# (games/sessions.py). A session lasts 14 days by default (seconds here): a couple of weeks of 48-hour
+# (games/incoming/sessions.py). A session lasts 14 days by default (seconds here): a couple of weeks of 48-hour
 # turns without asking for a new sign-in email, and a lost or shared browser stops working soon after.
 # Seat links' grants end sooner, with the link itself.
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_COOKIE_AGE", str(60 * 60 * 24 * 14)))
@@ -249,9 +249,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # gives up after 100 attempts, about an hour), so the processes need no restart when it comes back.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Faults. A task is only a wake-up call: its row in the database is the truth, a task run twice changes
-# nothing, and the sweep finds any work whose wake-up call was lost (games/sweep.py).
+# nothing, and the sweep finds any work whose wake-up call was lost (games/play/sweep.py).
 # - A publish waits at most about 2 s for a broker that does not answer (1 s to connect, 2 s for a reply,
-#   no retry; a refused connection fails at once), then is logged and dropped (games/dispatch.py): the
+#   no retry; a refused connection fails at once), then is logged and dropped (games/outgoing/dispatch.py): the
 #   order that caused it is committed, and the sweep resolves its phase once the broker is back.
 # - The Redis transport hands a task that was delivered but never acknowledged (its worker was killed)
 #   to another worker after the visibility timeout. It must exceed the longest task, or a task still
@@ -277,7 +277,7 @@ SWEEP_EVERY_SECONDS = int(os.environ.get("PBEM_SWEEP_EVERY_SECONDS", "60"))
 # broker outage): the sweep resolves it. The normal path takes milliseconds; the margin keeps the sweep
 # from racing it. A complete phase therefore resolves within settle + sweep period (90 s by default).
 PBEM_SETTLE_SECONDS = int(os.environ.get("PBEM_SETTLE_SECONDS", "30"))
-# /healthz answers 503 past these (games/health.py): a phase with every order in still unresolved after
+# /healthz answers 503 past these (games/incoming/health.py): a phase with every order in still unresolved after
 # two minutes has missed what the sweep promises; an email unsent for 10 minutes has missed its retries.
 PBEM_HEALTH_COMPLETE_PHASE_SECONDS = int(os.environ.get("PBEM_HEALTH_COMPLETE_PHASE_SECONDS", "120"))
 PBEM_HEALTH_UNSENT_EMAIL_SECONDS = int(os.environ.get("PBEM_HEALTH_UNSENT_EMAIL_SECONDS", "600"))
@@ -344,7 +344,7 @@ elif EMAIL_PROVIDER:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = str(EMAIL_OUTBOX_DIR)
-# Orders by email reply (games/inbound.py): the address the provider routes to anymail's inbound webhook
+# Orders by email reply (games/incoming/mail/inbound.py): the address the provider routes to anymail's inbound webhook
 # at /anymail/<provider>/inbound/, e.g. turns@in.example.org. Empty: replies are not offered.
 # Webhooks (games/hooks/guard.py): who resolves a hook's host name (a function (host, port) -> addresses; tests
 # name their own), and two settings only tests turn on: posting to this machine's loopback address (a test's
@@ -355,7 +355,7 @@ PBEM_HOOKS_CA_FILE: str | None = None
 
 PBEM_REPLY_ADDRESS = os.environ.get("PBEM_REPLY_ADDRESS", "")
 # A reply whose provider's spam score (SpamAssassin's scale at every provider anymail reads one from) is at least
-# this is refused as spam, as SpamAssassin's own default threshold does (games/replies.py, spam_verdict).
+# this is refused as spam, as SpamAssassin's own default threshold does (games/incoming/mail/replies.py, spam_verdict).
 PBEM_SPAM_SCORE = float(os.environ.get("PBEM_SPAM_SCORE", "5.0"))
 ANYMAIL = {key.removeprefix("ANYMAIL_"): value for key, value in os.environ.items() if key.startswith("ANYMAIL_")}
 

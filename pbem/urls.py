@@ -3,14 +3,15 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from games.webhooks import inbound_urlpatterns
+from games.incoming.mail.webhooks import inbound_urlpatterns
 
 admin.site.site_header = "pbem organisers"
 admin.site.site_title = "pbem"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # Provider webhooks: inbound replies through games/webhooks.py's wrappers, first; tracking as anymail routes it.
+    # Provider webhooks: inbound replies through games/incoming/mail/webhooks.py's wrappers, first; tracking as anymail
+    # routes it.
     path("anymail/", include(inbound_urlpatterns())),
     path("anymail/", include("anymail.urls")),
     path("", include("games.urls")),
@@ -35,4 +36,4 @@ if apps.is_installed("games.hooks"):
 if settings.DEBUG:
     # The development outbox shows the file email backend's messages, turn links included: it exists only
     # in development, so a production server answers /outbox/ with the resolver's plain 404.
-    urlpatterns.append(path("outbox/", include("games.outbox")))
+    urlpatterns.append(path("outbox/", include("games.incoming.debug_mail_viewer")))

@@ -109,7 +109,7 @@ def small_controls(page: Page) -> list[str]:
 def cut_choices(page: Page) -> list[str]:
     """The names of the drop-downs of forms that send something (POST: an order, a setting) whose chosen text
     is cut to their width (a phone shows only its start) and not written out in full beside them (a
-    builder's `.chosen` line, games/forms.py): their reader cannot tell what they chose. A drop-down that
+    builder's `.chosen` line, games/incoming/forms.py): their reader cannot tell what they chose. A drop-down that
     only picks a page to show (the earlier turns' GET form) names its choice in the page it shows."""
     found = page.evaluate(
         """() => [...document.querySelectorAll('main form[method=post i] select')].filter(select => {

@@ -28,8 +28,10 @@ from django.db.backends.postgresql.operations import DatabaseOperations
 from django.test.signals import template_rendered
 from django.urls import clear_url_caches, reverse
 
-from games import engines, turns, wakes
+from games import engines
 from games.models import Game, Phase, Player
+from games.outgoing import wakes
+from games.play import turns
 from pbem.celery import app as celery_app
 from tests.template_audit import audited, context_problems
 from tests.toy_game import TOY
@@ -216,7 +218,7 @@ def make_game(db: None) -> Callable[..., Game]:
 
 
 def headline(message: Any) -> str:
-    """What an email says in a line: its body's first line (its subject is its thread's, games/mail.py)."""
+    """What an email says in a line: its body's first line (its subject is its thread's, games/outgoing/messages.py)."""
     return str(message.body).split("\n", 1)[0]
 
 

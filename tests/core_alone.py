@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from games import extensions, sweep, turns
+from games import extensions
 from games.models import Game, Order, Phase
+from games.play import sweep, turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)  # tasks run inline after each commit

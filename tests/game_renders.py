@@ -20,11 +20,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import emails, turns
 from games.engines import board_templates
-from games.links import seat_url
-from games.mail import spaced
 from games.models import Game, OutboundEmail, Phase, Seat
+from games.outgoing import emails
+from games.outgoing.links import seat_url
+from games.outgoing.messages import spaced
+from games.play import turns
 
 POINT_EVERY = 12
 PLAYERS = 3  # every registered game (and the toy) seats three
@@ -182,7 +183,7 @@ def board(game: Game, seat: int | None, where: str) -> str:
     view = turns.engine_of(game).view(game.state, seat)
     shown: str = Template(wrapped).render(Context({"name": name, "view": view}))
     if where == "email_html":
-        shown = spaced(shown)  # as the mail pipeline renders every HTML body (games/mail.py)
+        shown = spaced(shown)  # as the mail pipeline renders every HTML body (games/outgoing/messages.py)
     # Every board names the phase it shows: a board that renders nothing fails here, not silently.
     assert (view["phase"] if where == "email_text" else escape(view["phase"])) in shown, (name, shown[:200])
     return shown

@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from games import sweep, turns
 from games.leagues import services
 from games.leagues.models import League, Membership, Round, Table
 from games.models import Game, Phase, Player, Seat
+from games.play import sweep, turns
 
 T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -85,7 +85,7 @@ def autopilot(game: Game) -> None:
     to the end of the game: their tasks run after each commit."""
     Seat.objects.filter(game=game).update(is_bot=True)
     phase = open_phase_of(game)
-    from games.tasks import play_bots_task
+    from games.play.tasks import play_bots_task
 
     play_bots_task.delay(phase.pk)
 

@@ -1,4 +1,4 @@
-"""What a template may be handed: plain data and public facts (games/facts.py), never a model instance or
+"""What a template may be handed: plain data and public facts (games/outgoing/facts.py), never a model instance or
 an engine. `unreadable` walks a context's values (dict items, list items, dataclass fields, the reader's
 order form) and names every path to anything else; tests/conftest.py runs it on every audited template
 any test renders, so a context that hands one a Game, a Phase or a Seat fails the test that renders it."""

@@ -11,9 +11,9 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from django.urls import reverse
 
-from games import organise, turns
 from games.engines import all_engines
 from games.models import Game, Order, OutboundEmail, Phase, Player
+from games.play import organise, turns
 from tests.conftest import open_phase
 from tests.league_helpers import first_game, make_league, started_round
 

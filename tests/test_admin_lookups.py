@@ -22,10 +22,10 @@ from django.contrib.auth.models import Permission
 from django.db import models
 from django.urls import reverse
 
-from games import turns
 from games.leagues import substitutes, vacations
 from games.leagues.models import League, Membership
 from games.models import Game, OutboundEmail, Seat
+from games.play import turns
 from games.talk import services as talk
 from games.talk.models import Message
 from tests.league_helpers import first_game, make_league, open_phase_of, play_phase, started_round, submit_for

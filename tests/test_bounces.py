@@ -16,9 +16,10 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
-from games import emails, organise, turns
 from games.leagues.models import Membership, Substitution
 from games.models import Game, Order, OutboundEmail, Player, Seat
+from games.outgoing import emails
+from games.play import organise, turns
 from tests.conftest import emailed_sign_in_link, open_phase
 from tests.league_helpers import first_game, make_league, owed_turns_of, started_round
 

@@ -9,9 +9,10 @@ import pytest
 from django.db.models import Count
 from django.urls import reverse
 
-from games import engines, organise
-from games.links import make_token
+from games import engines
 from games.models import Event
+from games.outgoing.links import make_token
+from games.play import organise
 from tests import test_browser_games
 from tests.browser import DESKTOP, EVERY_IMPACT, PHONE, WIDTH_NAMES, Findings, check, new_context, watch_console
 from tests.conftest import open_phase

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from games.links import make_token
 from games.models import Order
+from games.outgoing.links import make_token
 from tests import test_browser_games
 from tests.browser import PHONE, Findings, check, new_context, watch_console
 from tests.conftest import open_phase

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games.leagues import emails as league_emails
 from games.leagues.models import Membership
-from games.links import make_token, unsubscribe_url
+from games.outgoing.links import make_token, unsubscribe_url
 from games.talk.models import Report
 from tests import test_browser_games
 from tests.browser import (

@@ -26,10 +26,11 @@ from django.urls import reverse
 from django.utils.html import escape
 from playwright.sync_api import Page, expect
 
-from games import engines, review
+from games import engines
 from games.engines.base import ReadBack
-from games.links import make_token
+from games.incoming import review
 from games.models import Game, Order, Phase
+from games.outgoing.links import make_token
 from tests import test_browser_games
 from tests.browser import PHONE, Findings, check, new_context
 from tests.browser_player import ORDER_FORM, fill_choices, is_review

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, connections
 
-from games import turns
 from games.models import Event, Phase
+from games.play import turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)

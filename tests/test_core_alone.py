@@ -1,6 +1,6 @@
 """The core works without the leagues app and names none of it: the leagues reach the core only through
 games.extensions (signals, and what their AppConfig.ready() registers), and import its session helpers from
-games.sessions, never from the core's views."""
+games.incoming.sessions, never from the core's views."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_a_league_relation_in_the_core_is_found(tmp_path: Path) -> None:
 
 def test_nothing_in_the_leagues_app_imports_the_core_views() -> None:
     graph = import_graph(MODULES)
-    assert sorted(name for name in LEAGUES if "games.views" in graph[name]) == []
+    assert sorted(name for name in LEAGUES if "games.incoming.views" in graph[name]) == []
 
 
 def test_the_core_runs_and_its_tests_pass_with_the_leagues_app_removed() -> None:

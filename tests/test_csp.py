@@ -12,11 +12,11 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from games import organise, turns
 from games.engines import all_engines
 from games.leagues import emails as league_emails
 from games.leagues.models import Membership
-from games.links import make_token
+from games.outgoing.links import make_token
+from games.play import organise, turns
 from tests.conftest import open_phase
 from tests.league_helpers import first_game, make_league, started_round
 

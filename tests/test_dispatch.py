@@ -1,4 +1,4 @@
-"""Wake-up calls by name (games/dispatch.py): the services name a task, a tasks module binds the name."""
+"""Wake-up calls by name (games/outgoing/dispatch.py): the services name a task, a tasks module binds the name."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.db import transaction
 
-from games import dispatch
+from games.outgoing import dispatch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,7 +19,7 @@ BOUND_AFTER_SETUP = """
 import json, django
 django.setup()
 from celery import current_app
-from games import dispatch
+from games.outgoing import dispatch
 print(json.dumps({name: name in current_app.tasks for name in sorted(dispatch.DECLARED)}))
 """
 

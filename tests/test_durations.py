@@ -10,8 +10,8 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.durations import DurationInWordsField, from_words, in_words, relative
 from games.models import Game
+from games.outgoing.durations import DurationInWordsField, from_words, in_words, relative
 from tests.league_helpers import make_league
 
 NOW = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)

@@ -25,8 +25,8 @@ from django.core import mail
 from games.engines import all_engines
 from games.lobby import emails as lobby_emails_module
 from games.lobby import tables as lobby_tables
+from games.incoming.sessions import email_sign_in_link
 from games.models import Player
-from games.sessions import email_sign_in_link
 from games.talk import services as talk
 from tests import test_browser_games
 from tests.browser import AXE, CHROMIUM

@@ -12,8 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import emails, organise, sweep, turns
 from games.models import Game, OutboundEmail, Player
+from games.outgoing import emails
+from games.play import organise, sweep, turns
 from tests.conftest import headline, open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -166,9 +167,9 @@ def test_a_failed_send_is_kept_and_retried(make_game, settings):
     game = make_game(humans=3)
     assert set(OutboundEmail.objects.filter(game=game).values_list("status", flat=True)) == {"failed"}
     settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
-    from games import mail as pipeline
+    from games.outgoing import outbox
 
-    assert pipeline.retry_failed() == 3
+    assert outbox.retry_failed() == 3
     assert set(OutboundEmail.objects.filter(game=game).values_list("status", flat=True)) == {"sent"}
 
 

@@ -18,8 +18,8 @@ from django.db import connection
 from django.db.models import Max
 from django.urls import reverse
 
-from games import organise, sweep, turns
 from games.models import Game, Order, Phase
+from games.play import bots, organise, sweep, turns
 from pbem.celery import app as celery_app
 from tests.conftest import open_phase
 from tests.test_views import signed_in
@@ -142,7 +142,7 @@ def test_bots_played_again_only_play_the_seats_still_owing(make_game):
     phase = open_phase(game)
     orders = {o.seat_id: (o.revision, o.data) for o in Order.objects.filter(phase=phase)}
     assert len(orders) == 2
-    assert turns.play_bots(phase.pk) == 0
+    assert bots.play_bots(phase.pk) == 0
     assert {o.seat_id: (o.revision, o.data) for o in Order.objects.filter(phase=phase)} == orders
     # Played: the sweep does not ask again.
     assert sweep.run(now=phase.opened_at + timedelta(minutes=5)).bots == []

@@ -11,10 +11,10 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import sweep
 from games.leagues import services, vacations
 from games.leagues.models import LeagueEmail, Membership, Substitution
 from games.models import Order, Phase
+from games.play import sweep
 from tests.conftest import headline
 from tests.league_helpers import (
     first_game,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.http import QueryDict
 
-from games import ranked
 from games.engines import get_engine
 from games.engines.base import Choice, Field, NextSteps, Prompt, StepChoice
-from games.forms import OrderForm, StepsSource
-from games.replies import parse_order
+from games.incoming import ranked
+from games.incoming.forms import OrderForm, StepsSource
+from games.incoming.mail.replies import parse_order
 from tests.engines.test_genoa import BLUE, give
 from tests.engines.test_genoa import table as genoa_table
 
@@ -180,7 +180,8 @@ def posted(**fields: str) -> QueryDict:
 
 
 def test_a_ranked_lists_buttons_move_a_pick_up_and_take_one_off_and_nothing_else() -> None:
-    """Manila's list of wanted spaces is one list the player orders: its buttons post the form (games/ranked.py)."""
+    """Manila's list of wanted spaces is one list the player orders: its buttons post the form
+    (games/incoming/ranked.py)."""
     listed = {"wants__0": "jade", "wants__1": "silk", "wants__2": "port"}
     assert ranked.picks(ranked.rearranged(posted(**listed, rank_up="wants:2"), WISHES), "wants", 4) == [
         "jade",

@@ -8,9 +8,9 @@ import random
 import pytest
 from django.core import mail
 
-from games import turns
 from games.engines import get_engine
 from games.models import Event, Game, OutboundEmail, Phase
+from games.play import turns
 
 # Tasks run after commit, so the test needs real transactions.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,9 +12,9 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from games import turns
 from games.engines.genoa.data import card_text
 from games.models import Game, Player
+from games.play import turns
 from tests.conftest import open_phase
 from tests.test_views import signed_in
 

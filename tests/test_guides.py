@@ -1,4 +1,4 @@
-"""Each game's player's guide at /rules/<slug>/ (games/guides.py): written for a player, with the sections a
+"""Each game's player's guide at /rules/<slug>/ (games/outgoing/guides.py): written for a player, with the sections a
 newcomer needs and pictures drawn by the game page's own board template; its worked example says what its
 picture shows and plays an order the game accepts, read back as the guide says; the game page and every game
 email link it."""
@@ -13,10 +13,10 @@ from django.core import mail
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import emails
 from games.engines import all_engines, get_engine, guide_file
-from games.guides import MARKDOWN, PICTURE, example_state
 from games.models import OutboundEmail
+from games.outgoing import emails
+from games.outgoing.guides import MARKDOWN, PICTURE, example_state
 from tests.conftest import open_phase
 
 SECTIONS = ("The goal", "How it is played here", "What the board shows", "A worked example", "Scoring")

@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import organise
 from games.models import OutboundEmail, Phase
+from games.play import organise
 from tests.test_faults import broker_at, complete_but_unresolved, lost  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db(transaction=True)

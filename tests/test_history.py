@@ -7,10 +7,10 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import history, organise, turns
 from games.engines import all_engines
-from games.links import make_token
 from games.models import Event, Game, Phase, Seat
+from games.outgoing.links import make_token
+from games.play import history, organise, turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,14 +1,14 @@
 """The project's imports, read from the source (tests/import_graph.py), as ruff's PLC0415 also checks:
 every project import at the top of its module but an app's ready() (what a module needs shows in its first
 lines), no import cycle between the project's modules, and enqueueing after commit goes one way, from the
-services to games.dispatch by a task's name: only an app's ready() imports a tasks module."""
+services to games.outgoing.dispatch by a task's name: only an app's ready() imports a tasks module."""
 
 from __future__ import annotations
 
 from tests.import_graph import find_cycle, import_graph, project_modules, read_imports
 
 MODULES = project_modules("games", "pbem")
-TASKS = {"games.tasks", "games.leagues.tasks"}
+TASKS = {"games.play.tasks", "games.leagues.tasks"}
 
 
 def in_ready(scope: str) -> bool:
@@ -32,9 +32,13 @@ def test_the_project_modules_import_each_other_without_a_cycle() -> None:
 
 
 def test_a_cycle_is_found_and_named() -> None:
-    graph = {"games.turns": {"games.models", "games.tasks"}, "games.tasks": {"games.turns"}, "games.models": set()}
-    assert find_cycle(graph) == ["games.tasks", "games.turns", "games.tasks"]
-    assert find_cycle({"games.turns": {"games.models"}, "games.models": set()}) is None
+    graph = {
+        "games.play.turns": {"games.models", "games.play.tasks"},
+        "games.play.tasks": {"games.play.turns"},
+        "games.models": set(),
+    }
+    assert find_cycle(graph) == ["games.play.tasks", "games.play.turns", "games.play.tasks"]
+    assert find_cycle({"games.play.turns": {"games.models"}, "games.models": set()}) is None
 
 
 def test_no_module_imports_a_tasks_module_but_the_apps_ready() -> None:

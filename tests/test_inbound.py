@@ -19,9 +19,9 @@ from django.urls import resolve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import organise, turns
+from games.incoming.mail.webhooks import ReadableInbound
 from games.models import Game, Order, OutboundEmail
-from games.webhooks import ReadableInbound
+from games.play import organise, turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -166,11 +166,11 @@ def refused(client, payload, game) -> None:
 def test_a_reply_from_another_sender_stores_nothing_and_answers_only_the_seat_owner(client, make_game, caplog):
     game = make_game(humans=3)
     address = reply_to_of("player1@example.com")
-    caplog.set_level(logging.INFO, logger="games.inbound")
+    caplog.set_level(logging.INFO, logger="games.incoming.mail.inbound")
     refused(client, postmark_payload(address, "role: seller", sender="mallory@evil.example"), game)
     [notice] = mail.outbox
     assert "evil.example" in notice.body and "mallory" not in notice.body and "role" not in notice.body
-    [line] = [r.getMessage() for r in caplog.records if r.name == "games.inbound"]
+    [line] = [r.getMessage() for r in caplog.records if r.name == "games.incoming.mail.inbound"]
     assert "evil.example" in line and "mallory" not in line and "seller" not in line and address not in line
 
 

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from games import turns
 from games.leagues import services, substitutes, vacations
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Vacation
+from games.play import turns
 from tests.league_helpers import first_game, make_league, open_phase_of, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,11 +12,11 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import turns
 from games.leagues import emails, services, substitutes
 from games.leagues.models import League, LeagueEmail, Membership
 from games.leagues.tasks import send_digests_task, sweep_leagues
 from games.models import Game, OutboundEmail, Phase
+from games.play import turns
 from tests.conftest import headline
 from tests.league_helpers import autopilot, first_game, make_league, open_phase_of, seat, started_round
 

@@ -10,10 +10,10 @@ import io
 import pytest
 from django.urls import reverse
 
-from games import organise
 from games.leagues import services
 from games.leagues.models import League, Round, Season
 from games.models import Game
+from games.play import organise
 from tests.league_helpers import autopilot, first_game, make_league, organiser_of, started_round
 from tests.test_organiser_role import act, said
 

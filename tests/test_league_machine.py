@@ -45,11 +45,12 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from games import engines, sweep, turns
+from games import engines
 from games.leagues import services, substitutes
 from games.leagues.models import League, Membership, Round, Seating, Substitution
 from games.leagues.standings import place_points
 from games.models import Game, Order, Phase, Seat
+from games.play import sweep, turns
 from tests.toy_game.hands import HANDS
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,11 +13,11 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import sweep, turns
 from games.leagues import services
 from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.results import reliability, season_standings
 from games.models import Game, Order, Phase
+from games.play import sweep, turns
 from tests.conftest import headline
 from tests.league_helpers import (
     autopilot,

@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
-from games import turns
 from games.leagues import services
 from games.leagues.models import Round, Seating, Table
 from games.models import Game, OutboundEmail
+from games.play import turns
 from tests.conftest import headline
 from tests.league_helpers import first_game, make_league, open_phase_of, started_round
 

@@ -11,13 +11,13 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import turns
 from games.leagues import services, substitutes
 from games.leagues.models import League, Membership, Seating, Substitution, Table
 from games.leagues.results import league_ratings, reliability, season_standings
-from games.links import seat_url
 from games.models import Game, Order, OutboundEmail, Phase, Seat
-from games.turns import engine_of
+from games.outgoing.links import seat_url
+from games.play import turns
+from games.play.turns import engine_of
 from tests.league_helpers import (
     autopilot,
     first_game,

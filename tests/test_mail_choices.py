@@ -14,10 +14,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from games import organise, turns
 from games.leagues.models import Membership
-from games.links import unsubscribe_mailto
 from games.models import Event, Game, OutboundEmail, Player
+from games.outgoing.links import unsubscribe_mailto
+from games.play import organise, turns
 from tests.conftest import emailed_sign_in_link, open_phase
 from tests.league_helpers import make_league, started_round
 from tests.test_inbound import postmark_payload

@@ -1,5 +1,5 @@
-"""The one mail pipeline (games/mail.py): league emails are claimed, sent and recorded like game emails, so a
-failed or lost one is sent again by the sweep; a digest's news waits for the digest; and the apps'
+"""The one outbox pipeline (games/outgoing/outbox.py): league emails are claimed, sent and recorded like game emails, so
+a failed or lost one is sent again by the sweep; a digest's news waits for the digest; and the apps'
 preferences are asked before an outbox row is written, never applied by deleting rows afterwards."""
 
 from __future__ import annotations
@@ -8,16 +8,18 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.core import mail as outbox
+from django.core import mail as django_mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import extensions, mail, sweep, turns
+from games import extensions
 from games.extensions import EmailAsk, Extension
 from games.leagues import services
 from games.leagues.models import LeagueEmail, Membership
 from games.models import OutboundEmail, Seat
+from games.outgoing import outbox
+from games.play import sweep, turns
 from tests.league_helpers import first_game, make_league, open_phase_of, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +34,7 @@ class BrokenBackend:
 
 
 def sent_kinds(to: str) -> list[str]:
-    sent: list[Any] = list(outbox.outbox)  # anymail's test backend adds its parameters to Django's message
+    sent: list[Any] = list(django_mail.outbox)  # anymail's test backend adds its parameters to Django's message
     return [m.anymail_test_params["tags"][0] for m in sent if m.to == [to]]
 
 
@@ -53,21 +55,21 @@ def test_a_league_email_that_keeps_failing_stops_after_its_attempts(settings):
     league = make_league(players=4)
     settings.EMAIL_BACKEND = "tests.test_mail_pipeline.BrokenBackend"
     services.request_signup(league, "new@example.com", "New", "UTC")
-    for _ in range(mail.MAX_ATTEMPTS + 2):
+    for _ in range(outbox.MAX_ATTEMPTS + 2):
         sweep.run()
     row = LeagueEmail.objects.get(kind="signup-confirm")
-    assert (row.status, row.attempts) == ("failed", mail.MAX_ATTEMPTS)
-    assert not mail.unsent(LeagueEmail).exists()
+    assert (row.status, row.attempts) == ("failed", outbox.MAX_ATTEMPTS)
+    assert not outbox.unsent(LeagueEmail).exists()
 
 
 def test_a_league_email_lost_in_flight_is_sent_again():
     league = make_league(players=4)
-    long_ago = timezone.now() - mail.SENDING_TIMEOUT - timedelta(minutes=1)
+    long_ago = timezone.now() - outbox.SENDING_TIMEOUT - timedelta(minutes=1)
     row = LeagueEmail.objects.create(
         league=league, to="p1@example.com", kind="standings", subject="s", text="t", html="h", status="sending"
     )
     LeagueEmail.objects.filter(pk=row.pk).update(attempted_at=long_ago, created_at=long_ago)
-    assert mail.send_stragglers() == 1  # one league sender woken
+    assert outbox.send_stragglers() == 1  # one league sender woken
     row.refresh_from_db()
     assert row.status == "sent" and sent_kinds("p1@example.com") == ["standings"]
 
@@ -78,7 +80,7 @@ def test_a_digests_news_waits_for_the_digest_not_for_the_sweep():
     started_round(league)
     kept = LeagueEmail.objects.filter(player__email="p1@example.com", kind="round-started")
     kept.update(created_at=timezone.now() - timedelta(hours=3))
-    assert mail.send_stragglers(at=timezone.now()) == 0
+    assert outbox.send_stragglers(at=timezone.now()) == 0
     assert kept.get().status == "pending" and "round-started" not in sent_kinds("p1@example.com")
 
 

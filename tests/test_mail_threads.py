@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 from django.core import mail as outbox
 
-from games import emails, turns
 from games.engines import all_engines
 from games.leagues import services, substitutes
 from games.leagues.models import LeagueEmail, Membership
 from games.leagues.tasks import send_digests_task, sweep_leagues
 from games.models import Game, OutboundEmail, Seat
+from games.outgoing import emails
+from games.play import turns
 from tests.conftest import emailed_sign_in_link
 from tests.league_helpers import autopilot, first_game, make_league, play_phase, started_round
 

@@ -11,9 +11,10 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import emails, turns
-from games.links import make_token
 from games.models import Game, OutboundEmail, Player
+from games.outgoing import emails
+from games.outgoing.links import make_token
+from games.play import turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)

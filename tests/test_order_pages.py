@@ -14,8 +14,9 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
-from games import forms, review, turns
+from games.incoming import forms, review
 from games.models import Game, Order, Phase
+from games.play import turns
 from tests.conftest import open_phase
 from tests.test_views import signed_in
 

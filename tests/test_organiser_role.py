@@ -11,10 +11,10 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from games import turns
 from games.leagues import roles, services
 from games.leagues.models import League, Membership, Round
 from games.models import Game, Phase, Seat
+from games.play import turns
 from tests.league_helpers import first_game, make_league, open_phase_of, organiser_of, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)

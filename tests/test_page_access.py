@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import turns
+from games.play import turns
 from tests.conftest import open_phase
 from tests.game_renders import points
 from tests.league_helpers import make_league, started_round

@@ -8,9 +8,9 @@ import random
 import pytest
 from django.core import mail
 
-from games import turns
 from games.engines import get_engine
 from games.models import Game, OutboundEmail, Phase
+from games.play import turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)

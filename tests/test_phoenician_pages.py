@@ -22,10 +22,10 @@ from django.core.mail import EmailMultiAlternatives
 from django.test import Client
 from django.urls import reverse
 
-from games import turns
 from games.engines.phoenician.data import COLOURS, full_deck, parse_square
-from games.links import make_token
 from games.models import Game, Order, Player
+from games.outgoing.links import make_token
+from games.play import turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,11 +9,11 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import turns
 from games.engines import get_engine
 from games.engines.ports_of_call.money import order_label
-from games.links import make_token
 from games.models import Game, Phase
+from games.outgoing.links import make_token
+from games.play import turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,10 +7,10 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import turns
 from games.leagues.models import Membership, Round
-from games.links import make_token
 from games.models import Game
+from games.outgoing.links import make_token
+from games.play import turns
 from tests.conftest import open_phase
 from tests.league_helpers import first_game, make_league, play_phase, started_round
 

@@ -10,8 +10,8 @@ import time_machine
 from django.core import mail
 from django.urls import reverse
 
-from games import organise, sweep
-from games.links import make_token
+from games.outgoing.links import make_token
+from games.play import organise, sweep
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)

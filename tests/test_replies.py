@@ -15,10 +15,10 @@ from anymail.inbound import AnymailInboundMessage
 from django.core import mail
 from django.core.cache import cache
 
-from games import quotes, replies
 from games.engines.base import Field, Prompt
+from games.incoming.mail import quotes, replies
+from games.incoming.mail.replies import html_to_text, parse_order, reply_lines, reply_text, unflow
 from games.models import Order
-from games.replies import html_to_text, parse_order, reply_lines, reply_text, unflow
 from tests import reply_samples as samples
 from tests.conftest import open_phase
 from tests.reply_samples import RAW_DELIVERIES, Turn

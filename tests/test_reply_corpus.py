@@ -26,9 +26,10 @@ from anymail.inbound import AnymailInboundMessage
 from django.core import mail
 from django.core.cache import cache
 
-from games import inbound, replies, turns
 from games.engines import get_engine
+from games.incoming.mail import inbound, replies
 from games.models import Game, Order, OutboundEmail
+from games.play import turns
 from tests import reply_samples
 from tests.conftest import open_phase
 

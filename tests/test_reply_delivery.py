@@ -23,10 +23,10 @@ from django.core import mail
 from django.core.cache import cache
 from django.utils import timezone
 
-from games import receipts, sweep, turns
-from games.models import Order
-from games.receipts import ReadReply, Receipt
-from games.replies import order_lines
+from games.incoming.mail.replies import order_lines
+from games.models import Order, ReadReply, Receipt
+from games.outgoing import receipts
+from games.play import sweep, turns
 from tests.conftest import open_phase
 from tests.test_inbound import WEBHOOK, mailgun_fields, postmark_payload, reply_to_of, sendgrid_fields
 
@@ -279,7 +279,6 @@ def test_a_reply_from_another_account_tells_the_owner_which_address_counts(clien
     assert "came from an address at gmail.example, and only replies from player1@example.com" in notice.body
     assert "send your reply again from player1@example.com" in notice.body
     assert "player.one" not in notice.body and not Order.objects.exists()
-
 
 
 # --- A turn that is the seat's alone resolves as its order is stored: no reply it could not have meant --------------

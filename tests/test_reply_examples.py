@@ -1,6 +1,6 @@
 """Every turn email with replies on shows the lines to write, filled with an example from the engine
 (`Engine.example_order`); copied into a reply as a player would, each example goes through the real reply
-path (a Postmark inbound post to anymail's webhook, games/inbound.py) and is stored as the very order it
+path (a Postmark inbound post to anymail's webhook, games/incoming/mail/inbound.py) and is stored as the very order it
 shows, for every game at several points of a random game."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import pytest
 from django.core import mail
 from django.core.cache import cache
 
-from games import receipts, turns
 from games.engines import all_engines
+from games.incoming.mail.replies import order_lines
 from games.models import Order, OutboundEmail, Seat
-from games.replies import order_lines
+from games.outgoing import receipts
+from games.play import turns
 from tests.game_renders import emails_due
 from tests.test_inbound import postmark_payload
 

@@ -16,10 +16,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import organise, sessions, turns
 from games.engines import get_engine
-from games.links import SIGN_IN_SALT, make_token
+from games.incoming import sessions
 from games.models import Order, Phase, Player
+from games.outgoing.links import SIGN_IN_SALT, make_token
+from games.play import organise, turns
 from tests.conftest import emailed_sign_in_link, open_phase, sign_in_by_email
 from tests.league_helpers import first_game, make_league, started_round
 

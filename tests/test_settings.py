@@ -54,7 +54,7 @@ def test_an_unknown_time_zone_is_an_error(settings):
 
 
 def test_beat_runs_the_deadline_sweep_task():
-    import games.tasks  # noqa: F401  (registers the tasks)
+    import games.play.tasks  # noqa: F401  (registers the tasks)
 
     entry = celery_app.conf.beat_schedule["sweep-deadlines"]
     assert entry["task"] in celery_app.tasks
@@ -289,7 +289,7 @@ django.setup()
 if WORKER:
     from pbem.celery import app
     app.log.setup_logging_subsystem(loglevel="INFO")  # what a worker does when it starts
-logging.getLogger("games.turns").info("phase 7 of game 3 resolved")
+logging.getLogger("games.play.turns").info("phase 7 of game 3 resolved")
 """
 
 

@@ -17,8 +17,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from django.core import mail
 
-from games.emails import build
 from games.models import OutboundEmail
+from games.outgoing.emails import build
 
 pytestmark = pytest.mark.django_db(transaction=True)
 USER, PASSWORD = "pbem-relay", "relay-password"

@@ -1,4 +1,4 @@
-"""The sweep (games/sweep.py) finds due work through indexes and only enqueues it: an overdue phase's task,
+"""The sweep (games/play/sweep.py) finds due work through indexes and only enqueues it: an overdue phase's task,
 not the sweep, gives the league its say; reminders are due at a stored time that every deadline move
 resets; two sweeps at once take different rows, and a later one does not enqueue the same work again."""
 
@@ -16,10 +16,12 @@ from django.db import connection, transaction
 from django.db.models.signals import post_init
 from django.utils import timezone
 
-from games import dispatch, mail, models, organise, sweep, wakes
+from games import models
 from games.leagues import vacations
 from games.leagues.models import League, Membership, Table
 from games.models import Game, OutboundEmail, Phase
+from games.outgoing import dispatch, outbox, wakes
+from games.play import organise, sweep
 from tests.conftest import open_phase
 from tests.league_helpers import first_game, make_league, open_phase_of, started_round, submit_for
 
@@ -42,7 +44,7 @@ class Enqueued:
         transaction.on_commit(record)
 
     def of(self, name: str) -> list[tuple[Any, ...]]:
-        return [args for task, args in self.calls if task == f"games.tasks.{name}"]
+        return [args for task, args in self.calls if task == f"games.play.tasks.{name}"]
 
     def run(self) -> None:
         calls, self.calls = self.calls, []
@@ -54,7 +56,7 @@ class Enqueued:
 def enqueued(monkeypatch: pytest.MonkeyPatch) -> Enqueued:
     recorder = Enqueued()
     monkeypatch.setattr(sweep, "after_commit", recorder)
-    # The email sender's wake-up call (games/wakes.py), recorded as the call it publishes: no arguments.
+    # The email sender's wake-up call (games/outgoing/wakes.py), recorded as the call it publishes: no arguments.
     monkeypatch.setattr(wakes, "wake_once", lambda name, gather=None: recorder(name))
     return recorder
 
@@ -210,7 +212,7 @@ def test_a_phase_past_its_deadline_is_resolved_not_reminded_and_not_taken_for_a_
 
 
 def test_a_paused_games_reminder_is_dropped_until_it_resumes(make_game, enqueued):
-    """The reminders' finder does not join the games (games/sweep.py, `due`): a paused game's phase may be taken
+    """The reminders' finder does not join the games (games/play/sweep.py, `due`): a paused game's phase may be taken
     once. Its task writes no reminder and clears remind_at, so no later sweep takes it; resuming the game moves
     its deadline, which makes its reminder due again."""
     game = make_game(humans=3)
@@ -251,9 +253,9 @@ def test_a_sender_woken_for_a_straggler_is_woken_again_only_a_minute_later(make_
     OutboundEmail.objects.filter(pk=row.pk).update(status="pending")
     enqueued.calls.clear()  # the game's own wake-up call, when its first emails were written
     later = row.created_at + timedelta(minutes=2)
-    assert mail.send_stragglers(at=later) == 1 and enqueued.of("send_due_emails") == [()]
-    assert mail.send_stragglers(at=later + timedelta(seconds=30)) == 0
-    assert mail.send_stragglers(at=later + timedelta(seconds=61)) == 1
+    assert outbox.send_stragglers(at=later) == 1 and enqueued.of("send_due_emails") == [()]
+    assert outbox.send_stragglers(at=later + timedelta(seconds=30)) == 0
+    assert outbox.send_stragglers(at=later + timedelta(seconds=61)) == 1
 
 
 # --- Two sweeps at once -------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import newgame, organise
 from games.models import Game, Seat
+from games.play import newgame, organise
 from games.talk import services as talk
 from games.talk.models import TABLE, Message, Participant, Report, Share
 from games.talk.options import press_of

@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import organise
-from games.links import seat_url
 from games.models import Game, Seat
+from games.outgoing.links import seat_url
+from games.play import organise
 from games.talk import mail as talk_mail
 from games.talk import services as talk
 from games.talk.models import Delivery, Mailbox, Message, Participant, TalkSettings

@@ -15,9 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import organise, turns
-from games.links import seat_url
 from games.models import Game, Player, Seat
+from games.outgoing.links import seat_url
+from games.play import organise, turns
 from games.talk import services as talk
 from games.talk.models import Message, Participant, Report
 from games.talk.page import PAGE_SIZE

@@ -1,4 +1,4 @@
-"""Templates receive what their reader may see and nothing else (games/facts.py). Over a seeded random game
+"""Templates receive what their reader may see and nothing else (games/outgoing/facts.py). Over a seeded random game
 of every registered game (and the toy): every value the game page and every email template is handed,
 walked through dict items, list items, dataclass fields and forms (tests/template_audit.py, which every
 test runs), is plain data or a public fact, never a model instance (a Game leads to the state and the
@@ -19,9 +19,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import turns
 from games.engines import all_engines
 from games.models import Event, Game, Phase, Seat
+from games.play import turns
 from games.talk import mail as talk_mail
 from games.talk import services as talk
 from games.talk.models import Delivery, TalkSettings

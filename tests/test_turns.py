@@ -11,9 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import organise, sweep, turns, wakes
 from games.engines import OrderError, get_engine
 from games.models import Event, Game, Order, OutboundEmail, Phase
+from games.outgoing import wakes
+from games.play import organise, sweep, turns
 from tests.conftest import headline, open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)

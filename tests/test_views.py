@@ -10,10 +10,10 @@ from django.core import signing
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import timezone
 
-from games import organise, turns
-from games.links import SALT, make_token, read_token
+from games.incoming.sessions import SESSION_ACCOUNT, SESSION_SEATS
 from games.models import Order, Phase
-from games.sessions import SESSION_ACCOUNT, SESSION_SEATS
+from games.outgoing.links import SALT, make_token, read_token
+from games.play import organise, turns
 from tests.conftest import open_phase, sign_in_by_email
 
 pytestmark = pytest.mark.django_db(transaction=True)

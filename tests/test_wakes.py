@@ -1,5 +1,5 @@
-"""Coalesced wake-up calls (games/wakes.py) and the game emails' sender they wake (games/emails.py, send_due):
-one call on its way serves every transaction until its task starts; a burst of games' emails goes out in one
+"""Coalesced wake-up calls (games/outgoing/wakes.py) and the game emails' sender they wake (games/outgoing/emails.py,
+send_due): one call on its way serves every transaction until its task starts; a burst of games' emails goes out in one
 task that reads what they share in the same statements for one game or ten."""
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import dispatch, emails, turns, wakes
-from games.dispatch import SEND_DUE
 from games.models import Game, OutboundEmail, Player, Wake
+from games.outgoing import dispatch, emails, wakes
+from games.outgoing.dispatch import SEND_DUE
+from games.play import turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db

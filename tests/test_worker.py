@@ -20,10 +20,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import mail, sweep, turns
-from games.dispatch import RESOLVE_PHASE, SEND_DUE, Queue
 from games.management.commands.replay import replay
 from games.models import Event, Game, OutboundEmail, Phase, Player
+from games.outgoing import outbox
+from games.outgoing.dispatch import RESOLVE_PHASE, SEND_DUE, Queue
+from games.play import sweep, turns
 from pbem.celery import app as celery_app
 from tests import recording_mail
 from tests.conftest import open_phase
@@ -196,7 +197,7 @@ def test_resolutions_and_emails_go_to_their_own_queues_each_taken_by_its_own_wor
 
 def test_a_burst_of_resolutions_emails_goes_out_in_one_sender_task(make_game, broker_workers, tmp_path):
     """Games resolving while no email worker is free (here: none is started yet) publish one wake-up call
-    between them (games/wakes.py): the email worker, once it starts, sends every game's emails in one task."""
+    between them (games/outgoing/wakes.py): the email worker, once it starts, sends every game's emails in one task."""
     games = [make_game(humans=3, seed=seed) for seed in range(4)]
     resolver = broker_workers(Queue.RESOLVE)
     for game in games:
@@ -307,7 +308,7 @@ def test_a_worker_killed_while_sending_a_phases_emails_sends_none_twice_and_none
 
     second = workers(**recorded)
     # Later: the row the dead worker held is past the time a send can take, the others are stragglers.
-    assert mail.send_stragglers(at=timezone.now() + mail.SENDING_TIMEOUT + timedelta(minutes=1)) == 1
+    assert outbox.send_stragglers(at=timezone.now() + outbox.SENDING_TIMEOUT + timedelta(minutes=1)) == 1
     wait_for(lambda: not owed.exclude(status="sent").exists(), 60, "the new worker to send the rest", second)
     ids = recording_mail.message_ids(mail_dir)
     assert len(ids) == len(set(ids)) == 3

@@ -41,7 +41,7 @@ def engine_choices() -> list[tuple[str, str]]:
 @dataclass(frozen=True)
 class BoardTemplates:
     """The template names of a game's board: on its page (SVG), in its emails' HTML and text. Each is
-    "boards/<slug>/<file>", which games.boards.EngineTemplateLoader reads from the engine's folder."""
+    "boards/<slug>/<file>", which games.outgoing.boards.EngineTemplateLoader reads from the engine's folder."""
 
     page: str
     email_html: str
@@ -71,7 +71,8 @@ def rules_file(slug: str) -> Path:
 
 
 def guide_file(slug: str) -> Path:
-    """The game's player's guide, GUIDE.md beside its rules note (served at /rules/<slug>/: games/guides.py)."""
+    """The game's player's guide, GUIDE.md beside its rules note (served at /rules/<slug>/:
+    games/outgoing/guides.py)."""
     return template_folder(slug).parent / "GUIDE.md"
 
 

@@ -52,7 +52,7 @@ class Field:
     kind "choice": pick one value of `choices`.
     kind "multichoice": pick between `min` and `max` values of `choices` (repeats allowed only when
         `repeat` is true, e.g. two cards of the same good); with `ranked` the picks are a list in order of
-        preference, which the page shows as one list the player orders (games/ranked.py).
+        preference, which the page shows as one list the player orders (games/incoming/ranked.py).
     kind "integer": a whole number between `min` and `max`; with `optional` it may be left blank, and the
         order then carries None, which the engine reads as its documented default (e.g. no loans).
     kind "text": free text of at most `max` characters (0: 2000), required when `min` > 0, for orders

@@ -1,5 +1,5 @@
 """The organisers' league admin. Bulk actions go through the league services, which go through
-games.turns; nothing here shows a sealed order or a hand (tables link to the core's game admin)."""
+games.play.turns; nothing here shows a sealed order or a hand (tables link to the core's game admin)."""
 
 from __future__ import annotations
 
@@ -15,16 +15,15 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from games.admin import StaffScoped
-from games.admin_scope import report
-from games.durations import in_words
+from games.admin.scope import StaffScoped, report
 from games.leagues import ical, jobs, services, vacations
 from games.leagues.away import away_on
 from games.leagues.console import console_view
 from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
 from games.models import Player, Seat
-from games.organise import Said, outcome
+from games.outgoing.durations import in_words
+from games.play.organise import Said, outcome
 
 
 class OrganisersOwn(StaffScoped):

@@ -17,11 +17,11 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from games.durations import relative
 from games.leagues.away import days_away
 from games.leagues.deadlines import zone
 from games.leagues.models import League, Membership, Round, Table
 from games.models import Game, Order, Phase, Player, Seat
+from games.outgoing.durations import relative
 
 
 @dataclass

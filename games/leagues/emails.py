@@ -1,5 +1,5 @@
 """League emails: one small function per kind over templates/emails/leagues/<kind>-subject.txt, -body.txt
-and -body.html, rendered (games/mail.py) when the news happens and kept as a LeagueEmail row: league news
+and -body.html, rendered (games/outgoing/messages.py) when the news happens and kept as a LeagueEmail row: league news
 tells what happened then, unlike a turn email, which shows the game as it is when sent. A row is sent after
 commit, or, for players who chose the daily digest, gathered with the day's other news into one email; both
 through the pipeline's claim/send/record path, so a failed send is retried by the sweep like a game email."""
@@ -19,15 +19,16 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games import mail, mailpolicy, turns
-from games.dispatch import after_commit, task_name
-from games.emails import GAME_SUBJECT, first_sent
 from games.extensions import EmailAsk, Outbox
-from games.facts import addressee, game_facts, phase_facts
 from games.leagues.models import League, LeagueEmail, Membership
-from games.links import seat_url
-from games.mailpolicy import Need
 from games.models import Game, Phase, Player, Seat
+from games.outgoing import mailpolicy, messages, outbox
+from games.outgoing.dispatch import after_commit, task_name
+from games.outgoing.emails import GAME_SUBJECT, first_sent
+from games.outgoing.facts import addressee, game_facts, phase_facts
+from games.outgoing.links import seat_url
+from games.outgoing.mailpolicy import Need
+from games.play import turns
 
 log = logging.getLogger(__name__)
 # Time-critical news never waits for the digest: a confirmation link, a seat to claim.
@@ -44,7 +45,7 @@ SEND_LEAGUE_EMAILS = task_name("leagues.tasks.send_emails")
 
 @dataclass(frozen=True)
 class LeagueFacts:
-    """What a league email says of its league (games/facts.py: templates get no model instance)."""
+    """What a league email says of its league (games/outgoing/facts.py: templates get no model instance)."""
 
     name: str
 
@@ -60,7 +61,7 @@ class DigestItem:
 
 def settings_url(membership: Membership) -> str:
     """A member's settings page (email choices, vacations, calendar), signed: the link opens that page, not
-    the member's games (games/sessions.py)."""
+    the member's games (games/incoming/sessions.py)."""
     token = signing.dumps(membership.pk, salt=SETTINGS_SALT)
     return settings.SITE_URL + reverse("leagues-member", args=[membership.league.slug]) + f"?k={token}"
 
@@ -72,7 +73,7 @@ def read_settings_token(token: str) -> int | None:
         return None
 
 
-# What each kind is for (games/mailpolicy.py); any other kind is league news, which a member may decline.
+# What each kind is for (games/outgoing/mailpolicy.py); any other kind is league news, which a member may decline.
 LEAGUE_NEEDS = {
     "signup-confirm": Need.REQUESTED,
     "signup-welcome": Need.REQUESTED,
@@ -100,27 +101,27 @@ def wants_news(membership: Membership | None) -> bool | None:
 
 def queue(league: League, kind: str, context: dict[str, Any], *, player: Player | None = None, to: str = "") -> None:
     """Render a league email now and send it after commit (or keep it for the player's digest), unless the
-    pipeline declines it (games/mail.py: the mail policy, then the league's own preferences)."""
+    pipeline declines it (games/outgoing/mailpolicy.py: the mail policy, then the league's own preferences)."""
     to = to or (player.email if player else "")
     membership = Membership.objects.filter(league=league, player=player).first() if player else None
     need = need_of(kind, context)
     ask = EmailAsk(kind=kind, players=(player,) if player else (), need=need.value, wants_news=wants_news(membership))
-    if player is not None and mail.declined(ask):
+    if player is not None and mailpolicy.declined(ask):
         return
     digest = bool(membership and membership.digest and kind not in NEVER_DIGESTED)
     context = {"league": LeagueFacts(name=league.name), "player": addressee(player), **context}
     if membership is not None:
         context["settings_url"] = settings_url(membership)
     thread, subject = thread_of(league, kind, context)
-    zone = mail.zone_of(player.time_zone if player else None)
+    zone = messages.zone_of(player.time_zone if player else None)
     # Kept without its thread's subject and headline, as a digest shows it; both are added when sent alone.
-    rendered = mail.render(f"emails/leagues/{kind}", context, zone)
+    rendered = messages.render(f"emails/leagues/{kind}", context, zone)
     LeagueEmail.objects.create(
         league=league,
         player=player,
         to=to,
         kind=kind,
-        subject=mail.render_line(subject, {**context, "headline": rendered.subject}, zone)[:250],
+        subject=messages.render_line(subject, {**context, "headline": rendered.subject}, zone)[:250],
         headline=rendered.subject[:250],
         text=rendered.text,
         html=rendered.html,
@@ -172,21 +173,21 @@ def send_pending() -> int:
         .order_by("pk")
     )
     news = (
-        mail.Outgoing([row.pk], compose(row) if still_wanted(row) else None)  # None: skipped
+        outbox.Outgoing([row.pk], compose(row) if still_wanted(row) else None)  # None: skipped
         for row in rows
     )
-    return mail.deliver(LeagueEmail, news)
+    return outbox.deliver(LeagueEmail, news)
 
 
 def compose(row: LeagueEmail) -> Any:
     """The row's message in its reader's thread. Rows kept before headlines were kept carry their subject
     as it was sent then."""
     if row.headline:
-        rendered = mail.headlined(mail.Rendered(row.headline, row.text, row.html), row.subject)
+        rendered = messages.headlined(messages.Rendered(row.headline, row.text, row.html), row.subject)
     else:
-        rendered = mail.Rendered(row.subject, row.text, row.html)
-    thread = mail.Thread(mail.message_id(f"pbem.league.{row.pk}"), root=thread_root(row))
-    return mail.compose(
+        rendered = messages.Rendered(row.subject, row.text, row.html)
+    thread = messages.Thread(messages.message_id(f"pbem.league.{row.pk}"), root=thread_root(row))
+    return messages.compose(
         rendered, row.to, kind=row.kind, thread=thread, declinable_by=row.player if row.declinable else None
     )
 
@@ -227,29 +228,30 @@ def send_digests(now: datetime | None = None) -> int:
         if row.pk not in unwanted:
             by_address[row.to].append(row)
 
-    def digests() -> Iterator[mail.Outgoing]:
+    def digests() -> Iterator[outbox.Outgoing]:
         if unwanted:
-            yield mail.Outgoing(unwanted, None)  # skipped
+            yield outbox.Outgoing(unwanted, None)  # skipped
         for to, items in by_address.items():
             player = items[0].player
             news = [DigestItem(subject=row.headline or row.subject, text=row.text, html=row.html) for row in items]
             context = {"items": news, "player": addressee(player), "now": now}
-            zone = mail.zone_of(player.time_zone if player else None)
-            rendered = mail.render("emails/leagues/digest", context, zone, thread_subject=DIGEST_SUBJECT)
+            zone = messages.zone_of(player.time_zone if player else None)
+            rendered = messages.render("emails/leagues/digest", context, zone, thread_subject=DIGEST_SUBJECT)
             sent = LeagueEmail.objects.filter(to=to, digest=True, status=LeagueEmail.Status.SENT).exclude(message_id="")
             root = sent.order_by("pk").values_list("message_id", flat=True).first()
-            thread = mail.Thread(mail.message_id(f"pbem.digest.{items[0].pk}"), root=root)
+            thread = messages.Thread(messages.message_id(f"pbem.digest.{items[0].pk}"), root=root)
             # Declinable if any of its news is: the one-click then leaves only what lets them play.
             declinable = player if any(row.declinable for row in items) else None
-            message = mail.compose(rendered, to, kind="digest", thread=thread, declinable_by=declinable)
-            yield mail.Outgoing([row.pk for row in items], message)
+            message = messages.compose(rendered, to, kind="digest", thread=thread, declinable_by=declinable)
+            yield outbox.Outgoing([row.pk for row in items], message)
 
-    return mail.deliver(LeagueEmail, digests())
+    return outbox.deliver(LeagueEmail, digests())
 
 
 def wake_sender(league_ids: list[int]) -> None:
     after_commit(SEND_LEAGUE_EMAILS)
 
 
-# For the sweep (games/mail.py): failed rows retried, lost ones sent; a digest's rows wait for the daily task.
+# For the sweep (games/outgoing/outbox.py): failed rows retried, lost ones sent; a digest's rows wait for the daily
+# task.
 OUTBOX = Outbox(model=LeagueEmail, wake=wake_sender, value="league_id", held=Q(digest=True, status="pending"))

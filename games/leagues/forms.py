@@ -23,7 +23,7 @@ class MemberSettingsForm(forms.ModelForm):
         model = Membership
         fields = ["notify", "digest"]
         labels = {"notify": "Email me", "digest": "Daily digest of league news"}
-        widgets = {"notify": forms.RadioSelect}  # as a player's own settings (games/forms.py): read in full
+        widgets = {"notify": forms.RadioSelect}  # as a player's own settings (games/incoming/forms.py): read in full
 
 
 class VacationForm(forms.Form):

@@ -9,8 +9,8 @@ from django.urls import reverse
 from icalendar import Calendar, Event
 
 from games.leagues.models import Membership
-from games.mail import mail_domain
 from games.models import Phase, Seat
+from games.outgoing.messages import mail_domain
 
 
 def feed_url(membership: Membership) -> str:

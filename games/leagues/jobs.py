@@ -9,12 +9,12 @@ from datetime import datetime, timedelta
 from django.contrib import messages
 from django.utils import timezone
 
-from games import turns
 from games.leagues import services, substitutes
 from games.leagues.deadlines import zone
 from games.leagues.models import League, Membership, Round
 from games.models import Player
-from games.organise import Said, outcome
+from games.play import turns
+from games.play.organise import Said, outcome
 
 
 def when(moment: datetime, league: League) -> str:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.engines import engine_choices, get_engine
 from games.models import Game, MailRow, Player
-from games.newgame import check_options
+from games.play.newgame import check_options
 
 
 def new_secret() -> str:
@@ -220,7 +220,7 @@ class Vacation(models.Model):
 class LeagueEmail(MailRow):
     """League news for one player (sign-up, round started, vacation, substitute offer, standings), rendered
     when it happens: sent at once, or gathered into the player's daily digest (then `digest` is set and the
-    row waits, pending, for the daily task). Sent, retried and swept like the game emails (games/mail.py)."""
+    row waits, pending, for the daily task). Sent, retried and swept like the game emails (games/outgoing/outbox.py)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="emails")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True)
@@ -232,7 +232,7 @@ class LeagueEmail(MailRow):
     text = models.TextField()
     html = models.TextField(blank=True)
     digest = models.BooleanField(default=False)
-    # Its player may decline it (games/mailpolicy.py: league news): it carries the one-click unsubscribe.
+    # Its player may decline it (games/outgoing/mailpolicy.py: league news): it carries the one-click unsubscribe.
     declinable = models.BooleanField(default=False)
     # The thread it belongs to for its reader: "season.<id>" (the league's season), or "game.<id>" for news
     # of one game (a deadline moved), which joins that game's emails.
@@ -241,7 +241,7 @@ class LeagueEmail(MailRow):
     class Meta:
         indexes = [
             models.Index(fields=["status", "digest"], name="league-email-status"),
-            # Rows still owed (games.mail.unsent: the 5 is MAX_ATTEMPTS), oldest first, for the sweep.
+            # Rows still owed (games.outgoing.outbox.unsent: the 5 is MAX_ATTEMPTS), oldest first, for the sweep.
             models.Index(
                 fields=["created_at"],
                 name="league-email-unsent",

@@ -33,10 +33,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.dispatch import receiver
 
-from games import extensions, turns
-from games.dispatch import after_commit
+from games import extensions
 from games.extensions import EmailAsk
-from games.facts import game_facts, phase_facts
 from games.leagues import emails
 from games.leagues.away import days_away
 from games.leagues.deadlines import add_local, zone
@@ -44,6 +42,9 @@ from games.leagues.models import Membership, Seating, Table
 from games.leagues.services import FINISH_ROUND, league_deadline
 from games.leagues.substitutes import drop_absentee, seat_given, withdraw_offers
 from games.models import Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
+from games.outgoing.dispatch import after_commit
+from games.outgoing.facts import game_facts, phase_facts
+from games.play import turns
 
 
 def table_of(game: Game) -> Table | None:

@@ -1,6 +1,6 @@
 """League service layer: sign-ups, seasons, rounds (draw, start, finish) and the organisers' bulk actions.
 
-Views, the admin and tasks come through here. Games are created and changed only through games.turns.
+Views, the admin and tasks come through here. Games are created and changed only through games.play.turns.
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from games import organise, turns
-from games.dispatch import task_name
 from games.engines import get_engine
 from games.leagues import emails, scheduling
 from games.leagues.away import days_away
@@ -27,6 +25,8 @@ from games.leagues.models import League, Membership, Round, Season, Seating, Tab
 from games.leagues.results import season_standings
 from games.leagues.standings import Standing
 from games.models import Game, Phase, Player
+from games.outgoing.dispatch import task_name
+from games.play import organise, turns
 
 log = logging.getLogger(__name__)
 # The wake-up call that closes a round once a game of it ends (bound in games/leagues/tasks.py).
@@ -237,7 +237,7 @@ def start_round(round_id: int, now: datetime | None = None) -> bool:
 
 @dataclass(frozen=True)
 class RoundFacts:
-    """A round as its emails name it (templates get no model instance: games/facts.py)."""
+    """A round as its emails name it (templates get no model instance: games/outgoing/facts.py)."""
 
     number: int
     season: int

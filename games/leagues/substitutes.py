@@ -16,13 +16,13 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games import organise, turns
 from games.engines import board_templates, get_engine
-from games.facts import game_facts, phase_facts
 from games.leagues import emails
 from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.services import LeagueError
 from games.models import Game, OutboundEmail, Phase, Player, Seat, new_link_key
+from games.outgoing.facts import game_facts, phase_facts
+from games.play import bots, organise, turns
 
 CLAIM_SALT = "pbem.league-claim"
 GAME_OVER = "This game is over, so its seat is no longer offered. You are still on the standby list."
@@ -228,4 +228,4 @@ def hand_to_bot(offer: Substitution) -> None:
     )
     phase = turns.current_phase(game)
     if phase is not None and phase.prompt_for(offer.seat_number) is not None:
-        turns.ask_bots(phase)
+        bots.ask_bots(phase)

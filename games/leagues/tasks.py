@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.dispatch import Queue, routed
 from games.leagues import emails, services, substitutes
+from games.outgoing.dispatch import Queue, routed
 
 
 @shared_task(name=routed("leagues.tasks.sweep", Queue.SWEEP))

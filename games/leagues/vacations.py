@@ -13,13 +13,13 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from games import turns
 from games.leagues import emails
 from games.leagues.away import away_on
 from games.leagues.deadlines import add_local_days, zone
 from games.leagues.models import Membership, Seating, Table, Vacation
 from games.leagues.services import LeagueError, current_season
 from games.models import Game
+from games.play import turns
 
 
 @dataclass(frozen=True)

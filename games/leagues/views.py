@@ -12,15 +12,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import sessions, turns
 from games.engines import get_engine
+from games.incoming import sessions
 from games.leagues import emails, ical, services, substitutes, vacations
 from games.leagues.away import away_on
 from games.leagues.deadlines import zone
 from games.leagues.forms import MemberSettingsForm, SignupForm, VacationForm
 from games.leagues.models import League, Membership, Round, Season, Table
 from games.leagues.results import seat_holders
-from games.links import seat_url
+from games.outgoing.links import seat_url
+from games.play import turns
 
 
 def _error(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:

@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.admin import OrganisersGames, ReadOnlyMixin
+from games.admin.scope import OrganisersGames, ReadOnlyMixin
 from games.talk.models import TABLE, Message
 
 

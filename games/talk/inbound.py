@@ -1,9 +1,9 @@
 """Replies to a message email (games/talk/mail.py): the reply address names the seat and the conversation,
 signed with the seat's link key and player, and a reply counts only if it comes from that seat's player's own
 address, is not flagged as spam and was not sent by a program (the same rules as replies with orders,
-games/inbound.py, which ignores these addresses). What the player wrote above the quoted email (cut as for
-orders, games/replies.py) is posted in that conversation through the service, with every check of a message
-written on the page; a refusal is told to the player at their own address, never to the sender."""
+games/incoming/mail/inbound.py, which ignores these addresses). What the player wrote above the quoted email (cut as for
+orders, games/incoming/mail/replies.py) is posted in that conversation through the service, with every check of a
+message written on the page; a refusal is told to the player at their own address, never to the sender."""
 
 from __future__ import annotations
 
@@ -17,16 +17,16 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils.crypto import constant_time_compare
 
-from games import mail, receipts
-from games.emails import first_sent
-from games.inbound import domain_of, read_reply, receipt_subject
+from games.incoming.mail.inbound import domain_of, read_reply, receipt_subject
+from games.incoming.mail.quotes import reply_lines
+from games.incoming.mail.replies import thread_headers
+from games.incoming.mail.webhooks import unreadable_is_bad_request
 from games.models import Seat
-from games.quotes import reply_lines
-from games.replies import thread_headers
+from games.outgoing import messages, receipts
+from games.outgoing.emails import first_sent
 from games.talk import services
 from games.talk.mail import mask_thread, reply_address
 from games.talk.models import thread_seats
-from games.webhooks import unreadable_is_bad_request
 
 log = logging.getLogger(__name__)
 TALK_ADDRESS = re.compile(r"\+t([0-9]{1,18})x([0-9a-f]{1,8})-")
@@ -56,7 +56,7 @@ def handle_talk_reply(sender: Any, event: AnymailInboundEvent, esp_name: str, **
         return
     found = find_conversation(reply.recipients)
     if found is None:
-        return  # not a message email's reply address: games.inbound's
+        return  # not a message email's reply address: games.incoming.mail.inbound's
     seat, thread = found
     where = f"game {seat.game_id} seat {seat.number + 1}"
     if seat.player is None or reply.spam or reply.sender.lower() != seat.player.email.lower():
@@ -73,7 +73,7 @@ def handle_talk_reply(sender: Any, event: AnymailInboundEvent, esp_name: str, **
         except services.Refused as refusal:
             log.info("table talk reply for %s refused: %s", where, refusal.field or "not allowed")
             to = seat.player.email
-            root = first_sent(seat.game_id, [to]).get(to) or mail.message_id()
+            root = first_sent(seat.game_id, [to]).get(to) or messages.message_id()
             body = f"Your message was not sent: {refusal}\n\nNothing was stored. You can write on the game page too.\n"
             headers = thread_headers(reply.message_id, reply.references, root)
             receipts.write(seat.game_id, to, receipt_subject(seat.game), body, headers)

@@ -1,5 +1,5 @@
 """Table talk as emails show it, for the message emails and digests (games/talk/mail.py) and the turn emails
-(games/emails.py): the messages a reader has not seen, by conversation, their text with its links broken up so
+(games/outgoing/emails.py): the messages a reader has not seen, by conversation, their text with its links broken up so
 that no mail client makes them clickable. Imports nothing of the email pipeline, which imports it."""
 
 from __future__ import annotations

@@ -29,11 +29,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games import extensions, mail
-from games.emails import first_sent, game_link
-from games.facts import addressee
-from games.mailpolicy import Need, allows
+from games import extensions
 from games.models import Game, Player, Seat
+from games.outgoing import messages
+from games.outgoing.emails import first_sent, game_link
+from games.outgoing.facts import addressee
+from games.outgoing.mailpolicy import Need, allows
 from games.talk.letters import EmailThread, mark_emailed, threads_of, unseen
 from games.talk.models import TABLE, Delivery, Mailbox, Participant, TalkSettings, thread_seats
 from games.talk.page import thread_name
@@ -97,16 +98,16 @@ def build(
         "reply_in": reply_thread[1] if reply_thread and reply_to else "",
         "my_games_url": settings.SITE_URL + reverse("games-mine"),
     }
-    # The one mail pipeline's rendering and composing (games/mail.py), in the reader's zone. Sending is
+    # The one mail pipeline's rendering and composing (games/outgoing/messages.py), in the reader's zone. Sending is
     # _send_to's and send_digests': under the reader's Mailbox lock, marking what it shows seen.
-    rendered = mail.render(f"emails/{kind}", context, mail.zone_of(seat.player.time_zone))
+    rendered = messages.render(f"emails/{kind}", context, messages.zone_of(seat.player.time_zone))
     # A message email belongs to the reader's thread of its game (its first email sent to them); a digest,
     # of several games, starts its own.
     to = seat.player.email
     root = first_sent(seat.game_id, [to]).get(to) if kind == "talk" else None
-    thread = mail.Thread(mail.message_id(), root=root)
+    thread = messages.Thread(messages.message_id(), root=root)
     # Message emails are news the reader may decline: one click moves them into the next turn email.
-    return mail.compose(rendered, to, kind=kind, thread=thread, reply_to=reply_to, declinable_by=seat.player)
+    return messages.compose(rendered, to, kind=kind, thread=thread, reply_to=reply_to, declinable_by=seat.player)
 
 
 def _labels(game: Game) -> dict[int, str]:
@@ -130,7 +131,7 @@ def _send_to(game_id: int, seat_number: int, player_id: int, now: datetime) -> b
             return False  # the sweep sends them once the window has passed
         seat = _held(game_id, seat_number, player_id)
         rows = list(unseen(seat_number, player_id).filter(message__game_id=game_id).select_related("message__sender"))
-        # The reader chose these emails; an address that bounced or complained gets none (games/mailpolicy.py).
+        # The reader chose these emails; an address that bounced or complained gets none (games/outgoing/mailpolicy.py).
         if seat is None or not rows or not allows(seat.player, Need.NEWS, wants_news=True):
             return False
         threads = threads_of(rows, seat, seat.game, _labels(seat.game))

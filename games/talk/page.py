@@ -1,4 +1,4 @@
-"""What the game page shows of table talk, as plain frozen values (templates get facts, games/facts.py): the
+"""What the game page shows of table talk, as plain frozen values (templates get facts, games/outgoing/facts.py): the
 reader's conversations, one of them a page at a time (newest last), the form, and who they may share a
 private conversation with. A fixed number of queries whatever the number of messages: the conversations in
 one grouped query (which counts them), the page shown in one slice. Page 1 is the newest messages, shown

@@ -15,8 +15,8 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games import extensions
-from games.dispatch import after_commit, task_name
 from games.models import Game, Player, Seat
+from games.outgoing.dispatch import after_commit, task_name
 from games.talk.models import TABLE, Message, Participant, Report, Share, thread_key, thread_seats
 from games.talk.options import NONE, press_of
 

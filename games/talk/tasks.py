@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.dispatch import Queue, routed
+from games.outgoing.dispatch import Queue, routed
 from games.talk import mail
 from games.talk.services import SEND_TALK
 

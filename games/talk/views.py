@@ -11,14 +11,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games import sessions
+from games.incoming import sessions
+from games.incoming.sessions import seat_of
+from games.incoming.views import _game_context, _not_a_player
 from games.models import Seat
-from games.sessions import seat_of
 from games.talk import services
 from games.talk.forms import delivery_form
 from games.talk.models import TABLE
 from games.talk.page import message_form
-from games.views import _game_context, _not_a_player
 
 
 def _back(game_id: int, thread: str) -> HttpResponse:

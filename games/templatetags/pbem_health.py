@@ -1,10 +1,10 @@
-"""The health figures (games/health.py) for the admin's index page."""
+"""The health figures (games/incoming/health.py) for the admin's index page."""
 
 from __future__ import annotations
 
 from django import template
 
-from games import health
+from games.incoming import health
 
 register = template.Library()
 

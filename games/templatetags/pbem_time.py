@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from django import template
 from django.utils import dateformat, timezone, translation
 
-from games import durations
+from games.outgoing import durations
 
 register = template.Library()
 

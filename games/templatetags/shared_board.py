@@ -4,7 +4,7 @@ A phase's emails go to every seat, and most of a board (the map, the market, the
 of them: only a few rows depend on the reader (their hand, "you"). A board template wraps each such common
 part in `{% shared %}`. Its content is rendered in a context of its own holding only `view`, the spectator's
 view of the game (the engine's view for no seat), so it cannot show anything of the reader's: what it
-renders may go to every reader. The email batch (games/emails.py) hands the templates that view as
+renders may go to every reader. The email batch (games/outgoing/emails.py) hands the templates that view as
 `public_view` and a dict, `shared_renders`, that keeps each part's output for the next reader in the same
 time zone. Without them (a template rendered outside a batch), the part is rendered for the reader as usual.
 A part must therefore read only what the spectator's view holds as the reader's does; tests/test_boards.py

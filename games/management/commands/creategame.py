@@ -4,11 +4,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import turns
 from games.engines import get_engine
-from games.links import seat_url
 from games.management.commands._util import parse_duration
-from games.newgame import read_options, read_player, start_game
+from games.outgoing.links import seat_url
+from games.play import turns
+from games.play.newgame import read_options, read_player, start_game
 
 
 class Command(BaseCommand):

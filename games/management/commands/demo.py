@@ -9,11 +9,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
-from games import turns
 from games.engines import all_engines, get_engine
 from games.engines.base import Engine
-from games.links import seat_url
 from games.models import Game, Seat
+from games.outgoing.links import seat_url
+from games.play import turns
 
 DEMO_EMAIL = "you@demo.localhost"
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import turns
 from games.models import Event, Game, Order, Phase
+from games.play import turns
 from games.talk.options import split_options
 
 

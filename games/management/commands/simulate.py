@@ -17,9 +17,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.db.models import Max
 
-from games import turns
 from games.engines import get_engine
 from games.models import Game, Order, OutboundEmail, Phase, Player
+from games.play import turns
 
 
 class ResolutionQueries:

@@ -1,0 +1,379 @@
+"""The organisers' admin. It never shows what the rules keep hidden: the engine state (hands, decks), the
+seed (future shuffles), prompts (they list a seat's hand), sealed orders before their phase resolves, and
+private log lines before the game ends, nor lets a list be filtered on them (ListedLookupsOnly). Every change
+goes through games.play.turns. Staff who are not superusers see and act on only the games they are responsible for
+(OrganisersGames)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from games import extensions
+from games.admin.newgame import NewGameForm
+from games.admin.scope import ListedLookupsOnly, OrganisersGames, ReadOnlyMixin, StaffScoped, games_of, report
+from games.incoming.mail import bounces
+from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
+from games.outgoing import emails
+from games.play import organise, turns
+
+# What the apps' admins build on (games/leagues/admin.py, games/talk/admin.py).
+__all__ = ["ListedLookupsOnly", "OrganisersGames", "ReadOnlyMixin", "StaffScoped", "games_of"]
+
+
+@admin.register(Player)
+class PlayerAdmin(StaffScoped):
+    # A bounce or a complaint the provider reported (games/incoming/mail/bounces.py) shows, and filters, here.
+    list_display = ["email", "name", "time_zone", "notify", "mail_problem", "mail_problem_at", "created_at"]
+    list_filter = ["mail_problem"]
+    # Never the session and sign-in columns: they are the player's keys.
+    fields = ["email", "name", "time_zone", "notify", "mail_problem", "mail_problem_at", "mail_problem_detail"]
+    readonly_fields = ["mail_problem", "mail_problem_at", "mail_problem_detail"]
+    search_fields = ["email", "name"]
+    ordering = ["email"]
+    actions = ["address_works"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Only a superuser changes a player: their address is where their sign-in links go, so whoever could
+        change it could sign in as them, in every game they play (the player changes it themselves, on My
+        games, confirming it from the new address: games/play/addresses.py)."""
+        return bool(request.user.is_superuser) and super().has_change_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        if change and "email" in form.changed_data:
+            # Whoever held the old address's sessions and sign-in link is not the new address's holder.
+            obj.session_epoch += 1
+            obj.sign_in_sent_at = obj.new_email_sent_at = None
+            obj.new_email = ""
+            self.message_user(request, f"{obj.email}: the player's sessions and sign-in links were ended.")
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description="The address works again: send it mail (clears a bounce or complaint)")
+    def address_works(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        for player in queryset.exclude(mail_problem=""):
+            bounces.address_fixed(player)
+
+    def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
+        """Only the people of the user's own games, and those an app makes theirs (games.extensions: a
+        league's members): an address is not theirs to browse otherwise (this also scopes the player pickers
+        that autocomplete from here)."""
+        theirs = Q(seats__game__in=games_of(user))
+        for more in extensions.players_of(user):
+            theirs |= more
+        return queryset.filter(pk__in=Player.objects.filter(theirs).values("pk"))
+
+
+class SeatPosition:
+    @admin.display(description="seat", ordering="number")
+    def position(self, seat: Seat) -> int:
+        """Seats as the players see them, from 1 (they are stored from 0, as the engines number them)."""
+        return seat.number + 1
+
+
+class SeatInline(SeatPosition, ReadOnlyMixin, admin.TabularInline):
+    model = Seat
+    fields = readonly_fields = ("position", "player", "is_bot", "seat_page")
+    template = "admin/readonly_tabular.html"  # headers on every column (axe)
+    extra = 0
+    can_delete = False
+
+    @admin.display(description="seat's page")
+    def seat_page(self, seat: Seat) -> str:
+        url = reverse("admin:games_seat_change", args=[seat.pk])
+        return format_html('<a href="{}">Seat {} (replace its player)</a>', url, seat.number + 1)
+
+
+# An organiser edits a game's title and timings; the rest is the game's own record.
+GAME_FIELDS = (
+    "title",
+    "engine",
+    "status",
+    "options",
+    "phase_length",
+    "reminder_before",
+    "phase_number",
+    "current_phase",
+    "deadline",
+    "result",
+    "created_at",
+    "finished_at",
+    "started_by",
+)
+
+
+@admin.register(Game)
+class GameAdmin(OrganisersGames):
+    game_path = "pk"
+    list_display = ["id", "title", "engine", "status", "phase_number", "current_phase", "deadline", "created_at"]
+    list_filter = ["engine", "status"]
+    search_fields = ["title", "seats__player__email"]
+    fields = GAME_FIELDS
+    readonly_fields = [name for name in GAME_FIELDS if name not in ("title", "phase_length", "reminder_before")]
+    inlines = [SeatInline]
+    actions = ["extend_24h", "extend_72h", "resolve_now", "pause", "resume"]
+
+    def get_list_filter(self, request: HttpRequest) -> Any:
+        return [*self.list_filter, *extensions.game_filters()]  # the apps' (a league's games, a round's)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        """Not a model form: a game is started by games.play.turns, like `manage.py creategame` does."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = NewGameForm(request.POST if request.method == "POST" else None)
+        if form.is_valid():
+            try:
+                game = form.start(request.user)
+            except ValueError as error:
+                form.add_error(None, str(error))
+            else:
+                started = f"Started {game.title} with {game.seats.count()} seats; the first emails are on their way."
+                self.message_user(request, started, messages.SUCCESS)
+                return redirect("admin:games_game_change", game.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Start a game",
+            "form": form,
+            # The admin's fieldset rendering works for any form; its stubs only name ModelForm.
+            "adminform": helpers.AdminForm(form, [(None, {"fields": list(form.fields)})], {}),  # type: ignore[arg-type]
+        }
+        return TemplateResponse(request, "admin/games/game/new_game.html", context)
+
+    @admin.display(description="current phase")
+    def current_phase(self, game: Game) -> str:
+        phase = turns.current_phase(game)
+        return phase.name if phase else "—"
+
+    @admin.display(description="deadline")
+    def deadline(self, game: Game) -> str:
+        phase = turns.current_phase(game)
+        return shown_deadline(phase.deadline if phase else None)
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Game], action: Callable[[Game], Any], verb: str) -> None:
+        report(self, request, organise.outcome(verb, *organise.each(queryset, action)))
+
+    @admin.action(description="Extend the current deadline by 24 hours", permissions=["change"])
+    def extend_24h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, lambda g: organise.extend_deadline(g, timedelta(hours=24)), "Extended")
+
+    @admin.action(description="Extend the current deadline by 72 hours", permissions=["change"])
+    def extend_72h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, lambda g: organise.extend_deadline(g, timedelta(hours=72)), "Extended")
+
+    @admin.action(
+        description="Resolve the current phase now, with default orders for missing ones (asks first)",
+        permissions=["change"],
+    )
+    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        """First a page naming, game by game, who has not ordered (their default orders will be played); the
+        games resolve when its button is pressed."""
+        if request.POST.get("confirmed") != "yes":
+            return TemplateResponse(
+                request, "admin/games/game/resolve_now.html", self.resolve_context(request, queryset)
+            )
+        self._each(request, queryset, organise.resolve_now, "Resolved")
+        return None
+
+    def resolve_context(self, request: HttpRequest, queryset: QuerySet[Game]) -> dict[str, Any]:
+        now = timezone.now()
+        rows = []
+        for game in queryset:
+            phase = turns.current_phase(game)
+            seats = organise.owing(game, phase)
+            rows.append(
+                {
+                    "game": str(game),
+                    "phase": phase.name if phase else "",
+                    "deadline": shown_deadline(phase.deadline) if phase else "",
+                    "early": phase is not None and (phase.deadline > now or game.status == Game.Status.PAUSED),
+                    "owing": [seat_name(seat) for seat in seats],
+                    "over": game.status == Game.Status.FINISHED or phase is None,
+                }
+            )
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Resolve now?",
+            "rows": rows,
+            "selected": [game.pk for game in queryset],
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "next": request.POST.get("next", ""),  # back to the organiser's console, if it asked
+        }
+
+    @admin.action(description="Pause (deadlines stop)", permissions=["change"])
+    def pause(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, organise.pause_game, "Paused")
+
+    @admin.action(description="Resume (the open phase gets back the paused time)", permissions=["change"])
+    def resume(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, organise.resume_game, "Resumed")
+
+
+def seat_name(seat: Seat) -> str:
+    """A seat as an organiser reads it: its number as players count, and who holds it."""
+    who = seat.player.display_name if seat.player else "nobody"
+    return f"seat {seat.number + 1}: {who}"
+
+
+def shown_deadline(moment: datetime | None, zone_name: str | None = None) -> str:
+    """A deadline as an organiser reads it: in the server's time zone (or `zone_name`), which it names."""
+    if moment is None:
+        return "—"
+    local = timezone.localtime(moment, ZoneInfo(zone_name) if zone_name else None)
+    return f"{local:%a %d %b %Y %H:%M} {local.tzname()}"
+
+
+class ReplaceSeatForm(forms.ModelForm):
+    new_email = forms.EmailField(
+        required=False, help_text="Give this seat to another person. Links already sent stop working."
+    )
+    new_name = forms.CharField(required=False, max_length=80)
+
+    class Meta:
+        model = Seat
+        fields: list[str] = []
+
+
+@admin.register(Seat)
+class SeatAdmin(SeatPosition, OrganisersGames):
+    form = ReplaceSeatForm
+    list_display = ["game", "position", "player", "is_bot"]
+    list_filter = ["is_bot"]
+    search_fields = ["player__email", "game__title"]
+    readonly_fields = ["game", "position", "player", "is_bot"]
+    fields = ["game", "position", "player", "is_bot", "new_email", "new_name"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Seat, form: Any, change: bool) -> None:
+        email = form.cleaned_data.get("new_email")
+        if email:
+            before = obj.player.display_name if obj.player else "nobody"
+            try:
+                seat = organise.replace_player(obj, email, form.cleaned_data.get("new_name", ""))
+            except ValueError as error:
+                self.message_user(request, str(error), messages.ERROR)
+            else:
+                assert seat.player is not None
+                now = f"{seat.player.display_name} ({seat.player.email})"
+                said = f"Seat {seat.number + 1} of {seat.game}: {before} → {now}"
+                self.message_user(
+                    request, f"{said}. The links sent before stop working; the newcomer gets the turn email."
+                )
+
+
+class OrderInline(ReadOnlyMixin, admin.TabularInline):
+    model = Order
+    fields = readonly_fields = ("seat", "submitted_at", "revision", "is_default", "content")
+    template = "admin/readonly_tabular.html"  # headers on every column (axe)
+    extra = 0
+    can_delete = False
+
+    @admin.display(description="order")
+    def content(self, order: Order) -> str:
+        return sealed_content(order)
+
+
+def sealed_content(order: Order) -> str:
+    if order.phase.status != Phase.Status.RESOLVED:
+        return "sealed until the phase resolves"
+    return str(order.data)
+
+
+@admin.register(Phase)
+class PhaseAdmin(ReadOnlyMixin, OrganisersGames):
+    list_display = ["game", "number", "name", "status", "deadline", "resolved_at", "used_defaults"]
+    list_filter = ["status"]
+    fields = readonly_fields = (
+        "game",
+        "number",
+        "name",
+        "owed",
+        "status",
+        "opened_at",
+        "deadline",
+        "resolved_at",
+        "used_defaults",
+    )
+    inlines = [OrderInline]
+
+    @admin.display(description="owed by seats")
+    def owed(self, phase: Phase) -> str:
+        return ", ".join(str(n + 1) for n in phase.owed_seats) or "—"
+
+
+@admin.register(Order)
+class OrderAdmin(ReadOnlyMixin, OrganisersGames):
+    game_path = "phase__game"
+    list_display = fields = readonly_fields = ("phase", "seat", "submitted_at", "revision", "is_default", "content")
+
+    @admin.display(description="order")
+    def content(self, order: Order) -> str:
+        return sealed_content(order)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Order]:
+        return super().get_queryset(request).select_related("phase", "seat")
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyMixin, OrganisersGames):
+    list_display = ["game", "phase_number", "seq", "audience", "line"]
+    list_filter = [("game", admin.RelatedOnlyFieldListFilter)]  # names only the games this user sees
+    fields = readonly_fields = ("game", "phase_number", "seq", "audience", "line")
+
+    @admin.display(description="seen by")
+    def audience(self, event: Event) -> str:
+        return "everyone" if event.seat is None else f"seat {event.seat + 1}"
+
+    @admin.display(description="text")
+    def line(self, event: Event) -> str:
+        # A private line may show a hand: organisers read it once the game is over.
+        if event.seat is not None and event.game.status != Game.Status.FINISHED:
+            return "(private to that seat until the game ends)"
+        return event.text
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
+        return super().get_queryset(request).select_related("game")
+
+
+@admin.register(OutboundEmail)
+class OutboundEmailAdmin(ReadOnlyMixin, OrganisersGames):
+    list_display = ["id", "game", "kind", "to", "status", "attempts", "subject", "created_at", "sent_at"]
+    list_filter = ["kind", "status"]
+    search_fields = ["to", "subject"]
+    fields = readonly_fields = (
+        "game",
+        "phase",
+        "seat",
+        "kind",
+        "to",
+        "status",
+        "attempts",
+        "subject",
+        "error",
+        "created_at",
+        "sent_at",
+    )
+    actions = ["send_again"]
+
+    @admin.action(description="Send again (failed or skipped emails)")
+    def send_again(self, request: HttpRequest, queryset: QuerySet[OutboundEmail]) -> None:
+        games = set(queryset.values_list("game_id", flat=True))
+        queryset.exclude(status=OutboundEmail.Status.SENT).update(status=OutboundEmail.Status.PENDING)
+        sent = sum(emails.send_pending(game_id) for game_id in games)
+        self.message_user(request, f"{sent} email(s) sent.", messages.SUCCESS)

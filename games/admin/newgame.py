@@ -1,0 +1,89 @@
+"""The admin's Add game form: a one-off game, as `manage.py creategame` starts it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils.html import format_html_join
+
+from games.engines import all_engines, engine_choices
+from games.models import Game
+from games.play.newgame import read_options, read_player, start_game
+from games.talk.options import CORE_OPTIONS
+
+
+class SeedInput(forms.NumberInput):
+    """Never echoes a typed seed back to the page: it decides every future shuffle."""
+
+    def format_value(self, value: Any) -> None:
+        return None
+
+
+def options_help() -> str:
+    lines = format_html_join(
+        "",
+        "<li>{}: <code>{}</code> (default {}): {}</li>",
+        (
+            (title, spec.name, "none" if spec.default is None else repr(spec.default), spec.label)
+            for title, specs in [("Every game", CORE_OPTIONS), *((e.title, e.options) for e in all_engines())]
+            for spec in specs
+        ),
+    )
+    return f'A JSON object such as {{"name": "value"}}; {{}} keeps every default. The options:<ul>{lines}</ul>'
+
+
+class NewGameForm(forms.Form):
+    """A one-off game, as `manage.py creategame` starts it."""
+
+    engine = forms.ChoiceField(label="Game", choices=engine_choices)
+    title = forms.CharField(required=False, max_length=120, help_text="Blank: the game's name.")
+    players = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="One email address a line, in seat order; a display name may follow a comma: "
+        "<code>ann@example.org, Ann</code>.",
+    )
+    bots = forms.IntegerField(label="Bot seats", min_value=0, initial=0, help_text="Seated after the players.")
+    phase_hours = forms.IntegerField(label="Phase length (hours)", min_value=1)
+    options = forms.CharField(required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3}))
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        widget=SeedInput,
+        help_text="Blank: random. Only to replay a known deal; it is never shown again.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["phase_hours"].initial = settings.PBEM_DEFAULT_DEADLINE_HOURS
+        self.fields["options"].help_text = options_help()
+
+    def clean_players(self) -> list[tuple[str, str]]:
+        try:
+            return [read_player(line) for line in self.cleaned_data["players"].splitlines() if line.strip()]
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean_options(self) -> dict[str, Any]:
+        try:
+            return read_options(self.cleaned_data["options"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def start(self, started_by: Any) -> Game:
+        """The new game, its first emails queued. ValueError (stores nothing) if create_game refuses."""
+        data = self.cleaned_data
+        return start_game(
+            data["engine"],
+            data["players"],
+            bots=data["bots"],
+            options=data["options"],
+            phase_length=timedelta(hours=data["phase_hours"]),
+            seed=data["seed"],
+            title=data["title"],
+            started_by=started_by,
+        )

@@ -1,0 +1,351 @@
+"""Orders by email reply, through anymail's inbound webhook (any provider anymail supports;
+games/incoming/mail/webhooks.py wraps its views).
+
+When PBEM_REPLY_ADDRESS is set (e.g. turns@in.example.org, routed by the provider to
+/anymail/<provider>/inbound/), each turn email and reminder carries a Reply-To of the form
+turns+<outbox id>-<signature>@in.example.org. The signature binds the address to the seat's link key, so
+replacing the player makes old addresses stop working.
+
+The credential is that address together with the sender: a reply counts only if it was sent to the address
+exactly as we generated it (at our domain) and from the seat's player's own address, and no spam verdict is on
+it. A refused reply stores nothing and gets no receipt (the sender may be forged); the seat's owner is told
+once, at their own address. The README ("Replies by email") gives the reasons.
+
+A reply holds lines like "role: seller" above the quoted email (games/incoming/mail/replies.py reads them as mail
+clients write them). They become an order through the same service call as the web form; the player gets a receipt
+(what was read, stored or why not, and what stands) at their own address. A message marked as sent by a program
+(an out-of-office reply) is dropped unanswered. Receipts and notices go through their outbox
+(games/outgoing/receipts.py), written in the transaction that took the reply, which also records the message as read:
+a provider's redelivery is taken once, and the webhook's answer does not wait on outgoing mail.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import datetime
+from email.utils import parseaddr, parsedate_to_datetime
+from typing import Any
+
+from anymail.inbound import AnymailInboundMessage
+from anymail.signals import AnymailInboundEvent, inbound
+from anymail.utils import EmailAddress
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.dispatch import receiver
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+
+from games.engines import OrderError
+from games.engines.base import ReadBack
+from games.incoming import review
+from games.incoming.mail.quotes import Ours
+from games.incoming.mail.replies import (
+    Reading,
+    Texts,
+    automatic_marker,
+    order_lines,
+    read_order,
+    spam_verdict,
+    texts,
+    thread_headers,
+)
+from games.incoming.mail.webhooks import unreadable_is_bad_request
+from games.models import Game, Order, OutboundEmail, Phase, unique_row
+from games.outgoing import mailpolicy, messages, receipts
+from games.outgoing.emails import GAME_SUBJECT, first_sent, game_link, reply_address
+from games.outgoing.links import mailto_player
+from games.play import turns
+
+log = logging.getLogger(__name__)
+# The outbox id in a reply address's local part (bounded: a longer number is no row of ours).
+ROW_ID = re.compile(r"\+([0-9]{1,18})-")
+NOTICE_EVERY = 24 * 3600  # seconds: a seat's owner hears of refused replies to one email at most this often
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What we use of an inbound email, read once: reading is where a malformed message fails."""
+
+    sender: str  # the From address; empty unless there is exactly one
+    recipients: list[str]  # To, Cc and the envelope recipient
+    text: str  # the text part, or the HTML read as text if that is empty (table talk reads it)
+    texts: Texts  # the text part and the HTML, whole (games/incoming/mail/replies.py): the cuts are read_order's
+    subject: str
+    spam: str | None  # why it counts as spam (games/incoming/mail/replies.py, spam_verdict), or None
+    automatic: str | None  # the header that marks it as sent by a program
+    message_id: str
+    references: str
+    written_at: datetime  # its Date, or when it arrived if it has none (or one in the future)
+    key: str  # games/outgoing/receipts.py reply_key: the same for a redelivery of it
+
+
+def read_reply(message: AnymailInboundMessage) -> Reply:
+    sender = message.from_email
+    recipients = [address.addr_spec for address in message.to + message.cc]
+    if message.envelope_recipient is not None:
+        recipients.append(message.envelope_recipient)
+    # The whole text, not the provider's stripped_text: each provider strips quotes its own undocumented way,
+    # and a raw MIME payload has none; one cut (games/incoming/mail/quotes.py) reads every provider's replies alike.
+    found = texts(message)
+    text = found.plain if found.plain.strip() else found.html
+    if not all(isinstance(value, str) for value in [*recipients, found.plain, found.html]):
+        raise TypeError("a recipient or the text is not a string")
+    message_id = str(message.get("Message-ID") or "")
+    from_address = sender.addr_spec if isinstance(sender, EmailAddress) else ""
+    subject = str(message.subject or "")
+    return Reply(
+        sender=from_address,
+        recipients=recipients,
+        text=text,
+        texts=found,
+        subject=subject,
+        spam=spam_verdict(message, settings.PBEM_SPAM_SCORE),
+        automatic=automatic_marker(message),
+        message_id=message_id,
+        references=str(message.get("References") or ""),
+        written_at=written_at(str(message.get("Date") or "")),
+        key=receipts.reply_key(message_id, from_address, *recipients, str(message.get("Date")), subject, text),
+    )
+
+
+def written_at(date: str) -> datetime:
+    """When the reply was written, as its Date says; its arrival (now) for a missing or unreadable Date, or one
+    later than now (a clock running fast must not make a reply newer than what the player sends next)."""
+    now = timezone.now()
+    with suppress(TypeError, ValueError, IndexError, OverflowError):
+        when = parsedate_to_datetime(date)
+        if when.tzinfo is not None:
+            return min(when, now)
+    return now
+
+
+def domain_of(address: str) -> str:
+    return address.rpartition("@")[2].lower()[:100]
+
+
+def find_row(recipients: list[str]) -> OutboundEmail | None:
+    """The turn email whose reply address is one of these, exactly as generated (the domain in any case).
+
+    A relay that lowercases local parts is common, so the generated address lowercased is accepted too (the
+    signature is lowercase hex already); any other change, an upper-cased signature say, is not ours."""
+    for address in recipients:
+        local, _, domain = address.rpartition("@")
+        match = ROW_ID.search(local)
+        if not match or domain.lower() != domain_of(settings.PBEM_REPLY_ADDRESS):
+            continue
+        row = OutboundEmail.objects.select_related("seat__player", "phase__game").filter(pk=match.group(1)).first()
+        expected = (reply_address(row) or "").rpartition("@")[0] if row else ""
+        if expected and any(constant_time_compare(local, ours) for ours in {expected, expected.lower()}):
+            return row
+    return None
+
+
+@dataclass(frozen=True)
+class ReplyOutcome:
+    stored: bool
+    message: str
+
+
+class NoOrderFound(turns.OrderRejected):
+    pass
+
+
+class Superseded(turns.OrderRejected):
+    """A reply written before the order stored now (an older reply delivered late): that order stands."""
+
+
+class Unclear(turns.OrderRejected):
+    """A reply that could say another order than the one its writer meant: not stored."""
+
+
+def ours(row: OutboundEmail) -> Ours:
+    """What the turn email shows of itself when quoted: its sender's address, its reply address, its subject."""
+    sender = parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
+    return Ours(tuple(filter(None, [sender, reply_address(row)])), thread_subject(row.phase.game))
+
+
+def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: list[str]) -> str:
+    """Why a reply's order cannot be taken as meant, or "" if it can. A field line the client may have broken
+    is never taken. In a turn that is the seat's alone the order is played as it is stored, with no confirm
+    step: every field must be there, and none given twice differently."""
+    if reading.broken:
+        line, after = reading.broken
+        return (
+            f'Your reply was not used: its line "{line}" goes on in the next line ("{after}"), as when mail '
+            "programs break long lines, so we cannot be sure where your order ends. Send it again with each field "
+            "on a line of its own, shorter, or as HTML, or use the game page."
+        )
+    lines = "\n".join(f"  {line}" for line in example)
+    missing = [spec["name"] for spec in prompt["fields"] if spec["name"] not in reading.order]
+    if one_seat and missing:
+        return (
+            "Your reply was not used: this turn is yours alone and is played the moment your order is stored, "
+            f"so your reply must give every line of it, and {', '.join(missing)} is missing. Write them all above "
+            f"the quoted email, like:\n{lines}"
+        )
+    if one_seat and reading.twice:
+        return (
+            f"Your reply was not used: it gives {', '.join(reading.twice)} more than once, differently, and this "
+            "turn is yours alone (played the moment your order is stored), so we cannot tell which you meant."
+        )
+    return ""
+
+
+def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
+    """Submit the reply through the service layer, which checks the turn under its lock. The receipt reads a
+    stored order back in the engine's words, as the game page does, and a refusal says what stands instead."""
+    read: list[ReadBack] = []
+    phase = row.phase
+
+    def order_from_reply(prompt: dict[str, Any]) -> dict[str, Any]:
+        stored = unique_row(Order.objects.filter(phase=phase, seat=row.seat).only("written_at", "submitted_at"))
+        if stored is not None and reply.written_at < (stored.written_at or stored.submitted_at):
+            raise Superseded(
+                "Your reply was written before the order you sent since, so it was not used; that order stands."
+            )
+        reading = read_order(prompt, reply.texts, ours(row))
+        # The turn email's example: a legal order now, under the turn's lock.
+        example = order_lines(prompt, turns.engine_of(phase.game).example_order(phase.game.state, row.seat.number))
+        if not reading.order and not reading.broken:
+            lines = "\n".join(f"  {line}" for line in example)
+            raise NoOrderFound(f"No order found in your reply. Write it above the quoted email, like:\n{lines}")
+        refusal = unclear(prompt, reading, review.needs_review(phase), example)
+        if refusal:
+            raise Unclear(refusal)
+        order = reading.order
+        # Under the turn's lock with the phase open, the game's state is this phase's, as submit_order reads it.
+        with suppress(OrderError):  # refused: the verdict says why
+            read.append(review.read_back(phase.game, row.seat.number, review.check(phase.game, row.seat.number, order)))
+        return order
+
+    stored = False
+    try:
+        result = turns.submit_order(row.seat, phase.number, order_from_reply, written_at=reply.written_at)
+    except turns.TurnClosed:
+        verdict = f"That turn ({phase.name}) is over, so your reply was not used."
+    except (NoOrderFound, Superseded, Unclear) as error:
+        verdict = f"{error}{what_stands(row)}"
+    except turns.OrderRejected as error:
+        verdict = f"Your order was not stored: {error}{what_stands(row)}"
+    else:
+        stored = True
+        verdict = f"{phase.name}: {review.outcome_words(result, phase.game_id, phase.number)}"
+    return ReplyOutcome(stored, receipt_text(read[0] if stored and read else None, verdict))
+
+
+def what_stands(row: OutboundEmail) -> str:
+    """After a refusal, what counts for the seat instead: its stored order read back, or that none is stored and
+    the default order is played at the deadline (nothing while the turn is no longer open)."""
+    phase = unique_row(Phase.objects.select_related("game").filter(pk=row.phase_id, status=Phase.Status.OPEN))
+    if phase is None:
+        return ""
+    stored = unique_row(Order.objects.filter(phase=phase, seat=row.seat))
+    if stored is None:
+        zone = messages.zone_of(row.seat.player.time_zone if row.seat.player else None)
+        deadline = timezone.localtime(phase.deadline, zone).strftime("%a %-d %b %H:%M %Z")
+        return (
+            f"\n\nNo order of yours is stored for {phase.name}: unless one is in by {deadline}, the default order "
+            "is played."
+        )
+    lines = "\n".join(f"  {line}" for line in review.read_back(phase.game, row.seat.number, stored.data).lines)
+    return f"\n\nYour order stored before stands:\n{lines}"
+
+
+def receipt_text(read: ReadBack | None, verdict: str) -> str:
+    """What the receipt says: the stored order read back in words (with what may not be meant), then what
+    became of it."""
+    if read is None:
+        return verdict
+    lines = "\n".join(f"  {line}" for line in read.lines)
+    warnings = "".join(f"\n  Note: {warning}" for warning in read.warnings)
+    return f"We read your reply as:\n{lines}{warnings}\n\n{verdict}"
+
+
+def thread_subject(game: Game) -> str:
+    """The subject every email of the game has, `<title> #<id>`."""
+    return messages.render_line(GAME_SUBJECT, {"game": {"title": game.title, "id": game.pk}}, messages.zone_of(None))
+
+
+def receipt_subject(game: Game) -> str:
+    """`Re: ` and the game's thread subject, whatever the reply's subject had become: clients that thread by
+    subject keep receipts with the game."""
+    return f"Re: {thread_subject(game)}"
+
+
+def answer(row: OutboundEmail, text: str, reply: Reply | None = None) -> None:
+    """Queue a message to the seat's player at their own address (never the reply's sender): an answer to
+    `reply`, in its thread, or (reply None) a notice in the game's thread (games/outgoing/receipts.py sends it)."""
+    assert row.seat.player is not None
+    to = row.seat.player.email
+    # The reader's thread of the game: its first email sent to them.
+    root = first_sent(row.game_id, [to]).get(to) or row.message_id
+    thread = thread_headers(reply.message_id if reply else "", reply.references if reply else "", root)
+    body = f"{text}\n\nThe game page: {game_link(row.seat, row.phase.game)}\n"
+    receipts.write(row.game_id, to, receipt_subject(row.phase.game), body, thread)
+
+
+def tell_owner(row: OutboundEmail, why: str) -> None:
+    """A refused reply is not answered to its sender, who may be forged (that would be backscatter): the seat's
+    owner is told instead, at most once a day per email, and nothing the reply said is repeated."""
+    if cache.add(f"pbem:refused-reply:{row.pk}", True, NOTICE_EVERY):
+        assert row.seat.player is not None
+        answer(row, f"A reply to your turn email for {row.phase.name} was not used, and nothing was stored: {why}.")
+
+
+def other_sender_notice(row: OutboundEmail, sender: str) -> str:
+    """Why a reply from another address was refused, and what to do, told to the seat's own address."""
+    assert row.seat.player is not None
+    origin = f"an address at {domain_of(sender)}" if sender else "no single sender address"
+    own = row.seat.player.email
+    return (
+        f"it came from {origin}, and only replies from {own} (the address this email was sent to) count for this "
+        f"seat. If that was you, send your reply again from {own}, or use the game page. If it was not, someone "
+        "else has this turn email: the game page link in it opens your seat, so do not forward it"
+    )
+
+
+@receiver(inbound, dispatch_uid="pbem-inbound-orders")
+def handle_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **kwargs: Any) -> None:
+    with unreadable_is_bad_request(esp_name):
+        reply = read_reply(event.message)
+    unsubscribing = mailto_player(reply.recipients)
+    if unsubscribing is not None:
+        # A List-Unsubscribe mailto: (games/outgoing/mailpolicy.py). The signed address is the key, as the one-click
+        # URL is: whatever the message says and whoever sent it, it can only lower that player's mail.
+        changed = mailpolicy.decline_news(unsubscribing)
+        log.info("inbound unsubscribe via %s for player %s: changed=%s", esp_name, unsubscribing.pk, changed)
+        return
+    if reply.automatic:
+        # An out-of-office or other program's message: stored nowhere, answered never (not even the owner).
+        log.info("inbound email via %s ignored: marked automatic (%s)", esp_name, reply.automatic)
+        return
+    row = find_row(reply.recipients)
+    if row is None or row.seat.player is None:
+        # Unknown, forged or foreign address: nobody to answer, nothing to change.
+        domains = sorted({domain_of(address) for address in reply.recipients})[:5]
+        log.info("inbound email via %s ignored: no reply address of ours (recipients at %s)", esp_name, domains)
+        return
+    where = f"game {row.game_id} seat {row.seat.number}"
+    if reply.spam:
+        log.warning("inbound reply for %s refused: %s took it for spam (%s)", where, esp_name, reply.spam)
+        with transaction.atomic():
+            tell_owner(row, "our mail provider took it for spam. Reply again, or use the game page")
+        return
+    if reply.sender.lower() != row.seat.player.email.lower():
+        # The operator learns the sender's domain (a player writing from another account?), not the address.
+        domain = domain_of(reply.sender)
+        log.warning("inbound reply for %s refused: the sender, at %r, is not the seat's player", where, domain)
+        with transaction.atomic():
+            tell_owner(row, other_sender_notice(row, reply.sender))
+        return
+    with transaction.atomic():
+        if not receipts.first_reading(reply.key):
+            log.info("inbound reply for %s: delivered again, taken already", where)
+            return
+        outcome = take_reply(row, reply)
+        answer(row, outcome.message, reply)
+    log.info("inbound reply for %s: stored=%s", where, outcome.stored)

@@ -1,0 +1,167 @@
+"""The order form's posts. Each answers with a redirect (Post/Redirect/Get), so the address bar holds a page
+that a reload only reads again: storing an order, or refusing it, goes back to the game page; "Add a step",
+"Remove the last step", a ranked list's buttons and the review's "Change" go back to the game page with the
+form as it now stands (kept in the session meanwhile: games/incoming/drafts.py); "Check my order" in a one-seat turn
+goes to the review page. Only POSTs change anything, and only through games.play.turns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games.engines import OrderError, get_engine
+from games.incoming import drafts, ranked, review
+from games.incoming.drafts import Draft
+from games.incoming.forms import OrderForm
+from games.incoming.sessions import seat_of
+from games.incoming.views import _not_a_player
+from games.models import Game, Phase, Seat
+from games.outgoing import facts
+from games.play import turns
+
+BUILDER_BUTTONS = ("add", "remove", *ranked.BUTTONS)  # they show the form again and store nothing
+
+
+class FormInvalid(turns.OrderRejected):
+    """The form's own checks failed; its errors are on the form."""
+
+
+def _closed(request: HttpRequest, game_id: int) -> HttpResponse:
+    messages.error(request, "That turn is no longer open, so nothing was stored. Here is the game now.")
+    return redirect("games-game", game_id=game_id)
+
+
+def to_form(game_id: int) -> HttpResponseRedirect:
+    """The game page, at the order form."""
+    return HttpResponseRedirect(reverse("games-game", args=[game_id]) + "#order")
+
+
+def _again(request: HttpRequest, seat: Seat, phase: int, form: OrderForm, errors: tuple[str, ...] = ()) -> HttpResponse:
+    """Back to the form as it was posted (as the builder read it), with `errors` above it."""
+    draft = Draft(phase, seat.number, form.typed, data=drafts.form_data(form.data), errors=errors)
+    drafts.keep(request, seat.game_id, draft)
+    return to_form(seat.game_id)
+
+
+@require_POST
+def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The order form's buttons: a builder's or a ranked list's show the form again (nothing is stored);
+    submitting stores a sealed order, or, where it would resolve a one-seat turn, shows it read back for
+    confirmation first; "Change" (from that review) reopens the form with the reviewed order."""
+    seat = seat_of(request, game_id)
+    if seat is None:
+        return _not_a_player(request, game_id)
+    try:
+        phase_number = int(request.POST.get("phase", ""))
+    except ValueError:
+        phase_number = -1
+    game = seat.game
+    phase = turns.current_phase(game)
+    prompt = phase.prompt_for(seat.number) if phase is not None and phase.number == phase_number else None
+    if phase is None or prompt is None:
+        return _closed(request, game_id)
+    # A steps field's own name is only ever the typed form's text box (the builder's rows are "<name>__<n>"),
+    # so it means typed whatever "how" says: a page served with a wrong "how" still stores what was typed.
+    typed = request.POST.get("how") == "typed" or any(
+        spec["kind"] == "steps" and spec["name"] in request.POST for spec in prompt["fields"]
+    )
+    if "change" in request.POST:
+        try:
+            reviewed = review.unsign(seat, request.POST["change"])
+        except review.ReviewExpired:
+            messages.info(request, "That review is too old; here is your order form.")
+            return redirect("games-game", game_id=game_id)
+        initial = OrderForm.initial_from(prompt, reviewed.order, phase.number)
+        drafts.keep(request, game_id, Draft(phase.number, seat.number, reviewed.typed, initial=initial))
+        return to_form(game_id)
+    source = review.steps_source(game, seat.number)
+    data = ranked.rearranged(request.POST, prompt)
+    form = OrderForm(prompt, data, source=source, typed=typed, remove=request.POST.get("remove", ""))
+    if any(button in request.POST for button in BUILDER_BUTTONS):
+        return _again(request, seat, phase.number, form)
+    if review.needs_review(phase):
+        return _review(request, game, seat, phase, form)
+    return _store(request, seat, phase_number, form)
+
+
+def _review(request: HttpRequest, game: Game, seat: Seat, phase: Phase, form: OrderForm) -> HttpResponse:
+    if not form.is_valid():
+        return _again(request, seat, phase.number, form)
+    try:
+        order = review.check(game, seat.number, form.order())
+    except OrderError as error:
+        return _again(request, seat, phase.number, form, (str(error),))
+    drafts.keep_review(request, game.pk, review.sign(seat, review.Reviewed(phase.number, order, form.typed)))
+    return redirect("games-order-review", game_id=game.pk)
+
+
+@require_GET
+def review_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The order of a one-seat turn read back, before it counts: Confirm stores it, Change reopens the form."""
+    seat = seat_of(request, game_id)
+    if seat is None:
+        return _not_a_player(request, game_id)
+    game = seat.game
+    phase = turns.current_phase(game)
+    try:
+        token = drafts.review_token(request, game_id)
+        reviewed = review.unsign(seat, token)
+    except review.ReviewExpired:
+        return redirect("games-game", game_id=game_id)
+    if phase is None or reviewed.phase_number != phase.number:
+        return _closed(request, game_id)
+    context = {
+        "game": facts.game_facts(game, get_engine(game.engine), list(game.seats.select_related("player"))),
+        "phase": facts.phase_facts(phase),
+        "read_back": review.read_back(game, seat.number, reviewed.order),
+        "token": token,
+    }
+    return render(request, "games/review.html", context)
+
+
+def _store(request: HttpRequest, seat: Seat, phase_number: int, form: OrderForm) -> HttpResponse:
+    """Through games.play.turns, which checks the turn under its lock; the form is read from the prompt it gives."""
+
+    def order_from_form(prompt: dict[str, Any]) -> dict[str, Any]:
+        if not form.is_valid():
+            raise FormInvalid("")
+        return form.order()
+
+    return _submitted(request, seat, phase_number, order_from_form, form)
+
+
+def _submitted(
+    request: HttpRequest, seat: Seat, phase_number: int, order: turns.OrderInput, form: OrderForm | None
+) -> HttpResponse:
+    game_id = seat.game_id
+    try:
+        result = turns.submit_order(seat, phase_number, order)
+    except turns.TurnClosed:
+        return _closed(request, game_id)
+    except turns.OrderRejected as error:
+        if form is None:
+            messages.error(request, f"Your order was not stored: {error}")
+            return redirect("games-game", game_id=game_id)
+        return _again(request, seat, phase_number, form, () if isinstance(error, FormInvalid) else (str(error),))
+    drafts.drop(request, game_id)
+    messages.success(request, review.outcome_words(result, game_id, phase_number))
+    return redirect("games-game", game_id=game_id)
+
+
+@require_POST
+def confirm_order(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The review's "Confirm": the order read back, exactly as reviewed, submitted like any order."""
+    seat = seat_of(request, game_id)
+    if seat is None:
+        return _not_a_player(request, game_id)
+    try:
+        reviewed = review.unsign(seat, request.POST.get("order", ""))
+    except review.ReviewExpired:
+        messages.error(request, "That confirmation is too old or not yours, so nothing was stored. Submit again.")
+        return redirect("games-game", game_id=game_id)
+    return _submitted(request, seat, reviewed.phase_number, reviewed.order, None)

@@ -1,0 +1,254 @@
+"""The order builder: a "steps" field of an order form as a drop-down per step, each listing what may follow the
+steps before it (the engine's `next_steps`, through a `StepsSource`), with a number box where a step takes one.
+"Add a step" and "Remove the last step" post the form and show it again, storing nothing; a drop-down changed
+above later steps is checked again, and the first row that no longer holds says so. games/incoming/forms.py's OrderForm
+is this form with the prompt's other fields.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any
+
+from django import forms
+
+from games.engines.base import NextSteps, StepChoice
+
+EMPTY = ""
+DIGITS = re.compile(r"[0-9]{1,9}")
+
+
+def field_messages(spec: dict[str, Any]) -> dict[str, str]:
+    """Errors in the player's words. Django's defaults echo the submitted value, which for a choice is
+    the engine's key (e.g. "port:C"), and speak of "this field" and "valid choices"."""
+    between = f"Enter a whole number from {spec['min']} to {spec['max']}."
+    return {
+        "required": "Please fill this in." if spec["kind"] in ("integer", "text", "steps") else "Please choose one.",
+        "invalid_choice": "That choice is not available now; pick one of those listed.",
+        "invalid": between,
+        "min_value": between,
+        "max_value": between,
+    }
+
+
+@dataclass(frozen=True)
+class StepsSource:
+    """What the order builder asks the engine, bound by the view to the game's state and the seat:
+    the steps that may follow those chosen in a field, and a stored value as steps."""
+
+    next_steps: Callable[[str, list[str]], NextSteps]
+    builder_steps: Callable[[str, str], list[str]]
+
+
+def _template_pattern(choice: StepChoice) -> re.Pattern[str]:
+    return re.compile(re.escape(choice.value).replace(re.escape("{n}"), r"(\d+)"))
+
+
+def match_step(choices: tuple[StepChoice, ...], step: str) -> tuple[StepChoice, int | None] | None:
+    """The choice `step` spells (with its number, for a choice that takes one), or None."""
+    for choice in choices:
+        if choice.amount is None:
+            if choice.value == step:
+                return choice, None
+            continue
+        found = _template_pattern(choice).fullmatch(step)
+        if found and choice.amount[0] <= int(found.group(1)) <= choice.amount[1]:
+            return choice, int(found.group(1))
+    return None
+
+
+# About as many characters as a builder's drop-down shows after its "Step n:" (in the order column beside the
+# board on a desktop, the narrower; on a 390 px phone): a chosen step with a longer label is also written out
+# in full under its drop-down, which shows only its start. tests/browser.py checks it on every builder.
+DROP_DOWN_SHOWS = 20
+
+
+@dataclass
+class BuiltSteps:
+    """One "steps" field as the builder shows it: the steps chosen so far that hold, one row each, then a
+    row for the next step (or the row that no longer holds, with the number of rows dropped after it)."""
+
+    spec: dict[str, Any]
+    steps: list[str]
+    rows: list[tuple[str, str | None]]  # (the select's field name, its number field's name or None)
+    after: NextSteps
+    dropped: int = 0
+    problem_row: str = ""  # the row that does not hold any more
+    choices_at: list[tuple[StepChoice, ...]] = dc_field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return str(self.spec["name"])
+
+
+def _row(name: str, index: int) -> str:
+    return f"{name}__{index}"
+
+
+class StepsForm(forms.Form):
+    """A form whose "steps" fields are builders; `built` holds each builder's state once it is added."""
+
+    built: dict[str, BuiltSteps]
+
+    # --- the builder ----------------------------------------------------------------------------------
+
+    def _posted_steps(self, name: str) -> Iterator[tuple[str, str]]:
+        """(chosen value, its number as posted) of each row, up to the first blank one."""
+        index = 0
+        while True:
+            value = self.data.get(_row(name, index), "")
+            if not value:
+                return
+            yield value, self.data.get(f"{_row(name, index)}__n", "")
+            index += 1
+
+    def _build_steps(self, spec: dict[str, Any], source: StepsSource, remove: bool) -> None:
+        name = spec["name"]
+        if self.is_bound:
+            wanted = list(self._posted_steps(name))
+        else:
+            stored = self.initial.get(name) or []
+            if isinstance(stored, str):
+                stored = source.builder_steps(name, stored)
+            wanted = [(step, "") for step in stored]
+        steps: list[str] = []
+        choices_at: list[tuple[StepChoice, ...]] = []
+        after = source.next_steps(name, [])
+        problem_row, dropped = "", 0
+        for index, (value, number) in enumerate(wanted):
+            found = self._chosen(after.choices, value, number)
+            if found is None:
+                problem_row, dropped = _row(name, index), len(wanted) - index - 1
+                break
+            choices_at.append(after.choices)
+            steps.append(found)
+            after = source.next_steps(name, steps)
+        if remove and steps and not problem_row:
+            steps.pop()
+            after = source.next_steps(name, steps)
+            choices_at.pop()
+        built = BuiltSteps(spec, steps, [], after, dropped, problem_row, choices_at)
+        self.built[name] = built
+        for index, step in enumerate(steps):
+            self._add_row(built, index, choices_at[index], step)
+        if problem_row or after.choices:
+            self._add_row(built, len(steps), after.choices, None)
+        if self.is_bound:
+            # What the page shows again is what was read: the rows that hold, then the next one.
+            posted: Any = self.data  # a copy (see __init__)
+            kept = {row for pair in built.rows for row in pair if row}
+            for key in [key for key in posted if key.startswith(f"{name}__") and key not in kept]:
+                del posted[key]
+            for index, step in enumerate(steps):
+                matched = match_step(choices_at[index], step)
+                assert matched is not None
+                posted[_row(name, index)] = matched[0].value
+                if matched[1] is not None:
+                    posted[f"{_row(name, index)}__n"] = str(matched[1])
+            if not problem_row:
+                posted[_row(name, len(steps))] = ""
+
+    def _chosen(self, choices: tuple[StepChoice, ...], value: str, number: str) -> str | None:
+        """The step a row spells: a choice's value (with its number) or, from a stored order, the step."""
+        for choice in choices:
+            if choice.value == value:
+                if choice.amount is None:
+                    return choice.value
+                if DIGITS.fullmatch(number.strip()) and choice.amount[0] <= int(number) <= choice.amount[1]:
+                    return choice.spelled(int(number))
+                return None
+        found = match_step(choices, value)
+        return value if found else None
+
+    def _add_row(self, built: BuiltSteps, index: int, choices: tuple[StepChoice, ...], step: str | None) -> None:
+        name = _row(built.name, index)
+        last = step is None
+        options = [(EMPTY, "— choose the next step —" if last else "— end here —")]
+        options += [(choice.value, choice.label) for choice in choices]
+        initial: str | None = None
+        number: int | None = None
+        if step is not None:
+            found = match_step(choices, step)
+            if found:
+                initial, number = found[0].value, found[1]
+        self.fields[name] = forms.ChoiceField(
+            label=f"Step {index + 1}",
+            choices=options,
+            required=False,
+            initial=initial,
+            error_messages={"invalid_choice": "That step is not possible after the steps before it; choose again."},
+        )
+        amounts = [choice for choice in choices if choice.amount is not None]
+        amount_name = None
+        if amounts:
+            amount_name = f"{name}__n"
+            units = sorted({choice.unit for choice in amounts if choice.unit})
+            least = min(choice.amount[0] for choice in amounts if choice.amount)
+            most = max(choice.amount[1] for choice in amounts if choice.amount)
+            self.fields[amount_name] = forms.IntegerField(
+                label=f"{' or '.join(units).capitalize() or 'Number'} (for a step that takes a number)",
+                min_value=least,
+                max_value=most,
+                required=False,
+                initial=number if number is not None else least,
+                error_messages=field_messages({"kind": "integer", "min": least, "max": most}),
+            )
+        built.rows.append((name, amount_name))
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for built in self.built.values():
+            row = built.problem_row
+            if not row or row in self.errors or f"{row}__n" in self.errors:
+                pass
+            elif self._takes_number(built, row):
+                number = self.fields[f"{row}__n"]
+                assert isinstance(number, forms.IntegerField)
+                self.add_error(f"{row}__n", f"Enter a whole number from {number.min_value} to {number.max_value}.")
+            else:
+                self.add_error(row, "That step is not possible after the steps before it; choose again.")
+            if built.dropped and built.problem_row:
+                dropped = "The step after it was" if built.dropped == 1 else f"The {built.dropped} steps after it were"
+                self.add_error(built.problem_row, f"{dropped} taken away.")
+        return cleaned
+
+    def _takes_number(self, built: BuiltSteps, row: str) -> bool:
+        value = self.data.get(row, "")
+        return any(choice.value == value and choice.amount for choice in built.after.choices)
+
+    def steps_rows(self) -> list[dict[str, Any]]:
+        """For the template: each steps field with its rows (a drop-down and maybe a number) and status."""
+        shown = []
+        for built in self.built.values():
+            rows = [
+                {
+                    "select": self[select],
+                    "amount": self[amount] if amount else None,
+                    "chosen": self._written_out(built, index),
+                }
+                for index, (select, amount) in enumerate(built.rows)
+            ]
+            shown.append(
+                {
+                    "name": built.name,
+                    "label": built.spec["label"],
+                    "rows": rows,
+                    "steps": built.steps,
+                    "complete": built.after.complete and not built.problem_row,
+                    "problem": "" if built.problem_row else built.after.problem,
+                    "can_add": bool(built.after.choices) and not built.problem_row,
+                }
+            )
+        return shown
+
+    def _written_out(self, built: BuiltSteps, index: int) -> str:
+        """The step chosen on row `index`, in full, if a phone's drop-down would cut it short (else "")."""
+        if index >= len(built.steps):
+            return ""
+        matched = match_step(built.choices_at[index], built.steps[index])
+        label = matched[0].label if matched else ""
+        return label if len(label) > DROP_DOWN_SHOWS else ""
+

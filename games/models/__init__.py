@@ -1,0 +1,27 @@
+"""What the server stores, one module per kind of row, all of the app `games` (the tables and migrations are
+those of the single models.py this package replaced): games.py (players, games, seats, phases, sealed orders,
+the log), mail.py (the outboxes, the replies already read, the senders' wake-up calls) and queries.py (one row
+or none; claiming due rows in batches). Import them from here: `from games.models import Game, claim`."""
+
+from games.models.games import Event, Game, Order, Phase, Player, Seat, new_link_key
+from games.models.mail import MailRow, MailStatus, OutboundEmail, ReadReply, Receipt, Wake
+from games.models.queries import CLAIM_BATCH, claim, unique_row
+
+__all__ = [
+    "CLAIM_BATCH",
+    "Event",
+    "Game",
+    "MailRow",
+    "MailStatus",
+    "Order",
+    "OutboundEmail",
+    "Phase",
+    "Player",
+    "ReadReply",
+    "Receipt",
+    "Seat",
+    "Wake",
+    "claim",
+    "new_link_key",
+    "unique_row",
+]

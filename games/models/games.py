@@ -1,0 +1,254 @@
+"""The game rows: players, games, seats, phases, sealed orders and the log.
+
+The rules live in games/engines; these rows only hold the engine's JSON state and what players sent.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+def new_link_key() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Player(models.Model):
+    """A person, known by email address. Players need no password: a signed link signs them in."""
+
+    email = models.EmailField(unique=True)
+    name = models.CharField(max_length=80, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+
+    class Notify(models.TextChoices):
+        # The default since issue 15: the least mail that lets a player play. "all" was the default before;
+        # the migration that changed it left existing rows as they were (README, "Emails a player gets").
+        OWED = "owed", "only when I owe an order, and when a game ends"
+        ALL = "all", "every phase"
+
+    class MailProblem(models.TextChoices):
+        NONE = "", "none"
+        BOUNCED = "bounced", "bounced (hard): nothing is sent, seats play their default orders"
+        COMPLAINED = "complained", "marked as spam: only emails asking for an owed order are sent"
+
+    notify = models.CharField(max_length=8, choices=Notify.choices, default=Notify.OWED)
+    # What the mail provider told us of the address (games/incoming/mail/bounces.py), and when and why; cleared when the
+    # player confirms or changes it on the settings page, or uses a sign-in link (which proves it receives).
+    mail_problem = models.CharField(max_length=12, choices=MailProblem.choices, default="", blank=True)
+    mail_problem_at = models.DateTimeField(null=True, blank=True)
+    mail_problem_detail = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    # Every session of this player (account sessions and seat grants, games/incoming/sessions.py) carries the value
+    # it had when it was opened; "sign out everywhere" increments it, which ends them all.
+    session_epoch = models.PositiveIntegerField(default=0)
+    # The latest sign-in link's stamp (games/outgoing/links.py): using the link clears it, so it signs in once, and
+    # a newer link replaces it. The quota time throttles those emails per address (games/incoming/sessions.py).
+    sign_in_sent_at = models.DateTimeField(null=True, blank=True)
+    sign_in_quota_at = models.DateTimeField(null=True, blank=True)
+    # An address the player asked to change to, and when: used once the link emailed to it is opened
+    # (games/play/addresses.py). Until then their mail goes to `email`.
+    new_email = models.EmailField(blank=True)
+    new_email_sent_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.name or self.email
+
+    @property
+    def display_name(self) -> str:
+        """How other people see this player (league pages, CSVs, others' emails): the name they gave, never
+        their address or a part of it, since public pages list players and anyone can enumerate them."""
+        return self.name or f"Player {self.pk}"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        PAUSED = "paused"
+        FINISHED = "finished"
+
+    engine = models.SlugField(max_length=32)
+    title = models.CharField(max_length=120, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    state = models.JSONField(default=dict)
+    # How long each phase stays open, and how long before its deadline the reminder goes out.
+    phase_length = models.DurationField(default=timedelta(hours=48))
+    reminder_before = models.DurationField(default=timedelta(hours=12))
+    phase_number = models.PositiveIntegerField(default=0)
+    # The log's length, so a resolution numbers its events without counting the log.
+    event_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Final standings, written once when the game ends: [{"seat", "score", "rank", "detail"}].
+    result = models.JSONField(default=list, blank=True)
+    # Who started it with the admin's Add game form: a staff user who is not a superuser sees in the admin
+    # only these games and their leagues' games (games/admin.py, OrganisersGames).
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="started_games"
+    )
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.title or self.engine}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="seats")
+    is_bot = models.BooleanField(default=False)
+    # A bot that stands in for a player who left (a league seat nobody claimed) plays the documented
+    # default orders, at once, so it neither stalls the table nor plays moves of its own choosing.
+    bot_plays_defaults = models.BooleanField(default=False)
+    # Part of every signed link: changing it (a replacement) makes the old links stop working.
+    link_key = models.CharField(max_length=24, default=new_link_key)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-seat-number-per-game")]
+        ordering = ["game", "number"]
+
+    def __str__(self) -> str:
+        return f"seat {self.number + 1} of game {self.game_id}"
+
+    @property
+    def label(self) -> str:
+        """The seat as everyone at the table sees it: the player's name, or the seat's number."""
+        if self.is_bot:
+            return f"Bot {self.number + 1}"
+        return self.player.name if self.player and self.player.name else f"Seat {self.number + 1}"
+
+
+class Phase(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        RESOLVED = "resolved"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=120)
+    # {"<seat number>": prompt JSON}: who owes an order in this phase and what they are asked.
+    prompts = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField(default=timezone.now)
+    deadline = models.DateTimeField()
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    # Some owed order was missing and replaced by the engine's default (the deadline, or "resolve now").
+    used_defaults = models.BooleanField(default=False)
+    reminded = models.BooleanField(default=False)
+    # While the phase is open and its seats still owe a reminder: when it is due (reminder_time). Set when the
+    # phase opens and whenever its deadline moves (move_deadline); cleared once the reminder is written. A
+    # sweep that takes a phase's reminder moves this on by the settle time, so no other sweep takes it too.
+    remind_at = models.DateTimeField(null=True, blank=True)
+    # While the phase is open: when the last owed order came in (set in that order's transaction). The
+    # resolution it enqueues is a wake-up call that a dead worker or a broker outage can lose; the sweep
+    # resolves an open phase whose complete_at is older than the settle time (PBEM_SETTLE_SECONDS).
+    complete_at = models.DateTimeField(null=True, blank=True)
+    # When bots were asked to play their owed orders (the phase opened, or a seat went to a bot), until
+    # they have: the sweep asks again if the bots' task was lost. Both are cleared when the phase resolves.
+    bots_due_at = models.DateTimeField(null=True, blank=True)
+    # When a sweep last enqueued this phase's resolution (it was overdue, or complete and unresolved): no sweep
+    # enqueues it again before the settle time has passed, when that task must have been lost.
+    resolve_asked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-phase-number-per-game")]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="open-phase-deadline"),
+            # Only open phases with their orders in (or bots to play) are in these, so the sweep's cost
+            # follows what is due, not the number of open games.
+            models.Index(
+                fields=["complete_at"],
+                name="open-phase-complete",
+                condition=models.Q(status="open", complete_at__isnull=False),
+            ),
+            models.Index(
+                fields=["bots_due_at"],
+                name="open-phase-bots-due",
+                condition=models.Q(status="open", bots_due_at__isnull=False),
+            ),
+            models.Index(
+                fields=["remind_at"],
+                name="open-phase-remind",
+                condition=models.Q(status="open", remind_at__isnull=False),
+            ),
+        ]
+        ordering = ["game", "number"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} phase {self.number}: {self.name}"
+
+    @property
+    def owed_seats(self) -> list[int]:
+        return sorted(int(seat) for seat in self.prompts)
+
+    def prompt_for(self, seat_number: int) -> dict[str, Any] | None:
+        prompt: dict[str, Any] | None = self.prompts.get(str(seat_number))
+        return prompt
+
+    def reminder_time(self, reminder_before: timedelta) -> datetime:
+        """When the seats still owing are reminded: `reminder_before` (the game's) ahead of the deadline, but
+        never earlier than half-way through the phase, so a short phase does not remind at once."""
+        halfway = self.opened_at + (self.deadline - self.opened_at) / 2
+        return max(self.deadline - reminder_before, halfway)
+
+    def move_deadline(self, deadline: datetime, reminder_before: timedelta) -> list[str]:
+        """Give the phase a new deadline; its reminder is due again, at the new reminder time. Every change of
+        an open phase's deadline goes through here. Returns the fields to save."""
+        self.deadline = deadline
+        self.reminded = False
+        self.remind_at = self.reminder_time(reminder_before)
+        return ["deadline", "reminded", "remind_at"]
+
+
+class Order(models.Model):
+    """A sealed order: one per seat and phase, revisable until the phase resolves.
+
+    Nothing shows `data` to anyone but its own seat before the phase resolves: not the admin, not a
+    page, not an email, not a log line."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")
+    data = models.JSONField()
+    is_default = models.BooleanField(default=False)
+    # A default order its seat is not to blame for: the organiser resolved the phase before its deadline, or
+    # the seat's player was on a declared vacation (games.extensions.excused). Not a missed turn.
+    excused = models.BooleanField(default=False)
+    revision = models.PositiveIntegerField(default=1)
+    submitted_at = models.DateTimeField(default=timezone.now)
+    # When the player wrote this revision: an email reply's Date (games/incoming/mail/inbound.py compares it with a
+    # later reply's, so an older reply delivered late does not replace it); null for the page's, written on arrival.
+    written_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["phase", "seat"], name="one-order-per-seat-and-phase")]
+
+    def __str__(self) -> str:
+        return f"order of {self.seat} in phase {self.phase.number}"
+
+
+class Event(models.Model):
+    """One line of the game log: public (seat is None) or private to one seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    phase_number = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField()
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="one-event-per-game-seq")]
+        ordering = ["game", "seq"]
+
+    def __str__(self) -> str:
+        # Not the text: the admin prints str() in places (labels, titles) its seat check does not cover.
+        return f"line {self.seq} of game {self.game_id}"
+
+

@@ -1,0 +1,77 @@
+"""Coalesced wake-up calls: one call on its way wakes a draining task for all the rows due meanwhile.
+
+A task that drains a kind of due rows (the game emails' sender, games/outgoing/emails.py) needs one call after the
+transaction that makes rows due, not one call per transaction. `wake_once` publishes a call after commit only
+if none is on its way already: a Wake row (games/models.py) stands for the call from its publication until the
+task starts, and the task removes it (`started`) before it reads what is due. So every transaction that
+found a call on its way committed before that call's task reads the rows, and the task finds its rows too.
+
+Under a burst (a league's deadline resolving hundreds of games, a backlog after an outage) the rows then go
+out in a few tasks, each taking many games' rows in a handful of statements, instead of a task per game. At
+a quiet time it is one call per transaction, as before. A call published longer ago than WAKE_LOST is taken
+as lost (a broker outage, a worker killed before the task started) and is published again; the sweep covers
+what is left (games/outgoing/outbox.py, send_stragglers). Without a broker the call runs inline, after commit, once per
+loop of inline calls.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Wake
+from games.outgoing import dispatch
+from games.outgoing.dispatch import SEND_DUE, TaskName
+
+# Longer than a queued call waits for a free worker in a heavy burst; shorter than the sweep's period, so a
+# lost call delays nothing beyond what the sweep would catch anyway.
+WAKE_LOST = timedelta(seconds=30)
+# The game emails' sender starts this long after its call, so the emails of the games resolving meanwhile (a
+# league's deadline resolves hundreds at once) go out with them, in one task. Nobody notices a fifth of a
+# second on an email.
+EMAIL_GATHER = timedelta(milliseconds=200)
+
+
+def wake_email_sender() -> None:
+    """After commit, wake the sender of game emails (games/outgoing/emails.py, send_due), unless it is on its way."""
+    wake_once(SEND_DUE, EMAIL_GATHER)
+
+
+def wake_once(name: TaskName, gather: timedelta = timedelta(0)) -> None:
+    """After commit, wake `name` (a task without arguments that drains its kind of due rows), unless a call to
+    it is on its way: published and its task not started yet. The task starts `gather` after the call, so that
+    what falls due meanwhile goes out with it."""
+    transaction.on_commit(lambda: _wake(name, gather))
+
+
+# Task -> until when a call this process published is sure to be on its way: a call with a countdown does not
+# start before it, so until then this process needs no query to know. (Its own clock only: machines' clocks
+# may differ by more than a countdown.)
+_published_until: dict[str, datetime] = {}
+
+
+def _wake(name: TaskName, gather: timedelta) -> None:
+    if dispatch.inline():
+        if not dispatch.queued_inline(name):  # queued already: it runs after this, and drains these rows too
+            dispatch.publish(name)
+        return
+    now = timezone.now()
+    if now < _published_until.get(name, now) or Wake.objects.filter(task=name, at__gt=now - WAKE_LOST).exists():
+        return
+    # Two transactions committing together may both publish: the second task finds little or nothing to do.
+    Wake.objects.bulk_create(
+        [Wake(task=name, at=now)], update_conflicts=True, unique_fields=["task"], update_fields=["at"]
+    )
+    if dispatch.publish(name, countdown=gather.total_seconds()):
+        _published_until[name] = now + gather
+    else:
+        Wake.objects.filter(task=name, at=now).delete()  # nothing is on its way: the next commit tries again
+
+
+def started(name: TaskName) -> None:
+    """Called by a task woken by `wake_once` as it starts, before it reads what is due: from here on, newly due
+    rows need a call of their own."""
+    _published_until.pop(name, None)
+    Wake.objects.filter(task=name).delete()

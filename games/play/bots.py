@@ -1,0 +1,55 @@
+"""Bots, and seats that play their default order because their player cannot be reached: each submits
+through the players' own path (games/play/turns.py), after commit of what made its order due."""
+
+from __future__ import annotations
+
+import random
+
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Phase, Player, Seat, unique_row
+from games.outgoing.dispatch import PLAY_BOTS, after_commit
+from games.play.turns import OrderRejected, engine_of, submit_order
+
+
+def ask_bots(phase: Phase) -> None:
+    """Have the bots play their owed orders after commit (a seat went to a bot in an open phase)."""
+    Phase.objects.filter(pk=phase.pk).update(bots_due_at=timezone.now())
+    after_commit(PLAY_BOTS, phase.pk)
+
+
+def play_bots(phase_id: int) -> int:
+    """Every bot seat owed in the phase and not yet played submits its order through the players' own
+    path: a random legal order, or the default order for a seat that stands in for a player who left; and a
+    seat whose player's address bounced plays its default order, marked as a miss (games/incoming/mail/bounces.py).
+    Run again (the sweep, after a worker died half-way), it plays only the bots still owing."""
+    phase = unique_row(Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN))
+    if phase is None:
+        return 0
+    game = phase.game
+    engine = engine_of(game)
+    played = 0
+    owing = (
+        Seat.objects.filter(game=game, number__in=phase.owed_seats)
+        .filter(Q(is_bot=True) | Q(player__mail_problem=Player.MailProblem.BOUNCED))
+        .exclude(orders__phase=phase)
+    )
+    for seat in owing.order_by("number"):
+        missed = not seat.is_bot  # the player cannot be reached: their default order, as a missed deadline
+        if seat.bot_plays_defaults or missed:
+            order = engine.default_order(game.state, seat.number)
+        else:
+            order = engine.random_order(
+                game.state, seat.number, random.Random(f"{game.seed}:{phase.number}:bot:{seat.number}")
+            )
+        try:
+            submit_order(seat, phase.number, order, default=missed)
+            played += 1
+        except OrderRejected:
+            # The phase moved on under us (a deadline or the admin): nothing left to do.
+            return played
+    if phase.bots_due_at is not None:
+        # Done, unless a seat went to a bot meanwhile (ask_bots set a newer time, and its own task runs).
+        Phase.objects.filter(pk=phase.pk, bots_due_at=phase.bots_due_at).update(bots_due_at=None)
+    return played

@@ -1,0 +1,97 @@
+"""Starting a one-off game from addresses typed by an organiser. Shared by `manage.py creategame` and the
+admin's Add game form, so both read input the same way and a refusal leaves nothing behind."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+
+from games.engines import get_engine
+from games.models import Game, Player
+from games.play import turns
+from games.talk.options import split_options
+
+NAME_LENGTH = Player._meta.get_field("name").max_length or 80
+
+
+def read_player(entry: str) -> tuple[str, str]:
+    """'ann@example.org' or 'ann@example.org, Ann' as (address, display name). ValueError if not an address."""
+    email, _, name = entry.partition(",")
+    email = email.strip()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ValueError(f"{email!r} is not an email address.") from None
+    name = name.strip()
+    if len(name) > NAME_LENGTH:
+        raise ValueError(f"The name {name[:20]!r}... is longer than {NAME_LENGTH} characters.")
+    return email, name
+
+
+def read_options(text: str) -> dict[str, Any]:
+    """Game options typed as a JSON object ('' means none). ValueError otherwise."""
+    try:
+        options = json.loads(text or "{}")
+    except json.JSONDecodeError as error:
+        raise ValueError(f"Options are not valid JSON: {error}.") from None
+    if not isinstance(options, dict):
+        raise ValueError('Options must be a JSON object, like {"name": "value"}.')
+    return options
+
+
+def check_options(engine_slug: str, options: Any, players: Iterable[int]) -> None:
+    """ValueError, with the engine's own message, unless `options` set up a game of `engine_slug` for each
+    player count in `players`: the check create_game makes, for games that are not created yet (a league's
+    tables, whose sizes the draw decides)."""
+    engine = get_engine(engine_slug)
+    options, _ = split_options(options) if isinstance(options, dict) else (options, {})
+    counts = list(players)
+    refused: dict[int, str] = {}
+    for count in counts:
+        try:
+            engine.setup(count, options, random.Random(0))
+        except ValueError as error:
+            refused[count] = str(error)
+    if not refused:
+        return
+    first, message = next(iter(refused.items()))
+    if len(refused) == len(counts) and len(set(refused.values())) == 1:
+        raise ValueError(message)  # wrong whatever the table size: the table size is beside the point
+    raise ValueError(f"At a table of {first} players: {message}")
+
+
+def start_game(
+    engine_slug: str,
+    players: list[tuple[str, str]],
+    *,
+    bots: int = 0,
+    options: dict[str, Any] | None = None,
+    phase_length: timedelta | None = None,
+    seed: int | None = None,
+    title: str = "",
+    started_by: Any = None,
+) -> Game:
+    """turns.create_game for `players` (address, name) in seat order, then `bots` bot seats, recording the
+    admin user who started it, if any. On ValueError (player count, options, a player twice) nothing is
+    stored, not even the players' records."""
+    with transaction.atomic():
+        seated: list[Player | None] = [turns.player_for(email, name) for email, name in players]
+        game = turns.create_game(
+            engine_slug,
+            seated + [None] * bots,
+            options=options,
+            phase_length=phase_length,
+            seed=seed,
+            title=title,
+        )
+        if started_by is not None:
+            game.started_by = started_by
+            game.save(update_fields=["started_by"])
+        return game

@@ -1,0 +1,139 @@
+"""What an organiser does to a running game, from the admin or a league: move its deadline, pause and
+resume it, resolve the open phase now with default orders, give a seat to someone else. Each goes through
+the turn services (games.play.turns), so its rows, emails and signals are those of an ordinary turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib import messages
+from django.db import transaction
+from django.utils import timezone
+
+from games import extensions
+from games.models import Game, OutboundEmail, Phase, Seat, new_link_key
+from games.outgoing.dispatch import RESOLVE_PHASE, after_commit
+from games.play import turns
+
+# What an action did to several games: those it changed, and the others with why it left them.
+Outcome = tuple[list[Game], list[tuple[Game, str]]]
+
+
+@dataclass(frozen=True)
+class Said:
+    """One line of what an organiser's action did, at a django.contrib.messages level, for the page to show."""
+
+    level: int
+    text: str
+
+
+def outcome(verb: str, done: Sequence[object], left: Sequence[tuple[object, str]]) -> list[Said]:
+    """'Extended 2: #4 …; #5 ….' and 'Not extended (1): #6 … (the game is over).': every row by name."""
+    said = []
+    if done:
+        said.append(Said(messages.SUCCESS, f"{verb} {len(done)}: " + "; ".join(map(str, done)) + "."))
+    if left:
+        names = "; ".join(f"{row} ({why})" for row, why in left)
+        said.append(Said(messages.WARNING, f"Not {verb.lower()} ({len(left)}): {names}."))
+    if not done and not left:
+        said.append(Said(messages.WARNING, f"Nothing {verb.lower()}: no games."))
+    return said
+
+
+STATE = {"active": "it is running", "paused": "it is paused", "finished": "the game is over"}
+
+
+def each(games: Iterable[Game], action: Callable[[Game], object]) -> Outcome:
+    """Run `action` on each game (in id order); a falsy answer means it did nothing, and the game's state
+    now says why (paused already, over...)."""
+    done: list[Game] = []
+    left: list[tuple[Game, str]] = []
+    for game in sorted(games, key=lambda g: g.pk):
+        if action(game):
+            done.append(game)
+        else:
+            game.refresh_from_db(fields=["status"])
+            left.append((game, STATE.get(game.status, game.status)))
+    return done, left
+
+
+def extend_deadline(game: Game, by: timedelta) -> Phase | None:
+    """Move the open phase's deadline on by `by`. In a running game, each seat that still owes an order is
+    emailed the new deadline with its link (a paused game's players hear of it when it resumes)."""
+    with transaction.atomic():
+        phase = turns.current_phase(game)
+        if phase is None:
+            return None
+        phase.save(update_fields=phase.move_deadline(phase.deadline + by, game.reminder_before))
+        if game.status == Game.Status.ACTIVE:
+            owing = set(phase.owed_seats) - turns.submitted_seats(phase)
+            seats = game.seats.filter(number__in=owing, is_bot=False, player__isnull=False).select_related("player")
+            turns.queue_emails(phase, turns.email_rows(game, phase, list(seats), OutboundEmail.Kind.DEADLINE_MOVED))
+    return phase
+
+
+def pause_game(game: Game) -> bool:
+    """Stop a running game's deadlines; False (nothing done) for a game paused already or over."""
+    running = Game.objects.filter(pk=game.pk, status=Game.Status.ACTIVE)
+    return bool(running.update(status=Game.Status.PAUSED, paused_at=timezone.now()))
+
+
+def resume_game(game: Game) -> bool:
+    """Resume, giving the open phase back the time it was paused for; resolve it if it is complete. False
+    (nothing done) for a game that was not paused."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.PAUSED:
+            return False
+        paused_for = timezone.now() - (game.paused_at or timezone.now())
+        game.status = Game.Status.ACTIVE
+        game.paused_at = None
+        game.save(update_fields=["status", "paused_at"])
+        phase = extend_deadline(game, paused_for)
+        if phase is not None and phase.complete_at is not None:
+            after_commit(RESOLVE_PHASE, phase.pk)
+    return True
+
+
+def owing(game: Game, phase: Phase | None = None) -> list[Seat]:
+    """The seats (with their players) that still owe an order in the game's open phase: who keeps the table
+    waiting, for an organiser (never what anyone ordered). Bots play at once and are not listed."""
+    phase = phase or turns.current_phase(game)
+    if phase is None:
+        return []
+    waiting = set(phase.owed_seats) - turns.submitted_seats(phase)
+    seats = game.seats.filter(number__in=waiting, is_bot=False).select_related("player")
+    return list(seats.order_by("number"))
+
+
+def resolve_now(game: Game) -> bool:
+    """Resolve the open phase at once, the missing orders replaced by the engine's defaults. Before the
+    deadline (or while paused), those defaults are excused: no seat is counted as having missed a turn
+    (games.play.turns.resolve_phase)."""
+    phase = turns.current_phase(game)
+    return phase is not None and turns.resolve_phase(phase.pk, use_defaults=True, force=True)
+
+
+def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
+    """Give the seat to another person. The seat's link key changes, so links already sent stop working;
+    the newcomer gets the current turn's email if the seat owes an order."""
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().select_related("game").get(pk=seat.pk)
+        player = turns.player_for(email, name)
+        if seat.player_id == player.pk:
+            raise ValueError(f"{email} already holds this seat: nothing was changed.")
+        if Seat.objects.filter(game=seat.game, player=player).exclude(pk=seat.pk).exists():
+            raise ValueError(f"{email} already sits in this game.")
+        previous, seat.player = seat.player, player
+        seat.is_bot = seat.bot_plays_defaults = False
+        seat.link_key = new_link_key()
+        seat.save(update_fields=["player", "is_bot", "bot_plays_defaults", "link_key"])
+        extensions.seat_replaced.send(sender=Seat, seat=seat, previous=previous, now=timezone.now())
+        phase = turns.current_phase(seat.game)
+        if phase is not None and phase.prompt_for(seat.number) is not None:
+            # A fresh row even if the seat was emailed before: the old email's links are dead.
+            OutboundEmail.objects.filter(phase=phase, seat=seat, kind=OutboundEmail.Kind.TURN_STARTED).delete()
+            turns.queue_emails(phase, turns.email_rows(seat.game, phase, [seat], OutboundEmail.Kind.TURN_STARTED))
+    return seat

@@ -1,0 +1,374 @@
+"""The service layer: create a game, submit an order, resolve a phase, the organisers' actions.
+
+Views, admin actions, management commands and tasks all come through here, so every path keeps the same
+guarantees: orders are validated by the engine and stored sealed; a phase resolves exactly once, under a
+row lock, writing the new state, the log, the next phase and its outbox rows in one transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, FilteredRelation, Q, QuerySet
+from django.utils import timezone
+
+from games import extensions
+from games.engines import OrderError, get_engine
+from games.engines.base import Engine
+from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
+from games.outgoing import mailpolicy, wakes
+from games.outgoing.dispatch import PLAY_BOTS, RESOLVE_PHASE, after_commit
+from games.talk.options import split_options
+
+log = logging.getLogger(__name__)
+
+
+class OrderRejected(Exception):
+    """An order that was not stored. The message is for the player and names no hidden information."""
+
+
+class TurnClosed(OrderRejected):
+    """The turn is not open to this seat (over, resolved, or not asking it): the order was not looked at."""
+
+
+# An order, or a function making one from the seat's prompt (a web form is built from the prompt read
+# under the lock, so the view needs no read of its own).
+OrderInput = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Submitted:
+    revised: bool
+    complete: bool  # every owed order of the phase is now in
+
+
+def phase_rng(game: Game, phase_number: int) -> random.Random:
+    # Seeding from a string is stable across runs and Python versions (it is hashed with SHA-512).
+    return random.Random(f"{game.seed}:{phase_number}")
+
+
+def engine_of(game: Game) -> Engine:
+    return get_engine(game.engine)
+
+
+# --- Creating games --------------------------------------------------------------------------------
+
+
+def player_for(email: str, name: str = "") -> Player:
+    player, created = Player.objects.get_or_create(email=email.strip().lower(), defaults={"name": name})
+    if not created and name and not player.name:
+        player.name = name
+        player.save(update_fields=["name"])
+    return player
+
+
+def create_game(
+    engine_slug: str,
+    players: Sequence[Player | None],
+    *,
+    options: dict[str, Any] | None = None,
+    phase_length: timedelta | None = None,
+    reminder_before: timedelta | None = None,
+    seed: int | None = None,
+    title: str = "",
+    autopilot: Collection[int] = (),
+) -> Game:
+    """A new game with one seat per entry of `players` (None is a bot), its first phase open and the
+    first emails queued. Seats numbered in `autopilot` are played by the bot although a player sits
+    there and receives the emails (simulations, a player who asked to be replaced by a bot).
+    Raises ValueError for a bad player count or bad options."""
+    engine = get_engine(engine_slug)
+    if not engine.min_players <= len(players) <= engine.max_players:
+        raise ValueError(
+            f"{engine.title} takes {engine.min_players} to {engine.max_players} players, not {len(players)}."
+        )
+    humans = [p.pk for p in players if p is not None]
+    if len(humans) != len(set(humans)):
+        raise ValueError("A player can sit only once at a table.")
+    # The press options are the server's, not the engine's (games/talk/options.py): checked here, stored
+    # beside the engine's as given (a game without them has the defaults).
+    options = dict(options or {})
+    engine_options, _ = split_options(options)
+    seed = seed if seed is not None else secrets.randbits(62)
+    state = engine.setup(len(players), engine_options, random.Random(f"{seed}:0"))
+    if phase_length is None:
+        phase_length = timedelta(hours=settings.PBEM_DEFAULT_DEADLINE_HOURS)
+    if reminder_before is None:
+        # The reminder's lead time, but never more than half the phase (see Phase.reminder_time).
+        reminder_before = min(timedelta(hours=settings.PBEM_REMINDER_HOURS), phase_length / 2)
+    with transaction.atomic():
+        game = Game.objects.create(
+            engine=engine_slug,
+            title=title or engine.title,
+            options=options,
+            seed=seed,
+            state=state,
+            phase_length=phase_length,
+            reminder_before=reminder_before,
+        )
+        seats = Seat.objects.bulk_create(
+            Seat(game=game, number=n, player=p, is_bot=p is None or n in autopilot) for n, p in enumerate(players)
+        )
+        _open_next_phase(game, seats, state, previous=None, now=timezone.now())
+    return game
+
+
+# --- Orders ----------------------------------------------------------------------------------------
+
+
+def submit_order(
+    seat: Seat, phase_number: int, data: OrderInput, *, default: bool = False, written_at: datetime | None = None
+) -> Submitted:
+    """Validate and store (or revise) `seat`'s sealed order for the phase; if it was the last one owed,
+    enqueue the resolution after commit. `default`: the engine's default order, played for a seat whose
+    player cannot be reached (it counts as a miss, as at a deadline). `written_at`: when an email reply was
+    written (its Date), kept with the order. Raises OrderRejected (TurnClosed when the turn is not open to the
+    seat), having stored nothing."""
+    with transaction.atomic():
+        # The lock serialises the submissions of one phase with each other and with its resolution, so
+        # of two "last" orders arriving together exactly one sees the phase complete, and no order can
+        # slip in while the phase is being resolved.
+        phase = unique_row(
+            Phase.objects.select_for_update(no_key=True)
+            .select_related("game")
+            .filter(game_id=seat.game_id, number=phase_number)
+        )
+        if phase is None:
+            raise TurnClosed("There is no such turn in this game.")
+        game = phase.game
+        if game.status == Game.Status.FINISHED:
+            raise TurnClosed("This game is over; no more orders are taken.")
+        if phase.status != Phase.Status.OPEN:
+            raise TurnClosed(
+                f"That turn ({phase.name}) has already been resolved, so your order was not stored. "
+                "The game page shows the current turn."
+            )
+        prompt = phase.prompt_for(seat.number)
+        if prompt is None:
+            raise TurnClosed("You owe no order in this turn.")
+        order = data(prompt) if callable(data) else data
+        try:
+            normalised = engine_of(game).validate(game.state, seat.number, order)
+        except OrderError as error:
+            raise OrderRejected(str(error)) from None
+        now = timezone.now()
+        # A revision is one UPDATE; it cannot change whether the phase is complete, so only a first
+        # order counts the phase's orders, and marks the phase complete if it was the last one owed.
+        revised = bool(
+            Order.objects.filter(phase=phase, seat=seat).update(
+                data=normalised, revision=F("revision") + 1, submitted_at=now, is_default=default, written_at=written_at
+            )
+        )
+        complete = phase.complete_at is not None
+        if not revised:
+            Order.objects.create(phase=phase, seat=seat, data=normalised, is_default=default, written_at=written_at)
+            complete = Order.objects.filter(phase=phase).count() >= len(phase.prompts)
+            if complete:
+                Phase.objects.filter(pk=phase.pk).update(complete_at=now)
+        # A revision of a complete phase enqueues the resolution again: the first call may have been lost
+        # (a broker outage), and the player retrying is the first to notice. Resolving twice is harmless.
+        if complete and game.status == Game.Status.ACTIVE:
+            after_commit(RESOLVE_PHASE, phase.pk)
+    # The log line names the seat, never the order's content.
+    log.info("order stored: game %s phase %s seat %s revised=%s", game.pk, phase.number, seat.number, revised)
+    return Submitted(revised=revised, complete=complete)
+
+
+def submitted_seats(phase: Phase) -> set[int]:
+    return set(Order.objects.filter(phase=phase).values_list("seat__number", flat=True))
+
+
+# --- Resolution ------------------------------------------------------------------------------------
+
+
+def resolve_phase(
+    phase_id: int, *, use_defaults: bool = False, force: bool = False, overdue_at: datetime | None = None
+) -> bool:
+    """Resolve an open phase once. Without `use_defaults` it waits for every owed order; with it, missing
+    orders become the engine's default orders. A paused game resolves only when `force`d (the organiser's
+    "resolve now"). With `overdue_at` (the sweep's time) it resolves only a phase whose deadline had passed
+    then: one extended since the sweep found it is left to its new deadline. Returns whether this call
+    resolved the phase; calling it again, or concurrently, is harmless.
+
+    A default order is a missed turn, unless its seat is not to blame: the organiser forced the phase before
+    its deadline (or while the game was paused), or an app excuses the seat (a league member's vacation).
+    Those default orders are marked `excused`: the same order is played, but it is no miss."""
+    now = timezone.now()
+    with transaction.atomic():
+        phase = unique_row(
+            Phase.objects.select_for_update(no_key=True, of=("self", "game"))
+            .select_related(*extensions.phase_related())  # only the phase and game rows are locked
+            .filter(pk=phase_id)
+        )
+        if phase is None or phase.status != Phase.Status.OPEN:
+            return False
+        if overdue_at is not None and phase.deadline > overdue_at:
+            return False
+        game = phase.game
+        if game.status == Game.Status.FINISHED or (game.status == Game.Status.PAUSED and not force):
+            return False
+        engine = engine_of(game)
+        # The seats with this phase's sealed orders in one read (a LEFT JOIN), not two.
+        seats = list(
+            game.seats.select_related("player")
+            .annotate(
+                sealed=FilteredRelation("orders", condition=Q(orders__phase=phase)),
+                sealed_id=F("sealed__id"),
+                sealed_data=F("sealed__data"),
+                sealed_default=F("sealed__is_default"),
+            )
+            .order_by("number")
+        )
+        by_seat: dict[int, dict[str, Any]] = {}
+        defaults: list[Order] = []
+        for number in phase.owed_seats:
+            seat = seats[number]
+            if seat.sealed_id is not None:
+                by_seat[number] = seat.sealed_data
+            elif use_defaults:
+                by_seat[number] = engine.default_order(game.state, number)
+                defaults.append(Order(phase=phase, seat=seat, data=by_seat[number], is_default=True))
+            else:
+                return False
+        if defaults:
+            missing = [order.seat.number for order in defaults]
+            early = force and (now < phase.deadline or game.status == Game.Status.PAUSED)
+            excused = set(missing) if early else extensions.excused(game, phase, missing, now)
+            for order in defaults:
+                order.excused = order.seat.number in excused
+        Order.objects.bulk_create(defaults)
+        state, events = engine.resolve(game.state, by_seat, phase_rng(game, phase.number))
+        Event.objects.bulk_create(
+            Event(
+                game=game,
+                phase_number=phase.number,
+                seq=game.event_count + i,
+                seat=event.seat,
+                text=event.text,
+                data=event.data,
+            )
+            for i, event in enumerate(events, start=1)
+        )
+        game.event_count += len(events)
+        phase.status = Phase.Status.RESOLVED
+        phase.resolved_at = now
+        # Default orders played in advance for an unreachable player count as missed too (leagues' substitutes).
+        phase.used_defaults = bool(defaults) or any(seats[n].sealed_default for n in phase.owed_seats)
+        # Nothing is due any more. Clearing them keeps the columns null but for the few phases due, so the
+        # planner's estimates send the sweep through their partial indexes.
+        phase.complete_at = phase.bots_due_at = phase.remind_at = None
+        phase.save(update_fields=["status", "resolved_at", "used_defaults", "complete_at", "bots_due_at", "remind_at"])
+        _open_next_phase(game, seats, state, previous=phase, now=now)
+    log.info("phase resolved: game %s phase %s defaults=%s", game.pk, phase.number, len(defaults))
+    return True
+
+
+def _open_next_phase(
+    game: Game, seats: Sequence[Seat], state: dict[str, Any], previous: Phase | None, now: datetime
+) -> None:
+    """Store the new state; open the next phase (or finish the game); queue its emails and bots."""
+    engine = engine_of(game)
+    prompts = engine.prompts(state)
+    game.state = state
+    emails: list[OutboundEmail] = []
+    # Seats with a player get email, including a player's seat on autopilot (a bot plays its orders).
+    humans = [s for s in seats if s.player is not None]
+    if not prompts:
+        standings = engine.outcome(state) or []
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        game.result = [{"seat": s.seat, "score": s.score, "rank": s.rank, "detail": s.detail} for s in standings]
+        game.save(update_fields=["state", "status", "finished_at", "result", "event_count"])
+        assert previous is not None, "a game cannot be over before its first phase"
+        emails = email_rows(game, previous, humans, OutboundEmail.Kind.GAME_OVER)
+        queue_emails(previous, emails)
+        extensions.game_finished.send(sender=Game, game=game, now=now)
+        return
+    game.phase_number += 1
+    game.save(update_fields=["state", "phase_number", "event_count"])
+    # Bots play at once; so do seats whose player's address bounced (their default orders:
+    # games/incoming/mail/bounces.py).
+    bots_owed = any(seats[n].is_bot or mailpolicy.unreachable(seats[n]) for n in prompts)
+    phase = Phase(
+        game=game,
+        number=game.phase_number,
+        name=engine.phase_name(state),
+        prompts={str(seat): prompt.to_json() for seat, prompt in prompts.items()},
+        opened_at=now,
+        bots_due_at=now if bots_owed else None,
+    )
+    # An app may give the phase its own deadline (a league's daily time) before it is stored.
+    phase.move_deadline(extensions.phase_deadline(game, phase) or now + game.phase_length, game.reminder_before)
+    phase.save(force_insert=True)
+    owed = [seat for seat in humans if seat.number in prompts and not seat.is_bot]
+    emails += email_rows(game, phase, owed, OutboundEmail.Kind.TURN_STARTED)
+    if previous is not None:
+        # The news of the phase to the others (a seat on autopilot too), if they chose every phase: the mail
+        # policy decides (games/outgoing/mailpolicy.py). An owed-order email carries the log since the last one sent.
+        others = [s for s in humans if s not in owed]
+        emails += email_rows(game, previous, others, OutboundEmail.Kind.PHASE_RESOLVED, opened=phase)
+    emails.sort(key=lambda row: row.seat.number)  # one email per seat; written in the seats' order
+    queue_emails(phase, emails)
+    extensions.phase_opened.send(sender=Game, game=game, phase=phase, previous=previous, now=now)
+    if bots_owed:
+        after_commit(PLAY_BOTS, phase.pk)
+
+
+def email_row(game: Game, phase: Phase, seat: Seat, kind: str) -> OutboundEmail:
+    assert seat.player is not None
+    return OutboundEmail(
+        game=game, phase=phase, seat=seat, kind=kind, to=seat.player.email, events_upto=game.event_count
+    )
+
+
+def email_rows(
+    game: Game, phase: Phase, seats: Sequence[Seat], kind: str, opened: Phase | None = None
+) -> list[OutboundEmail]:
+    """The outbox rows of `kind` for `seats`, but those the apps' preferences decline (games/outgoing/mailpolicy.py):
+    asked before anything is written. `opened`: for the news of `phase`, the phase that opened after it."""
+    players = tuple(seat.player for seat in seats if seat.player is not None)
+    if not players:
+        return []
+    # The same notice to the apps' own channels (a player's webhooks), whatever emails the players chose.
+    extensions.notice_due.send(
+        sender=Game, kind=kind, game=game, players=players, phase=phase, opened=opened, now=timezone.now()
+    )
+    ask = extensions.EmailAsk(kind=kind, players=players, game=game, phase=phase, opened=opened)
+    declined = mailpolicy.declined(ask)
+    return [email_row(game, phase, seat, kind) for seat in seats if seat.player_id not in declined]
+
+
+def queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
+    if not emails:
+        return
+    OutboundEmail.objects.bulk_create(emails, ignore_conflicts=True)
+    wakes.wake_email_sender()
+
+
+# --- Bots ------------------------------------------------------------------------------------------
+
+
+# --- Organisers' actions ---------------------------------------------------------------------------
+
+
+def current_phase(game: Game) -> Phase | None:
+    phase = unique_row(Phase.objects.filter(game=game, number=game.phase_number, status=Phase.Status.OPEN))
+    if phase is not None:
+        phase.game = game  # the caller's row: reading phase.game costs no query
+    return phase
+
+
+def visible_events(game: Game, seat_number: int | None) -> QuerySet[Event]:
+    """The log as `seat_number` may read it: public lines and that seat's own."""
+    events = Event.objects.filter(game=game)
+    if seat_number is None:
+        return events.filter(seat__isnull=True)
+    return events.filter(Q(seat__isnull=True) | Q(seat=seat_number))
