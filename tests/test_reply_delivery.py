@@ -23,9 +23,9 @@ from django.core import mail
 from django.core.cache import cache
 from django.utils import timezone
 
-from games.incoming.mail.replies import order_lines
 from games.models import Order, ReadReply, Receipt
 from games.outgoing import receipts
+from games.outgoing.order_text import order_lines
 from games.play import sweep, turns
 from tests.conftest import open_phase
 from tests.test_inbound import WEBHOOK, mailgun_fields, postmark_payload, reply_to_of, sendgrid_fields

@@ -13,9 +13,9 @@ from django.core import mail
 from django.core.cache import cache
 
 from games.engines import all_engines
-from games.incoming.mail.replies import order_lines
 from games.models import Order, OutboundEmail, Seat
 from games.outgoing import receipts
+from games.outgoing.order_text import order_lines
 from games.play import turns
 from tests.game_renders import emails_due
 from tests.test_inbound import postmark_payload

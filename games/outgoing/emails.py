@@ -28,12 +28,12 @@ from django.utils.crypto import salted_hmac
 from games.engines import board_templates, get_engine
 from games.engines.base import Engine
 from games.extensions import Outbox
-from games.incoming.mail.replies import order_lines
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 from games.outgoing import mailpolicy, messages, outbox, wakes
 from games.outgoing.dispatch import SEND_DUE
 from games.outgoing.facts import GameFacts, LogLine, PhaseFacts, addressee, game_facts, phase_facts
 from games.outgoing.links import SIGN_IN_MINUTES, seat_url, sign_in_url
+from games.outgoing.order_text import order_lines
 from games.talk.letters import Unseen, mark_emailed, unseen_in, unseen_threads
 
 log = logging.getLogger(__name__)

@@ -47,7 +47,6 @@ from games.incoming.mail.replies import (
     Reading,
     Texts,
     automatic_marker,
-    order_lines,
     read_order,
     spam_verdict,
     texts,
@@ -58,6 +57,7 @@ from games.models import Game, Order, OutboundEmail, Phase, unique_row
 from games.outgoing import mailpolicy, messages, receipts
 from games.outgoing.emails import GAME_SUBJECT, first_sent, game_link, reply_address
 from games.outgoing.links import mailto_player
+from games.outgoing.order_text import order_lines
 from games.play import turns
 
 log = logging.getLogger(__name__)
