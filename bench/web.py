@@ -156,9 +156,9 @@ def api_setup(args: argparse.Namespace, players: list[Any], base_seed: int) -> d
     """Games of their own for the API's PUTs, a play token per posting player, and the wrk script."""
     from django.test import Client
 
-    from games import turns
     from games.api import tokens
     from games.models import Seat
+    from games.play import turns
 
     secrets = [tokens.make(player, "bench", "play").secret for player in players[:POSTING]]
     rows: list[str] = []

@@ -12,10 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import organise, turns
 from games.api import tokens
 from games.api.models import Token
 from games.models import Game, Order, Seat
+from games.play import organise, turns
 from games.talk.models import Message, Report
 from tests.api_support import Api, token_for
 from tests.conftest import open_phase

@@ -12,12 +12,12 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import turns
 from games.api import bots, client
 from games.api.extension import BOT_DOMAIN
 from games.api.models import Bot, Token
 from games.engines import all_engines
 from games.models import Game, Order, OutboundEmail, Phase, Seat
+from games.play import turns
 from tests.api_support import Api
 from tests.conftest import open_phase
 from tests.league_helpers import first_game, organiser_of, started_round

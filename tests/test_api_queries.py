@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import turns
 from games.models import Game, Seat
+from games.play import turns
 from games.talk import services as talk
 from tests.api_support import Api, token_for
 

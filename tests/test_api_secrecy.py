@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from games import turns
 from games.api import tokens
 from games.engines import all_engines
 from games.engines.base import Engine
 from games.models import Event, Game, Order, Phase, Seat
+from games.play import turns
 from games.talk import services as talk
 from games.talk.models import Message
 from tests.api_support import Api

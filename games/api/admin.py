@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from games.admin_scope import ListedLookupsOnly
+from games.admin.scope import ListedLookupsOnly
 from games.api import bots
 from games.api.models import Bot, Token
 

@@ -14,10 +14,10 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja.security import APIKeyCookie, HttpBearer
 
-from games import sessions
 from games.api import tokens
 from games.api.models import Token
 from games.api.problems import Problem
+from games.incoming import sessions
 from games.models import Player, Seat, unique_row
 
 

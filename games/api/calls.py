@@ -1,6 +1,6 @@
 """The API's one door to the core's turn services: storing, checking and reading back orders, the current
 phase, the log a seat may read and earlier turns. Every rule, refusal and message comes from there (the engines
-and games.turns), exactly as the pages get them; when the core's order service changes, this module is the
+and games.play.turns), exactly as the pages get them; when the core's order service changes, this module is the
 one edit."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games import history, review, turns
 from games.engines.base import ReadBack
+from games.incoming import review
 from games.models import Event, Game, Phase, Seat
+from games.play import history, turns
 
 OrderRejected = turns.OrderRejected
 TurnClosed = turns.TurnClosed

@@ -7,7 +7,6 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Query, Router, Schema
 
-from games import facts
 from games.api import calls, orders, prompts
 from games.api.models import Bot
 from games.api.problems import ERRORS, TURN_ERRORS, Problem
@@ -26,9 +25,10 @@ from games.api.schemas import (
 from games.api.views_common import caller, game_json, game_or_404, my_seat, phase_json, read_back_json
 from games.engines import OrderError, get_engine
 from games.models import Game, Order, Phase, Seat, unique_row
+from games.outgoing import facts
 
 router = Router(tags=["games"])
-CLOSED = "That turn is no longer open, so nothing was stored."  # the page's words (games/order_views.py)
+CLOSED = "That turn is no longer open, so nothing was stored."  # the page's words (games/incoming/order_views.py)
 
 
 @router.get("/me", response={200: PlayerOut, **ERRORS}, summary="Who the caller is")

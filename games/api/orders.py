@@ -1,5 +1,5 @@
 """An order as JSON, read the way the page reads its form: the JSON values become the order form's fields
-(games/forms.py OrderForm, the typed form), so a value of the wrong shape is refused with the page's own
+(games/incoming/forms.py OrderForm, the typed form), so a value of the wrong shape is refused with the page's own
 message, and what reaches the engine is exactly what the page would hand it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from django.http import QueryDict
 
 from games.api.problems import Problem
-from games.forms import OrderForm
+from games.incoming.forms import OrderForm
 
 
 def _text(value: Any) -> str:

@@ -14,10 +14,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games import sessions
 from games.api import tokens
 from games.api.models import Token
 from games.extensions import AccountSection
+from games.incoming import sessions
 from games.models import Player
 
 

@@ -1,4 +1,4 @@
-"""Earlier turns: each resolved turn as the caller's seat saw it when it was decided (games/history.py)."""
+"""Earlier turns: each resolved turn as the caller's seat saw it when it was decided (games/play/history.py)."""
 
 from __future__ import annotations
 

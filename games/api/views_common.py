@@ -6,11 +6,11 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from games import facts
 from games.api.auth import Caller
 from games.api.problems import Problem
 from games.engines.base import ReadBack
 from games.models import Game, Phase, Seat, unique_row
+from games.outgoing import facts
 
 NO_SEAT = "You do not hold a seat at this table (a seat given to someone else is no longer yours)."
 
