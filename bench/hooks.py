@@ -41,9 +41,9 @@ def prepare(way: str, number: int) -> int:
     """A game whose first phase has every order in; returns the phase's id."""
     import random
 
-    from games import turns
     from games.hooks.models import Hook
     from games.models import Order
+    from games.play import turns
 
     players = [turns.player_for(f"b{number}-{n}@bench.example", f"B{n}") for n in range(4)]
     game = turns.create_game("piraeus", players, seed=number)
@@ -68,8 +68,10 @@ def main() -> None:
     from django.dispatch import Signal
     from django.test.utils import CaptureQueriesContext, setup_test_environment
 
-    from games import dispatch, extensions, turns
+    from games import extensions
     from games.hooks import notices
+    from games.outgoing import dispatch
+    from games.play import turns
 
     setup_test_environment()
     old = connection.creation.create_test_db(verbosity=0, autoclobber=True)

@@ -17,7 +17,7 @@ Signals, sent by the service layer (games.play.turns, games.play.sweep):
   admin, a league's substitute claim): a receiver records who holds the seat from which phase, or refuses
   the replacement by raising ValueError with the reason (it is rolled back and the reason shown);
 - `notice_due`, with `kind`, `game`, `players`, `now` and, for a game email, `phase` and `opened` (as in
-  EmailAsk), whenever the core writes a notice to players (games.turns.email_rows: a turn email, a moved
+  EmailAsk), whenever the core writes a notice to players (games.play.turns.email_rows: a turn email, a moved
   deadline, a reminder, a turn's result, the game's end; asked before the mail policy, so every player it is
   about is named, whatever emails they chose), and by the talk app when a message is written to them (kind
   "talk", no phase); inside the transaction that makes the news, so an app can write its own outbox rows

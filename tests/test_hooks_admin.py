@@ -15,10 +15,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import turns
 from games.hooks.models import Delivery, Hook
 from games.leagues.models import League
 from games.models import MailStatus
+from games.play import turns
 from tests import hooks_receiver
 from tests.hooks_receiver import Receiver
 from tests.league_helpers import first_game, make_league, organiser_of, play_phase, started_round

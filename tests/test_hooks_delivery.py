@@ -23,9 +23,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import sweep
 from games.hooks.models import Delivery, Hook, Notice
 from games.models import Game, MailStatus, Phase
+from games.play import sweep
 from tests import hooks_receiver
 from tests.conftest import sign_in_by_email
 from tests.hooks_receiver import Receiver

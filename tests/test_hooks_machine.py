@@ -44,12 +44,12 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from games import mail as pipeline
-from games import sweep, turns
 from games.hooks import views
 from games.hooks.forms import MAX_HOOKS
 from games.hooks.models import Delivery, Hook
 from games.models import MailStatus, Player
+from games.outgoing import outbox
+from games.play import sweep, turns
 from tests import hooks_receiver
 from tests.conftest import sign_in_by_email
 from tests.hooks_receiver import Receiver
@@ -169,8 +169,8 @@ class HookMachine(RuleBasedStateMachine):
     @invariant()
     def deliveries_keep_their_bounds(self) -> None:
         for row in Delivery.objects.select_related("hook"):
-            assert 0 <= row.attempts <= pipeline.MAX_ATTEMPTS
-            assert (row.status == MailStatus.FAILED) == (row.attempts == pipeline.MAX_ATTEMPTS and row.status != "sent")
+            assert 0 <= row.attempts <= outbox.MAX_ATTEMPTS
+            assert (row.status == MailStatus.FAILED) == (row.attempts == outbox.MAX_ATTEMPTS and row.status != "sent")
             assert not (row.status == MailStatus.PENDING and not row.hook.enabled)
 
     @invariant()

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import sweep, turns
 from games.engines import all_engines
 from games.hooks import notices, shapes
 from games.hooks.models import Delivery, Hook, Notice
 from games.models import Event, Game, Phase, Seat
+from games.play import sweep, turns
 from games.talk import services as talk
 
 pytestmark = pytest.mark.usefixtures("toy_game")

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from games import turns
-from games.dispatch import Queue
 from games.hooks.models import Delivery, Hook, Notice
 from games.models import MailStatus, Phase
+from games.outgoing.dispatch import Queue
+from games.play import turns
 from tests import hooks_receiver
 from tests.conftest import open_phase
 from tests.test_worker import started_workers, wait_for

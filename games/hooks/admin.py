@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.debug import sensitive_post_parameters
 
-from games.admin_scope import ReadOnlyMixin, StaffScoped, games_of
+from games.admin.scope import ReadOnlyMixin, StaffScoped, games_of
 from games.hooks import deliver, notices
 from games.hooks.forms import MAX_HOOKS, checked_url
 from games.hooks.models import Delivery, Hook

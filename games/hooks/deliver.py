@@ -22,13 +22,13 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games import mail
-from games.dispatch import after_commit, publish
 from games.extensions import Outbox
 from games.hooks import guard, shapes, transport
 from games.hooks.models import Delivery, Hook
 from games.hooks.notices import SEND_HOOKS
 from games.models import MailStatus
+from games.outgoing import messages, outbox
+from games.outgoing.dispatch import after_commit, publish
 
 log = logging.getLogger(__name__)
 BACKOFF = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2))
@@ -46,7 +46,7 @@ def send_due(now: datetime | None = None) -> int:
     while True:
         at = now or timezone.now()
         due = Delivery.objects.filter(status=MailStatus.PENDING, next_try_at__lte=at).select_related("hook")
-        rows = mail.claim_pending(due, limit=BATCH)
+        rows = outbox.claim_pending(due, limit=BATCH)
         if not rows:
             return sent
         for row in rows:
@@ -88,7 +88,7 @@ def failed(row: Delivery, answer: transport.Answer, at: datetime) -> None:
         "webhook delivery %s of hook %s failed (attempt %s): %s", row.pk, row.hook_id, row.attempts, answer.problem
     )
     code = answer.status or None
-    if row.attempts < mail.MAX_ATTEMPTS:
+    if row.attempts < outbox.MAX_ATTEMPTS:
         retry_at = at + backoff(row.attempts)
         Delivery.objects.filter(pk=row.pk).update(
             status=MailStatus.PENDING, next_try_at=retry_at, error=answer.problem, status_code=code
@@ -133,12 +133,12 @@ def tell_owner(hook: Hook, reason: str) -> bool:
         "reason": reason,
         "link": settings.SITE_URL + where,
     }
-    rendered = mail.render("emails/hook-disabled", context, mail.zone_of(zone))
-    return mail.send_at_once(rendered, to, kind="hook-disabled", player_id=hook.player_id or 0)
+    rendered = messages.render("emails/hook-disabled", context, messages.zone_of(zone))
+    return messages.send_at_once(rendered, to, kind="hook-disabled", player_id=hook.player_id or 0)
 
 
 def unsent() -> Iterable[Delivery]:
-    return mail.unsent(Delivery)
+    return outbox.unsent(Delivery)
 
 
 def wake_sender(*_: object) -> None:

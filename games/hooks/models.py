@@ -126,7 +126,7 @@ class Delivery(MailRow):
         verbose_name_plural = "deliveries"
         indexes = [
             models.Index(fields=["next_try_at"], name="delivery-pending", condition=Q(status="pending")),
-            # Rows still owed (games.mail.unsent: the 5 is MAX_ATTEMPTS), oldest first, like every outbox.
+            # Rows still owed (games.outgoing.outbox.unsent: the 5 is MAX_ATTEMPTS), oldest first, like every outbox.
             models.Index(
                 fields=["created_at"],
                 name="delivery-unsent",

@@ -26,11 +26,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import extensions
-from games.dispatch import after_commit, task_name
 from games.hooks.models import Delivery, Hook, Notice
 from games.leagues.models import Table
-from games.mail import zone_of
 from games.models import Event, Game, Phase, Player, Seat
+from games.outgoing.dispatch import after_commit, task_name
+from games.outgoing.messages import zone_of
 
 SEND_HOOKS = task_name("hooks.tasks.send_due")
 MAX_LINES = 12

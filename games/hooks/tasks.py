@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.dispatch import Queue, routed
 from games.hooks import deliver
 from games.hooks.notices import SEND_HOOKS
+from games.outgoing.dispatch import Queue, routed
 
 
 @shared_task(name=routed(SEND_HOOKS, Queue.EMAIL))

@@ -12,11 +12,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import sessions
 from games.extensions import AccountSection
 from games.hooks import deliver, notices
 from games.hooks.forms import HookForm
 from games.hooks.models import Hook
+from games.incoming import sessions
 from games.models import Player
 
 SHOW_ONCE = "hooks-show-once"  # the session holds the new hook's id (never its secret) until it is shown
