@@ -44,8 +44,8 @@ Declared with `register(app_label, Extension(...))`:
   its own sidebar (a league's games, a round's);
 - `outbox`: the app's own outbox table (a games.models.MailRow), so the sweep retries its failed rows and
   wakes its senders too;
-- `game_panel`: asked by the game page (games/views.py) with the request, the game and the reader's seat
-  (None for a spectator): a Panel (a template and its plain facts, games/facts.py's rule) the page shows
+- `game_panel`: asked by the game page (games/incoming/views.py) with the request, the game and the reader's seat
+  (None for a spectator): a Panel (a template and its plain facts, games/outgoing/facts.py's rule) the page shows
   beside the table, or None (the lobby's rematch button once the game is over, games/lobby);
 - `account_section`: asked when a signed-in player's My games page is drawn: an AccountSection (a template
   of one card and its context, plain values only: tests/test_template_secrecy.py) the page shows among its

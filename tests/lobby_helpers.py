@@ -10,10 +10,10 @@ from typing import Any
 from django.core import mail
 from django.utils import timezone
 
-from games import turns
 from games.lobby import tables
 from games.lobby.models import Table
 from games.models import Player
+from games.play import turns
 
 SITE = "https://pbem.example"
 

@@ -24,9 +24,9 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from games import turns
 from games.lobby.models import Invitation, Table
 from games.models import Phase
+from games.play import turns
 from tests import test_browser_games
 from tests.browser import EVERY_IMPACT, PHONE, Findings, check, new_context
 from tests.browser_player import play_turn

@@ -23,9 +23,9 @@ import pytest
 from django.core import mail
 
 from games.engines import all_engines
+from games.incoming.sessions import email_sign_in_link
 from games.lobby import emails as lobby_emails_module
 from games.lobby import tables as lobby_tables
-from games.incoming.sessions import email_sign_in_link
 from games.models import Player
 from games.talk import services as talk
 from tests import test_browser_games

@@ -31,12 +31,13 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
-from games import engines, turns
+from games import engines
 from games.engines import get_engine
 from games.lobby import invitations, ready, tables
 from games.lobby.limits import DAY, LobbyError
 from games.lobby.models import Block, Invitation, Table, TableSeat
 from games.models import Game, Player, Seat
+from games.play import turns
 from tests.toy_game.hands import HANDS
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.admin import OrganisersGames, ReadOnlyMixin
+from games.admin.scope import OrganisersGames, ReadOnlyMixin
 from games.lobby.models import Invitation, Table, TableSeat
 
 

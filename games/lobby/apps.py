@@ -1,6 +1,6 @@
 """The lobby: players propose tables, invite by email, fill open seats, and the game starts after a ready
 check (games/lobby/ready.py). A plug-in beside the leagues and table talk: it reaches the core through the
-service layer (games.turns.create_game) and games/extensions.py only, and the core runs without it."""
+service layer (games.play.turns.create_game) and games/extensions.py only, and the core runs without it."""
 
 from pathlib import Path
 

@@ -1,8 +1,8 @@
-"""The lobby's emails, through the project's one mail pipeline (games/mail.py): rendered when written (what
+"""The lobby's emails, through the project's one mail pipeline (games/outgoing/outbox.py): rendered when written (what
 the table was then), kept as a LobbyEmail row in the transaction that decided it, sent after commit by a task,
 retried by the sweep like every outbox (registered in games/lobby/apps.py).
 
-Kinds, and what each is for (games/mailpolicy.py's Need, which decides who may be sent it):
+Kinds, and what each is for (games/outgoing/mailpolicy.py's Need, which decides who may be sent it):
 - "lobby-invitation": a player invites an address to a table (PLAY: it lets them play; a bounced or
   complained address gets none). It is the one unasked-for email here, so it carries RFC 8058's one-click
   List-Unsubscribe, which declines the invitation and keeps its inviter from inviting the address again;
@@ -21,15 +21,15 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 
-from games import mail, mailpolicy
-from games.dispatch import after_commit, task_name
 from games.extensions import EmailAsk, Outbox
-from games.facts import addressee
 from games.lobby import links
 from games.lobby.facts import table_facts
 from games.lobby.models import Invitation, LobbyEmail, Table
-from games.mailpolicy import Need
 from games.models import Player
+from games.outgoing import mailpolicy, messages, outbox
+from games.outgoing.dispatch import after_commit, task_name
+from games.outgoing.facts import addressee
+from games.outgoing.mailpolicy import Need
 
 log = logging.getLogger(__name__)
 SEND_LOBBY_EMAILS = task_name("lobby.tasks.send_emails")
@@ -42,7 +42,7 @@ def queue(table: Table, kind: str, player: Player | None, invitation: Invitation
     and send it after commit, unless the mail policy declines it (a bounced address, a complaint). Returns
     whether it was written. Times are shown in the reader's zone, or the table's for a newcomer."""
     readers = (player,) if player is not None else ()
-    if mail.declined(EmailAsk(kind=kind, players=readers, need=NEEDS[kind].value)):
+    if mailpolicy.declined(EmailAsk(kind=kind, players=readers, need=NEEDS[kind].value)):
         return False
     to = player.email if player is not None else invitation.address if invitation is not None else ""
     assert to, "a lobby email goes to a player or an invited address"
@@ -59,8 +59,8 @@ def queue(table: Table, kind: str, player: Player | None, invitation: Invitation
             "join_url": links.join_url(invitation),
             "decline_url": links.decline_url(invitation),
         }
-    zone = mail.zone_of(player.time_zone if player is not None else table.time_zone)
-    rendered = mail.render(f"emails/lobby/{kind.removeprefix('lobby-')}", context, zone)
+    zone = messages.zone_of(player.time_zone if player is not None else table.time_zone)
+    rendered = messages.render(f"emails/lobby/{kind.removeprefix('lobby-')}", context, zone)
     LobbyEmail.objects.create(
         table=table,
         invitation=invitation,
@@ -89,16 +89,16 @@ def still_wanted(row: LobbyEmail) -> bool:
 def compose(row: LobbyEmail) -> Any:
     """The row's message. An invitation's one-click List-Unsubscribe is its decline link (a POST needing no
     session: RFC 8058); a table's later emails to the same reader join the invitation's thread."""
-    thread = mail.Thread(mail.message_id(f"pbem.lobby.{row.pk}"), root=thread_root(row))
+    thread = messages.Thread(messages.message_id(f"pbem.lobby.{row.pk}"), root=thread_root(row))
     headers: dict[str, str] = {}
     if row.kind == INVITATION and row.invitation is not None:
         headers = {
             "List-Unsubscribe": f"<{links.decline_url(row.invitation)}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
-    rendered = mail.Rendered(row.subject, row.text, row.html)
+    rendered = messages.Rendered(row.subject, row.text, row.html)
     metadata = {"lobby_email": str(row.pk)}
-    return mail.compose(rendered, row.to, kind=row.kind, thread=thread, headers=headers, metadata=metadata)
+    return messages.compose(rendered, row.to, kind=row.kind, thread=thread, headers=headers, metadata=metadata)
 
 
 def thread_root(row: LobbyEmail) -> str | None:
@@ -114,11 +114,11 @@ def send_pending() -> int:
         .order_by("pk")
     )
 
-    def outgoing() -> Iterator[mail.Outgoing]:
+    def outgoing() -> Iterator[outbox.Outgoing]:
         for row in rows:
-            yield mail.Outgoing([row.pk], compose(row) if still_wanted(row) else None)
+            yield outbox.Outgoing([row.pk], compose(row) if still_wanted(row) else None)
 
-    return mail.deliver(LobbyEmail, outgoing())
+    return outbox.deliver(LobbyEmail, outgoing())
 
 
 def wake_sender(table_ids: list[Any]) -> None:

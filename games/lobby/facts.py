@@ -1,4 +1,4 @@
-"""What a lobby page or email may know of a table, as plain frozen values (as games/facts.py does for a
+"""What a lobby page or email may know of a table, as plain frozen values (as games/outgoing/facts.py does for a
 game): no model instance reaches a template. Invited addresses are shown to the table's creator only (who
 typed them); everyone else sees "invited"."""
 

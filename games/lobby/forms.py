@@ -10,12 +10,12 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from games import mail
 from games.engines import get_engine
 from games.engines.base import OptionSpec
 from games.lobby.facts import SHORT_LABELS, option_label
 from games.lobby.invitations import NAME_LENGTH
 from games.lobby.tables import TableSpec
+from games.outgoing import messages
 from games.talk.options import CORE_OPTIONS
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
@@ -88,7 +88,7 @@ class TableForm(forms.Form):
         size.widget.attrs.update(min=self.engine.min_players, max=self.engine.max_players)  # checked in clean_size
         size.initial = self.engine.min_players
         size.help_text = f"{self.engine.title}: {self.engine.min_players} to {self.engine.max_players}."
-        soon = (timezone.now() + timedelta(days=3)).astimezone(mail.zone_of(zone_name))
+        soon = (timezone.now() + timedelta(days=3)).astimezone(messages.zone_of(zone_name))
         self.fields["start_by"].initial = soon.replace(minute=0, second=0, microsecond=0).strftime(LOCAL_FORMAT)
         for spec in (*CORE_OPTIONS, *self.engine.options):
             if spec.kind != "seat-list":  # a country per seat: dealt at random, the seats are not known yet
@@ -122,7 +122,7 @@ class TableForm(forms.Form):
             naive = datetime.strptime(self.cleaned_data["start_by"], LOCAL_FORMAT)  # noqa: DTZ007 (local: below)
         except ValueError:
             raise forms.ValidationError("Give the start time as a date and a time of day.") from None
-        return naive.replace(tzinfo=mail.zone_of(self.zone_name))
+        return naive.replace(tzinfo=messages.zone_of(self.zone_name))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

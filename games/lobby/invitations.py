@@ -15,11 +15,12 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games import bounces, turns
+from games.incoming.mail import bounces
 from games.lobby import emails, ready
 from games.lobby.limits import LobbyError, check_address, check_inviter_quota
 from games.lobby.models import Block, Invitation, Table, TableSeat
 from games.models import Player
+from games.play import turns
 
 log = logging.getLogger(__name__)
 NAME_LENGTH = Player._meta.get_field("name").max_length or 80

@@ -6,7 +6,7 @@
   one inbox); a player has at most PBEM_LOBBY_OPEN_TABLES tables waiting at once.
 - An address that declined a player's invitation, bounced or complained is not invited by that player
   again; an address that asked for no invitations at all (a checkbox on the decline page) gets none from
-  anyone; an address whose mail bounces or was marked as spam (games/bounces.py) gets none either.
+  anyone; an address whose mail bounces or was marked as spam (games/incoming/mail/bounces.py) gets none either.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import Q
 
-from games import mail
 from games.lobby.models import Block, Invitation, Table
 from games.models import Player
+from games.outgoing import messages
 
 DAY = timedelta(hours=24)
 # What an invitation quotes of its sender (their name, the table's name) goes to addresses that did not ask for
@@ -57,7 +57,7 @@ def check_inviter_quota(inviter: Player, count: int, now: datetime) -> None:
         raise LobbyError(f"A player may send at most {cap} invitations a day: invite fewer addresses.")
     # The moment enough of the last day's invitations have aged out for `count` more.
     free_at = sent[len(sent) + count - cap - 1] + DAY
-    local = free_at.astimezone(mail.zone_of(inviter.time_zone))
+    local = free_at.astimezone(messages.zone_of(inviter.time_zone))
     raise LobbyError(
         f"You have sent {len(sent)} invitations in the last 24 hours, and a player may send {cap} a day: "
         f"you can send {'this one' if count == 1 else f'these {count}'} from {local:%a %d %b, %H:%M} "

@@ -5,7 +5,7 @@ one-click decline (/lobby/decline/<token>/, also its RFC 8058 List-Unsubscribe).
 invitation and its key, so it works for that invitation only and only while it waits for an answer.
 
 Opening the join link signs the browser in for that seat only (a grant in the session, like a turn link's
-seat grant in games/sessions.py): it may accept or decline that invitation, nothing else of the invitee's.
+seat grant in games/incoming/sessions.py): it may accept or decline that invitation, nothing else of the invitee's.
 The grant is bound to the player's session epoch ("sign out everywhere" ends it) and lasts until the
 table's start time.
 """
@@ -21,8 +21,8 @@ from django.core import signing
 from django.http import HttpRequest
 from django.urls import reverse
 
+from games.incoming.middleware import SESSION_TIME_ZONE
 from games.lobby.models import Invitation, Table
-from games.middleware import SESSION_TIME_ZONE
 from games.models import Player, unique_row
 
 SALT = "pbem.lobby-invitation"

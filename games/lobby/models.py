@@ -34,7 +34,7 @@ class Table(models.Model):
     creator = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="lobby_tables")
     engine = models.SlugField(max_length=32)
     title = models.CharField(max_length=120, blank=True)
-    # The engine's options and the press options, as games.turns.create_game takes them.
+    # The engine's options and the press options, as games.play.turns.create_game takes them.
     options = models.JSONField(default=dict, blank=True)
     size = models.PositiveSmallIntegerField()
     # Each turn lasts `phase_length`; with `daily_at`, it ends at that time of day in `time_zone` instead (the
@@ -151,7 +151,7 @@ class Block(models.Model):
 
 class LobbyEmail(MailRow):
     """An invitation or a table's news, rendered when it is written and sent after commit through the mail
-    pipeline's claim/send/record path (games/mail.py), retried by the sweep like every outbox."""
+    pipeline's claim/send/record path (games/outgoing/outbox.py), retried by the sweep like every outbox."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="emails")
     invitation = models.ForeignKey(Invitation, on_delete=models.CASCADE, null=True, blank=True)
@@ -165,7 +165,7 @@ class LobbyEmail(MailRow):
     class Meta:
         indexes = [
             models.Index(fields=["status"], name="lobby-email-status"),
-            # Rows still owed (games.mail.unsent: the 5 is MAX_ATTEMPTS), oldest first, for the sweep.
+            # Rows still owed (games.outgoing.outbox.unsent: the 5 is MAX_ATTEMPTS), oldest first, for the sweep.
             models.Index(
                 fields=["created_at"],
                 name="lobby-email-unsent",

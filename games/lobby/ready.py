@@ -8,7 +8,7 @@
   needs a friend); seats still empty become bots if the creator allowed it, and are left out otherwise.
   Failing that, the table is cancelled and everyone who sat at it or was still invited is told.
 
-The core's Game is created only here (games.turns.create_game, which checks the options with the engine's
+The core's Game is created only here (games.play.turns.create_game, which checks the options with the engine's
 own setup again), so a seat that never accepted is no seat of any game: no missed turn, no default order, no
 standings row. Seats are dealt in a random order, as a table draws for the first player: the creator does
 not always start.
@@ -23,12 +23,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games import turns
 from games.engines import get_engine
 from games.leagues.deadlines import daily_deadline, zone
 from games.lobby import emails
 from games.lobby.models import Invitation, Table, TableSeat
 from games.models import Game, Phase, Player
+from games.play import turns
 
 log = logging.getLogger(__name__)
 CANCELLED_BY_CREATOR = "Its creator cancelled it."

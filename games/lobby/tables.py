@@ -16,13 +16,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import newgame
 from games.engines import get_engine
 from games.lobby import ready
 from games.lobby.invitations import accept, invite, locked
 from games.lobby.limits import LobbyError, check_inviter_quota, check_open_tables, check_quotable
 from games.lobby.models import Invitation, Table, TableSeat
 from games.models import Game, Player, Seat
+from games.play import newgame
 
 SOONEST_START = timedelta(minutes=10)
 LATEST_START = timedelta(days=30)

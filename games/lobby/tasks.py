@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.dispatch import Queue, routed
 from games.lobby import emails, ready
+from games.outgoing.dispatch import Queue, routed
 
 
 @shared_task(name=routed(emails.SEND_LOBBY_EMAILS, Queue.EMAIL))

@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import sessions
 from games.engines import all_engines, get_engine
+from games.incoming import sessions
 from games.lobby import invitations, links, ready, tables
 from games.lobby.facts import table_facts
 from games.lobby.forms import AcceptForm, DeclineForm, InviteForm, TableForm
