@@ -34,10 +34,10 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from games import organise, turns
 from games.api import pages, tokens
 from games.api.models import Token
 from games.models import Order, Player, Seat
+from games.play import organise, turns
 from tests.api_support import Api
 
 pytestmark = pytest.mark.django_db(transaction=True)
