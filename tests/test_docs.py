@@ -139,3 +139,16 @@ def test_every_pbem_setting_named_is_read_somewhere() -> None:
     code = "\n".join(path.read_text() for path in sources) + (ROOT / "Makefile").read_text()
     named = {name for doc in DOCS for name in re.findall(r"\bPBEM_[A-Z_]+\b", doc.read_text())}
     assert sorted(name for name in named if name not in code) == []
+
+
+def test_the_contributors_layout_names_every_module_of_the_core() -> None:
+    """README's layout once left out 12 modules: the core's folders are read, each module must be named."""
+    text = (ROOT / "docs" / "contributors.md").read_text()
+    layout = text.split("## Architecture and layout", 1)[1].split("\n## ", 1)[0]
+    core = [ROOT / "games" / name for name in ("incoming", "play", "outgoing", "models", "admin")]
+    modules = [*(ROOT / "games").glob("*.py"), *(path for folder in core for path in folder.rglob("*.py"))]
+    unnamed = [
+        str(path.relative_to(ROOT)) for path in modules if path.stem != "__init__" and path.name not in layout
+    ]
+    assert unnamed == []
+
