@@ -5,7 +5,7 @@
             of 1), plus in-process timings and SQL counts of the three steps of a turn: the last order, the
             resolution, the emails.
   measure   with a real worker running (bench/probe.py): the last order of each prepared phase submitted
-            through turns.submit_order, and the round trip to the worker's COMMIT of the resolution,
+            through orders.submit_order, and the round trip to the worker's COMMIT of the resolution,
             sequential (one at a time, idle system), streamed (back to back while the worker consumes),
             and queued (consumption paused, all enqueued, resumed: the worker's drain rate).
   latency   for games played by `manage.py simulate`: last order -> the resolution's emails written,
@@ -59,7 +59,7 @@ def make_games(engine: str, count: int, seed: int) -> list[dict[str, Any]]:
     from django.utils import timezone
 
     from games.models import OutboundEmail, Seat
-    from games.play import turns
+    from games.play import orders, turns
 
     players = [turns.player_for(f"bench-{i}@bench.invalid", f"Bench {i + 1}") for i in range(SEATS)]
     made = []
@@ -68,7 +68,7 @@ def make_games(engine: str, count: int, seed: int) -> list[dict[str, Any]]:
         phase = game.phases.get(number=1)
         *first, last = phase.owed_seats
         for seat in Seat.objects.filter(game=game, number__in=first):
-            turns.submit_order(seat, 1, random_order(game, seat.number))
+            orders.submit_order(seat, 1, random_order(game, seat.number))
         made.append({"game": game.pk, "phase": phase.pk, "seat": last, "owed": len(first) + 1})
     OutboundEmail.objects.filter(game_id__in=[m["game"] for m in made]).update(
         status=OutboundEmail.Status.SENT, sent_at=timezone.now()
@@ -91,13 +91,13 @@ def timed(fn: Callable[[], object]) -> float:
 
 def in_process(games: list[dict[str, Any]], profile_out: Path) -> dict[str, Any]:
     """The three steps of a turn, one after another in this process (no worker), timed and counted:
-    the last order (turns.submit_order), the resolution (turns.resolve_phase) and its emails
+    the last order (orders.submit_order), the resolution (turns.resolve_phase) and its emails
     (emails.send_pending). The enqueues go to the broker, where nothing consumes them."""
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
     from games.outgoing import emails
-    from games.play import turns
+    from games.play import orders, turns
 
     steps: dict[str, list[float]] = {"submit_last_order": [], "resolve_phase": [], "send_pending_emails": []}
     sql: dict[str, list[str]] = {}
@@ -110,7 +110,7 @@ def in_process(games: list[dict[str, Any]], profile_out: Path) -> dict[str, Any]
             sent.append(emails.send_pending(game_id))
 
         calls: list[tuple[str, Callable[[], object]]] = [
-            ("submit_last_order", functools.partial(turns.submit_order, seat, 1, order)),
+            ("submit_last_order", functools.partial(orders.submit_order, seat, 1, order)),
             ("resolve_phase", functools.partial(turns.resolve_phase, g["phase"])),
             ("send_pending_emails", send),
         ]
@@ -256,7 +256,7 @@ def submit_last(games: list[dict[str, Any]], t0: dict[int, float]) -> None:
     is registered before submit_order's own, so it runs first after COMMIT, before the enqueue."""
     from django.db import transaction
 
-    from games.play import turns
+    from games.play import orders
 
     prepared = [(g["phase"], *_last_order(g)) for g in games]  # reads outside the timed part
     for phase_id, seat, order in prepared:
@@ -266,7 +266,7 @@ def submit_last(games: list[dict[str, Any]], t0: dict[int, float]) -> None:
 
         with transaction.atomic():
             transaction.on_commit(stamp)
-            done = turns.submit_order(seat, 1, order)
+            done = orders.submit_order(seat, 1, order)
         if not done.complete:
             raise SystemExit(f"phase {phase_id} was not complete after the last order")
 

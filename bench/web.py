@@ -185,7 +185,7 @@ def setup(args: argparse.Namespace) -> dict[str, Any]:
 
     from games.models import Game, Seat
     from games.outgoing.links import make_token
-    from games.play import turns
+    from games.play import orders, turns
 
     players = [turns.player_for(f"web-{i}@bench.invalid", f"Web {i + 1}") for i in range(SEATS)]
     base_seed = 2_000_000 + Game.objects.count()
@@ -197,7 +197,7 @@ def setup(args: argparse.Namespace) -> dict[str, Any]:
         phase = game.phases.get(number=1)
         engine = turns.engine_of(game)
         for seat in Seat.objects.filter(game=game, number__lt=POSTING).order_by("number"):
-            turns.submit_order(seat, 1, engine.random_order(game.state, seat.number, random.Random(k)))
+            orders.submit_order(seat, 1, engine.random_order(game.state, seat.number, random.Random(k)))
             client = Client(enforce_csrf_checks=True, HTTP_HOST="127.0.0.1")
             resp = client.get(reverse("games-link", args=[make_token(seat, phase)]))
             if resp.status_code != 302 or "sessionid" not in client.cookies:

@@ -25,7 +25,7 @@ from games.models import Game, OutboundEmail, Phase, Seat
 from games.outgoing import emails
 from games.outgoing.links import seat_url
 from games.outgoing.messages import spaced
-from games.play import turns
+from games.play import orders, turns
 
 POINT_EVERY = 12
 PLAYERS = 3  # every registered game (and the toy) seats three
@@ -64,7 +64,7 @@ def points(game: Game, seed: str) -> Iterator[Phase | None]:
         game.refresh_from_db()
         for number in phase.owed_seats:
             seat = Seat.objects.get(game=game, number=number)
-            turns.submit_order(seat, phase.number, engine.random_order(game.state, number, rng))
+            orders.submit_order(seat, phase.number, engine.random_order(game.state, number, rng))
         # The resolution's wake-up call runs after commit, which a test's transaction never does.
         turns.resolve_phase(phase.pk)
 

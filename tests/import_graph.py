@@ -84,7 +84,7 @@ def read_imports(name: str, modules: Mapping[str, Path]) -> Imports:
 
 
 def owning_module(module: str, modules: Mapping[str, Path]) -> str | None:
-    """The project module an imported name belongs to (`games.play.turns.submit_order` -> `games.play.turns`)."""
+    """The project module an imported name belongs to (`games.play.turns.resolve_phase` -> `games.play.turns`)."""
     while module and module not in modules:
         module = module.rpartition(".")[0]
     return module or None

@@ -10,7 +10,7 @@ from typing import Any
 from games.leagues import services
 from games.leagues.models import League, Membership, Round, Table
 from games.models import Game, Phase, Player, Seat
-from games.play import sweep, turns
+from games.play import orders, sweep, turns
 
 T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -62,7 +62,7 @@ def submit_for(game: Game, phase: Phase, seats: Iterable[int], seed: str = "") -
     for number in seats:
         if phase.prompt_for(number) is not None:
             rng = random.Random(f"{seed}:{game.seed}:{phase.number}:{number}")  # not the pk: runs repeat
-            turns.submit_order(seat(game, number), phase.number, engine.random_order(game.state, number, rng))
+            orders.submit_order(seat(game, number), phase.number, engine.random_order(game.state, number, rng))
 
 
 def play_phase(game: Game, absent: Iterable[int] = ()) -> Phase:

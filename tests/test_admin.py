@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.engines import all_engines
 from games.models import Game, Order, OutboundEmail, Phase, Player
-from games.play import organise, turns
+from games.play import orders, organise
 from tests.conftest import open_phase
 from tests.league_helpers import first_game, make_league, started_round
 
@@ -29,7 +29,7 @@ def organiser(client):
 def test_every_admin_list_and_page_opens(organiser, make_game):
     game = make_game(humans=3)
     phase = open_phase(game)
-    turns.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
+    orders.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
     for model in ["game", "seat", "phase", "order", "event", "outboundemail", "player"]:
         assert organiser.get(reverse(f"admin:games_{model}_changelist")).status_code == 200
     assert organiser.get(reverse("admin:games_game_change", args=[game.pk])).status_code == 200
@@ -39,7 +39,7 @@ def test_every_admin_list_and_page_opens(organiser, make_game):
 def test_a_sealed_order_is_not_visible_in_the_admin_before_its_phase_resolves(organiser, make_game):
     game = make_game(humans=3)
     phase = open_phase(game)
-    turns.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
+    orders.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
     for url in [reverse("admin:games_order_changelist"), reverse("admin:games_phase_change", args=[phase.pk])]:
         page = organiser.get(url).content
         assert b"sealed until the phase resolves" in page

@@ -19,7 +19,7 @@ from django.test import Client
 from games.leagues.models import Membership, Substitution
 from games.models import Game, Order, OutboundEmail, Player, Seat
 from games.outgoing import emails
-from games.play import organise, turns
+from games.play import orders, organise, turns
 from tests.conftest import emailed_sign_in_link, open_phase
 from tests.league_helpers import first_game, make_league, owed_turns_of, started_round
 
@@ -126,7 +126,7 @@ def test_a_hard_bounce_marks_the_address_and_its_seat_plays_its_default_orders(m
         phase = open_phase(game)
         for seat in others:
             if phase.prompt_for(seat.number) is not None:
-                turns.submit_order(seat, phase.number, turns.engine_of(game).default_order(game.state, seat.number))
+                orders.submit_order(seat, phase.number, turns.engine_of(game).default_order(game.state, seat.number))
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED or open_phase(game).number == phase.number:
             break
@@ -168,7 +168,7 @@ def test_a_complaint_stops_everything_but_the_owed_order_email(make_game, hook):
     mail.outbox.clear()
     phase = open_phase(game)  # seat 1 sells: the others are not asked next, so hear the phase's news
     for seat in game.seats.order_by("number"):
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
     for _ in range(300):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:

@@ -31,6 +31,7 @@ from games.engines.base import ReadBack
 from games.incoming import review
 from games.models import Game, Order, Phase
 from games.outgoing.links import make_token
+from games.play import orders
 from tests import test_browser_games
 from tests.browser import PHONE, Findings, check, new_context
 from tests.browser_player import ORDER_FORM, fill_choices, is_review
@@ -54,8 +55,9 @@ class Meant:
 
 def meant(game: Game, order: dict[str, Any]) -> Meant:
     game.refresh_from_db()
-    checked = review.check(game, 0, order)
-    return Meant(open_phase(game).number, checked, review.read_back(game, 0, checked))
+    number = open_phase(game).number
+    checked = orders.check_order(game.seats.get(number=0), number, order)
+    return Meant(number, checked.order, checked.read_back)
 
 
 def steps_fields(game: Game) -> list[str]:

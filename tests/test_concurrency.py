@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, connections
 
 from games.models import Event, Phase
-from games.play import turns
+from games.play import orders, turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,12 +43,12 @@ def test_the_last_two_orders_arriving_together_resolve_the_phase_exactly_once(po
         game = make_game(humans=3, seed=attempt)
         phase = open_phase(game)
         seats = list(game.seats.order_by("number"))
-        turns.submit_order(seats[0], phase.number, {"role": "buyer"})
+        orders.submit_order(seats[0], phase.number, {"role": "buyer"})
         results = run_together(
-            lambda seats=seats, number=phase.number: turns.submit_order(seats[1], number, {"role": "seller"}),
-            lambda seats=seats, number=phase.number: turns.submit_order(seats[2], number, {"role": "buyer"}),
+            lambda seats=seats, number=phase.number: orders.submit_order(seats[1], number, {"role": "seller"}),
+            lambda seats=seats, number=phase.number: orders.submit_order(seats[2], number, {"role": "buyer"}),
         )
-        assert all(isinstance(r, turns.Submitted) for r in results), results
+        assert all(isinstance(r, orders.Stored) for r in results), results
         assert sum(r.complete for r in results) == 1  # exactly one of them saw the phase complete
         phase.refresh_from_db()
         assert phase.status == Phase.Status.RESOLVED
@@ -77,15 +77,15 @@ def test_an_order_racing_the_resolution_is_either_used_or_refused_never_lost(pos
     phase = open_phase(game)
     seat = game.seats.get(number=0)
     results = run_together(
-        lambda: turns.submit_order(seat, phase.number, {"role": "seller"}),
+        lambda: orders.submit_order(seat, phase.number, {"role": "seller"}),
         lambda: turns.resolve_phase(phase.pk, use_defaults=True),
     )
     submitted, resolved = results
     assert resolved is True
     order = phase.orders.get(seat=seat)
-    if isinstance(submitted, turns.Submitted):
+    if isinstance(submitted, orders.Stored):
         assert order.data == {"role": "seller"} and not order.is_default
     else:
-        assert isinstance(submitted, turns.OrderRejected)
+        assert isinstance(submitted, orders.OrderRejected)
         assert order.is_default
     assert connection.vendor == "postgresql"

@@ -16,7 +16,7 @@ from games.engines import all_engines
 from games.leagues import emails as league_emails
 from games.leagues.models import Membership
 from games.outgoing.links import make_token
-from games.play import organise, turns
+from games.play import orders, organise, turns
 from tests.conftest import open_phase
 from tests.league_helpers import first_game, make_league, started_round
 
@@ -177,7 +177,7 @@ def test_the_development_outbox_holds_nothing_the_policy_blocks(client, make_gam
 def test_every_admin_page_holds_nothing_the_policy_blocks(admin_client, client, make_game):
     assert_nothing_blocked(client.get(reverse("admin:login")))
     game = make_game(humans=3)
-    turns.submit_order(game.seats.get(number=0), open_phase(game).number, {"role": "seller"})
+    orders.submit_order(game.seats.get(number=0), open_phase(game).number, {"role": "seller"})
     started_round(make_league(players=4))
     assert_nothing_blocked(admin_client.get(reverse("admin:index")))
     assert_nothing_blocked(admin_client.get(reverse("admin:games_game_add")))

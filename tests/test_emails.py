@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.models import Game, OutboundEmail, Player
 from games.outgoing import emails
-from games.play import organise, sweep, turns
+from games.play import orders, organise, sweep
 from tests.conftest import headline, open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -107,7 +107,7 @@ def test_players_who_want_every_phase_hear_of_phases_they_were_not_asked_in(make
     Player.objects.update(notify=Player.Notify.ALL)
     phase = open_phase(game)
     for seat in game.seats.all():
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
     after_planning = OutboundEmail.objects.filter(game=game).exclude(kind="turn-started", phase=phase)
     kinds = dict(after_planning.values_list("seat__number", "kind"))
     assert kinds == {0: "turn-started", 1: "phase-resolved", 2: "phase-resolved"}
@@ -118,7 +118,7 @@ def test_players_who_want_only_owed_turns_get_nothing_else(make_game):
     Player.objects.exclude(email="player2@example.com").update(notify=Player.Notify.ALL)
     phase = open_phase(game)
     for seat in game.seats.all():
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
     assert not OutboundEmail.objects.filter(game=game, seat__number=1).exclude(phase=phase).exists()
 
 

@@ -19,7 +19,7 @@ from django.db.models import Max
 from django.urls import reverse
 
 from games.models import Game, Order, Phase
-from games.play import bots, organise, sweep, turns
+from games.play import bots, orders, organise, sweep, turns
 from pbem.celery import app as celery_app
 from tests.conftest import open_phase
 from tests.test_views import signed_in
@@ -63,7 +63,7 @@ def complete_but_unresolved(game: Game, lost: LostWakeUps) -> Phase:
     dropped = lost.start("games.tasks.resolve_phase")
     phase = open_phase(game)
     for seat in game.seats.order_by("number"):
-        turns.submit_order(seat, phase.number, piraeus_roles(seat.number))
+        orders.submit_order(seat, phase.number, piraeus_roles(seat.number))
     lost.stop()
     assert dropped == [("games.tasks.resolve_phase", phase.pk)]
     phase.refresh_from_db()
@@ -79,7 +79,7 @@ def test_revising_an_order_of_a_complete_phase_enqueues_its_resolution_again(mak
     game = make_game(humans=3)
     phase = complete_but_unresolved(game, lost)
     # The player retries (the page or the email reply): a revision, which finds the phase complete.
-    result = turns.submit_order(game.seats.get(number=2), phase.number, {"role": "buyer"})
+    result = orders.submit_order(game.seats.get(number=2), phase.number, {"role": "buyer"})
     assert result.revised and result.complete
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED
@@ -108,7 +108,7 @@ def test_the_sweep_leaves_a_complete_phase_of_a_paused_game_for_its_resume(make_
     organise.pause_game(game)
     phase = open_phase(game)
     for seat in game.seats.order_by("number"):
-        turns.submit_order(seat, phase.number, piraeus_roles(seat.number))
+        orders.submit_order(seat, phase.number, piraeus_roles(seat.number))
     assert sweep.run(now=last_order_at(phase) + timedelta(minutes=5)).complete == []
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN
@@ -126,7 +126,7 @@ def test_the_sweep_plays_bots_whose_task_was_lost_so_a_bot_table_moves_on(
     lost.stop()
     phase = open_phase(game)
     assert dropped == [("games.tasks.play_bots", phase.pk)]
-    turns.submit_order(game.seats.get(number=0), phase.number, piraeus_roles(0))
+    orders.submit_order(game.seats.get(number=0), phase.number, piraeus_roles(0))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN and turns.submitted_seats(phase) == {0}  # owing only bots' orders
     sweep.run(now=phase.opened_at + timedelta(seconds=10))
@@ -187,7 +187,7 @@ def silent_broker() -> Iterator[str]:
 
 def post_last_order(client, game: Game) -> Any:
     for seat in game.seats.filter(number__in=[0, 1]):
-        turns.submit_order(seat, 1, piraeus_roles(seat.number))
+        orders.submit_order(seat, 1, piraeus_roles(seat.number))
     signed_in(client, game, 2)
     return client.post(reverse("games-order", args=[game.pk]), {"phase": 1, "role": "buyer"}, follow=True)
 

@@ -10,7 +10,7 @@ from django.core import mail
 
 from games.engines import get_engine
 from games.models import Event, Game, OutboundEmail, Phase
-from games.play import turns
+from games.play import orders, turns
 
 # Tasks run after commit, so the test needs real transactions.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +28,7 @@ def test_a_genoa_game_plays_to_the_end_with_standings_and_turn_emails(postgres, 
         if phase is None:
             break
         assert 0 in phase.owed_seats, "bots answer at once, so an open phase waits for the player"
-        turns.submit_order(human, phase.number, engine.random_order(game.state, 0, rng))
+        orders.submit_order(human, phase.number, engine.random_order(game.state, 0, rng))
         asked += 1
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

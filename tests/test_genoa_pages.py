@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games.engines.genoa.data import card_text
 from games.models import Game, Player
-from games.play import turns
+from games.play import orders
 from tests.conftest import open_phase
 from tests.test_views import signed_in
 
@@ -83,8 +83,8 @@ def test_a_player_sees_own_ducats_and_only_counts_of_other_players_holdings(make
     assert all(card in html for card in blue_cards) and not any(card in html for card in red_cards)
     assert '<td data-label="Goods" style="padding:.25rem .4rem;">3</td>' in html  # Red's 3 commodities, as a count
     # The next emails (Green makes offers, the phase resolves) carry the same rule.
-    turns.submit_order(game.seats.get(number=BLUE), open_phase(game).number, {"offers": "", "tiles": ""})
-    turns.submit_order(game.seats.get(number=GREEN), open_phase(game).number, {"offers": "", "tiles": ""})
+    orders.submit_order(game.seats.get(number=BLUE), open_phase(game).number, {"offers": "", "tiles": ""})
+    orders.submit_order(game.seats.get(number=GREEN), open_phase(game).number, {"offers": "", "tiles": ""})
     for seat, own in ((RED, "7771"), (BLUE, "7772"), (GREEN, "7773")):
         text, email_html = mails_to(seat)[-1]
         for other in {"7771", "7772", "7773"} - {own}:
@@ -104,7 +104,7 @@ def test_offers_are_sealed_until_the_offers_phase_closes_and_then_only_the_merch
     for seat in (RED, GREEN):
         assert "Harbor: 13" not in page(game, seat)
     sent_before = len(mail.outbox)
-    turns.submit_order(game.seats.get(number=GREEN), phase, {"offers": GREEN_OFFER, "tiles": ""})
+    orders.submit_order(game.seats.get(number=GREEN), phase, {"offers": GREEN_OFFER, "tiles": ""})
     game.refresh_from_db()
     assert game.state["step"] == "route" and game.state["asked"] == [RED]
     merchant_page = page(game, RED)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from games.engines import all_engines
 from games.models import Event, Game, Phase, Seat
 from games.outgoing.links import make_token
-from games.play import history, organise, turns
+from games.play import history, orders, organise, turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +24,7 @@ def play(game: Game, phases: int, seed: str = "history") -> None:
         phase = open_phase(game)
         for number in phase.owed_seats:
             order = engine.random_order(game.state, number, rng)
-            turns.submit_order(Seat.objects.get(game=game, number=number), phase.number, order)
+            orders.submit_order(Seat.objects.get(game=game, number=number), phase.number, order)
         turns.resolve_phase(phase.pk)
 
 

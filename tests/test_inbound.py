@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from games.incoming.mail.webhooks import ReadableInbound
 from games.models import Game, Order, OutboundEmail
-from games.play import organise, turns
+from games.play import orders, organise
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -487,7 +487,7 @@ def test_a_one_seat_reply_is_read_back_with_its_warnings_and_says_the_turn_has_b
         phase = open_phase(game)
         (seat,) = phase.prompts
         centre = phase.prompt_for(int(seat))["fields"][0]["choices"][0]["value"]
-        turns.submit_order(game.seats.get(number=int(seat)), phase.number, {"centre": centre})
+        orders.submit_order(game.seats.get(number=int(seat)), phase.number, {"centre": centre})
     (seat,) = open_phase(game).prompts
     player = game.seats.get(number=int(seat)).player.email
     address = [m for m in mail.outbox if m.to == [player]][-1].reply_to[0]  # this turn's email

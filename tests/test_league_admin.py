@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.leagues import services, substitutes, vacations
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Vacation
-from games.play import turns
+from games.play import orders, turns
 from tests.league_helpers import first_game, make_league, open_phase_of, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +43,7 @@ def test_every_league_admin_page_opens_and_hides_orders_hands_and_claim_links(ad
     league = make_league(players=4, standby=1)
     game = first_game(started_round(league))
     phase = open_phase_of(game)
-    turns.submit_order(game.seats.get(number=1), phase.number, {"role": "seller"})
+    orders.submit_order(game.seats.get(number=1), phase.number, {"role": "seller"})
     vacations.declare(Membership.objects.get(league=league, player=game.seats.get(number=2).player), 2)
     substitutes.drop_member(Membership.objects.get(league=league, player=game.seats.get(number=3).player))
     offer = LeagueEmail.objects.get(kind="substitute-offer")

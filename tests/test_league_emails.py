@@ -16,7 +16,7 @@ from games.leagues import emails, services, substitutes
 from games.leagues.models import League, LeagueEmail, Membership
 from games.leagues.tasks import send_digests_task, sweep_leagues
 from games.models import Game, OutboundEmail, Phase
-from games.play import turns
+from games.play import orders, turns
 from tests.conftest import headline
 from tests.league_helpers import autopilot, first_game, make_league, open_phase_of, seat, started_round
 
@@ -45,7 +45,7 @@ def first_phase_with_one_seller(league: League) -> tuple[Game, Phase]:
     phase = open_phase_of(game)
     seller = seat_of(game, "p4@example.com")
     for number in range(4):
-        turns.submit_order(seat(game, number), phase.number, {"role": "seller" if number == seller else "buyer"})
+        orders.submit_order(seat(game, number), phase.number, {"role": "seller" if number == seller else "buyer"})
     following = open_phase_of(game)
     assert following.owed_seats == [seller]
     return game, phase
@@ -137,7 +137,7 @@ def test_emails_show_deadlines_in_each_players_own_time_zone():
     # League news too: the digest's phase news carries the next deadline in Tokyo time.
     phase, seller = open_phase_of(game), seat_of(game, "p2@example.com")
     for number in range(4):
-        turns.submit_order(seat(game, number), phase.number, {"role": "seller" if number == seller else "buyer"})
+        orders.submit_order(seat(game, number), phase.number, {"role": "seller" if number == seller else "buyer"})
     news = LeagueEmail.objects.get(player=tokyo, kind="phase-news")
     following = open_phase_of(game)
     assert following.deadline - following.opened_at >= league.phase_length - timedelta(seconds=1)

@@ -50,7 +50,7 @@ from games.leagues import services, substitutes
 from games.leagues.models import League, Membership, Round, Seating, Substitution
 from games.leagues.standings import place_points
 from games.models import Game, Order, Phase, Seat
-from games.play import sweep, turns
+from games.play import orders, sweep, turns
 from tests.toy_game.hands import HANDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -155,7 +155,7 @@ class LeagueMachine(RuleBasedStateMachine):
                 return
             seat, phase = data.draw(st.sampled_from(owing))
             card = data.draw(st.sampled_from(phase.game.state["hands"][seat.number]))
-            turns.submit_order(seat, phase.number, {"card": card})
+            orders.submit_order(seat, phase.number, {"card": card})
 
     @precondition(playing)
     @rule(data=st.data())
@@ -181,7 +181,7 @@ class LeagueMachine(RuleBasedStateMachine):
             return
         seats = game.seats.filter(player__isnull=False, is_bot=False, number__in=phase.owed_seats)
         for seat in seats.exclude(orders__phase=phase).order_by("number"):
-            turns.submit_order(seat, phase.number, {"card": game.state["hands"][seat.number][-1]})
+            orders.submit_order(seat, phase.number, {"card": game.state["hands"][seat.number][-1]})
 
     @precondition(lambda self: Substitution.objects.filter(status=Substitution.Status.OFFERED).exists())
     @rule(data=st.data())

@@ -17,7 +17,7 @@ from games.leagues import services
 from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.results import reliability, season_standings
 from games.models import Game, Order, Phase
-from games.play import sweep, turns
+from games.play import orders, sweep, turns
 from tests.conftest import headline
 from tests.league_helpers import (
     autopilot,
@@ -51,7 +51,7 @@ def test_the_first_miss_of_a_game_extends_its_deadline_once_for_everyone():
     assert not Order.objects.filter(phase=phase, is_default=True).exists()
     assert Table.objects.get(game=game).grace_used
     # Everyone may still revise during the grace time: a seat that had ordered changes its order.
-    turns.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
+    orders.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
     assert Order.objects.get(phase=phase, seat__number=0).data == {"role": "seller"}
 
     sweep.run(now=phase.deadline + timedelta(seconds=1))

@@ -14,7 +14,7 @@ from icalendar import Calendar
 from games.leagues import services
 from games.leagues.models import Round, Seating, Table
 from games.models import Game, OutboundEmail
-from games.play import turns
+from games.play import orders
 from tests.conftest import headline
 from tests.league_helpers import first_game, make_league, open_phase_of, started_round
 
@@ -84,7 +84,7 @@ def test_the_public_pages_and_csv_reveal_no_hand_or_sealed_order(client):
     game = first_game(started_round(league))
     phase = open_phase_of(game)
     seat = game.seats.get(number=0)
-    turns.submit_order(seat, phase.number, {"role": "seller"})
+    orders.submit_order(seat, phase.number, {"role": "seller"})
     hand = set(game.state["hands"][0])
     bodies = [client.get(reverse(url, args=[league.slug])).content.decode() for url in PUBLIC]
     bodies += [m.body for m in mail.outbox if "has started" in headline(m)]

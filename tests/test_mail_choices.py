@@ -17,7 +17,7 @@ from django.test import Client
 from games.leagues.models import Membership
 from games.models import Event, Game, OutboundEmail, Player
 from games.outgoing.links import unsubscribe_mailto
-from games.play import organise, turns
+from games.play import orders, organise, turns
 from tests.conftest import emailed_sign_in_link, open_phase
 from tests.league_helpers import make_league, started_round
 from tests.test_inbound import postmark_payload
@@ -44,7 +44,7 @@ def plan(game: Game) -> None:
     """Port of Piraeus's planning phase, every seat ordering: seat 1 sells, so only it is asked next."""
     phase = open_phase(game)
     for seat in game.seats.order_by("number"):
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
 
 
 def play_to_end(game: Game) -> None:

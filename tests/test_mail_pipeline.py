@@ -19,7 +19,7 @@ from games.leagues import services
 from games.leagues.models import LeagueEmail, Membership
 from games.models import OutboundEmail, Seat
 from games.outgoing import outbox
-from games.play import sweep, turns
+from games.play import orders, sweep
 from tests.league_helpers import first_game, make_league, open_phase_of, started_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -93,7 +93,7 @@ def test_a_members_choice_is_asked_before_a_row_is_written_not_deleted_after():
     with CaptureQueriesContext(connection) as queries:
         for number in range(4):  # p4 the only seller: the next phase asks only p4
             seat = Seat.objects.select_related("player").get(game=game, number=number)
-            turns.submit_order(seat, phase.number, {"role": "seller" if number == seller else "buyer"})
+            orders.submit_order(seat, phase.number, {"role": "seller" if number == seller else "buyer"})
     outboxes = {OutboundEmail._meta.db_table, LeagueEmail._meta.db_table}
     deleted = {q["sql"].split('"')[1] for q in queries.captured_queries if q["sql"].startswith("DELETE")}
     assert not deleted & outboxes

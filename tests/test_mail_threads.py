@@ -20,7 +20,7 @@ from games.leagues.models import LeagueEmail, Membership
 from games.leagues.tasks import send_digests_task, sweep_leagues
 from games.models import Game, OutboundEmail, Seat
 from games.outgoing import emails
-from games.play import turns
+from games.play import orders, turns
 from tests.conftest import emailed_sign_in_link
 from tests.league_helpers import autopilot, first_game, make_league, play_phase, started_round
 
@@ -90,7 +90,7 @@ def play_to_the_end(game: Game, seed: str) -> None:
         emails.send_pending(game.pk)
         for number in phase.owed_seats:
             seat = Seat.objects.get(game=game, number=number)
-            turns.submit_order(seat, phase.number, engine.random_order(game.state, number, rng))
+            orders.submit_order(seat, phase.number, engine.random_order(game.state, number, rng))
         turns.resolve_phase(phase.pk)
         game.refresh_from_db()
     emails.send_pending(game.pk)

@@ -11,7 +11,7 @@ from django.core import mail
 
 from games.engines import get_engine
 from games.models import Game, OutboundEmail, Phase
-from games.play import turns
+from games.play import orders
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +28,7 @@ def test_a_manila_game_with_humans_and_bots_plays_to_the_end_through_the_tasks(p
             break
         phase = open_phase(game)
         for seat in game.seats.filter(number__in=phase.owed_seats, player__isnull=False):
-            turns.submit_order(seat, phase.number, ENGINE.random_order(game.state, seat.number, rng))
+            orders.submit_order(seat, phase.number, ENGINE.random_order(game.state, seat.number, rng))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert sorted(row["seat"] for row in game.result) == [0, 1, 2, 3]

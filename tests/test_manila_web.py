@@ -14,7 +14,7 @@ from django.urls import reverse
 from games.models import Game, OutboundEmail, Player
 from games.outgoing import emails
 from games.outgoing.links import make_token
-from games.play import turns
+from games.play import orders
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,7 +74,7 @@ def last_email_to(seat_number: int) -> str:
 
 
 def submit(game: Game, seat_number: int, order: dict) -> None:
-    turns.submit_order(game.seats.get(number=seat_number), open_phase(game).number, order)
+    orders.submit_order(game.seats.get(number=seat_number), open_phase(game).number, order)
 
 
 def test_the_page_and_turn_email_draw_the_board_and_show_only_the_count_of_other_players_shares(client, make_game):

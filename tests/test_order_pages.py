@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games.incoming import forms, review
 from games.models import Game, Order, Phase
-from games.play import turns
+from games.play import orders, turns
 from tests.conftest import open_phase
 from tests.test_views import signed_in
 
@@ -31,7 +31,7 @@ def phoenician(make_game: Any) -> tuple[Game, int]:
         phase = open_phase(game)
         (seat,) = phase.prompts
         centre = phase.prompt_for(int(seat))["fields"][0]["choices"][0]["value"]  # type: ignore[index]
-        turns.submit_order(game.seats.get(number=int(seat)), phase.number, {"centre": centre})
+        orders.submit_order(game.seats.get(number=int(seat)), phase.number, {"centre": centre})
     phase = open_phase(game)
     assert game.state["step"] == "turn" and len(phase.prompts) == 1
     return game, int(next(iter(phase.prompts)))
@@ -73,8 +73,8 @@ def test_a_one_seat_turn_is_built_step_by_step_reviewed_and_confirmed(client: Cl
 
     reviewed = post(client, game, {"how": "builder", "steps__0": step, "steps__1": ""})
     assert reviewed.status_code == 200 and b"Check your order" in reviewed.content
-    order = review.check(game, seat, {"steps": step})
-    expected = review.read_back(game, seat, order)
+    checked = orders.check_order(game.seats.get(number=seat), open_phase(game).number, {"steps": step})
+    order, expected = checked.order, checked.read_back
     assert all(line in reviewed.content.decode() for line in expected.lines)
     assert not Order.objects.filter(phase=open_phase(game)).exists(), "nothing is stored before Confirm"
     token, phase_number = reviewed.context["token"], open_phase(game).number
@@ -131,7 +131,7 @@ def test_the_last_sealed_order_says_the_turn_has_been_resolved_when_it_has(clien
     game = make_game(humans=3)
     phase = open_phase(game)
     for number in (1, 2):
-        turns.submit_order(game.seats.get(number=number), phase.number, {"role": "buyer"})
+        orders.submit_order(game.seats.get(number=number), phase.number, {"role": "buyer"})
     signed_in(client, game, 0)
     response = client.post(
         reverse("games-order", args=[game.pk]), {"phase": phase.number, "role": "buyer"}, follow=True
@@ -176,7 +176,7 @@ def test_the_typed_form_of_a_fresh_page_stores_what_was_typed(client: Client, ma
     assert hidden["how"] == "typed" and page.context["form"]["how"].value() == "builder"
     example = turns.engine_of(game).example_order(game.state, seat)
     reviewed = client.post(reverse("games-order", args=[game.pk]), {**hidden, "steps": example["steps"]}, follow=True)
-    expected = review.read_back(game, seat, review.check(game, seat, example))
+    expected = orders.check_order(game.seats.get(number=seat), open_phase(game).number, example).read_back
     assert [line for line in expected.lines if line in reviewed.content.decode()] == list(expected.lines)
 
 
@@ -187,4 +187,5 @@ def test_a_typed_order_posted_as_from_the_builder_is_still_read_as_typed(client:
     signed_in(client, game, seat)
     example = turns.engine_of(game).example_order(game.state, seat)
     reviewed = post(client, game, {"how": "builder", "steps": example["steps"]})
-    assert reviewed.context["read_back"] == review.read_back(game, seat, review.check(game, seat, example))
+    checked = orders.check_order(game.seats.get(number=seat), open_phase(game).number, example)
+    assert reviewed.context["read_back"] == checked.read_back

@@ -10,7 +10,7 @@ from django.core import mail
 
 from games.engines import get_engine
 from games.models import Game, OutboundEmail, Phase
-from games.play import turns
+from games.play import orders
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ def play_to_the_end(game: Game, rng: random.Random, limit: int = 3000) -> int:
             return played
         phase = open_phase(game)
         for seat in game.seats.filter(number__in=phase.owed_seats, player__isnull=False):
-            turns.submit_order(seat, phase.number, ENGINE.random_order(game.state, seat.number, rng))
+            orders.submit_order(seat, phase.number, ENGINE.random_order(game.state, seat.number, rng))
     pytest.fail(f"no end after {limit} phases")
 
 

@@ -6,7 +6,7 @@ discard counts, whose turn it is. Other players' hands are never shown, only the
 are visible only to the two players."
 
 The table is arranged once (a known map and known cards, written into the game before its first turn),
-then played only through turns.submit_order and the eager Celery tasks.
+then played only through orders.submit_order and the eager Celery tasks.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from django.urls import reverse
 from games.engines.phoenician.data import COLOURS, full_deck, parse_square
 from games.models import Game, Order, Player
 from games.outgoing.links import make_token
-from games.play import turns
+from games.play import orders
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -80,7 +80,7 @@ def arrange(game: Game) -> tuple[int, int, int]:
 
 
 def submit(game: Game, seat: int, data: dict[str, Any]) -> None:
-    turns.submit_order(game.seats.get(number=seat), open_phase(game).number, data)
+    orders.submit_order(game.seats.get(number=seat), open_phase(game).number, data)
 
 
 def signed_in(game: Game, seat: int | None) -> Client:

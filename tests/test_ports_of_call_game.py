@@ -13,7 +13,7 @@ from games.engines import get_engine
 from games.engines.ports_of_call.money import order_label
 from games.models import Game, Phase
 from games.outgoing.links import make_token
-from games.play import turns
+from games.play import orders
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +32,7 @@ def test_a_game_of_ports_of_call_plays_to_the_end_with_standings_and_turn_emails
             break
         phase = open_phase(game)
         assert phase.owed_seats == [0], "only the human's turns wait for an order"
-        turns.submit_order(human, phase.number, engine.random_order(game.state, 0, rng))
+        orders.submit_order(human, phase.number, engine.random_order(game.state, 0, rng))
         turns_answered += 1
         assert turns_answered < 100, "the game does not end"
     # One home city and 16 quarters (4 years x 4) of turns for the human seat.
@@ -74,7 +74,7 @@ def test_pages_and_emails_keep_dealt_kept_and_completed_order_cards_secret(clien
     assert not any(label in _mail_to("player2@example.com") for label in dealt[0])
 
     kept = game.state["dealt"][0][1]
-    turns.submit_order(game.seats.get(number=0), open_phase(game).number, {"home": "Tokyo", "keep": str(kept)})
+    orders.submit_order(game.seats.get(number=0), open_phase(game).number, {"home": "Tokyo", "keep": str(kept)})
     game.refresh_from_db()
     assert order_label(kept) in _page(client, game, 0)
     assert order_label(kept) not in _page(client.__class__(), game, 1)
@@ -82,7 +82,7 @@ def test_pages_and_emails_keep_dealt_kept_and_completed_order_cards_secret(clien
     assert order_label(kept) in _mail_to("player1@example.com")
 
     blue_kept = game.state["dealt"][1][0]
-    turns.submit_order(game.seats.get(number=1), open_phase(game).number, {"home": "Hamburg", "keep": str(blue_kept)})
+    orders.submit_order(game.seats.get(number=1), open_phase(game).number, {"home": "Hamburg", "keep": str(blue_kept)})
     game.refresh_from_db()
     assert order_label(kept) in _page(client.__class__(), game, 1), "revealed once every home city is chosen"
 

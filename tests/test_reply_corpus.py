@@ -29,7 +29,7 @@ from django.core.cache import cache
 from games.engines import get_engine
 from games.incoming.mail import inbound, replies
 from games.models import Game, Order, OutboundEmail
-from games.play import turns
+from games.play import orders
 from tests import reply_samples
 from tests.conftest import open_phase
 
@@ -75,7 +75,7 @@ def ports_of_call(make_game) -> Turn:
     """The first turn of actions of a Ports of Call game against a bot: the player's alone."""
     game = make_game(humans=1, bots=1, engine="ports-of-call", title="Harbour League table 9")
     engine = get_engine("ports-of-call")
-    turns.submit_order(game.seats.get(number=0), open_phase(game).number, engine.example_order(game.state, 0))
+    orders.submit_order(game.seats.get(number=0), open_phase(game).number, engine.example_order(game.state, 0))
     assert list(open_phase(game).prompts) == ["0"]
     return turn_of(game)
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 from games.models import Order, ReadReply, Receipt
 from games.outgoing import receipts
 from games.outgoing.order_text import order_lines
-from games.play import sweep, turns
+from games.play import orders, sweep, turns
 from tests.conftest import open_phase
 from tests.test_inbound import WEBHOOK, mailgun_fields, postmark_payload, reply_to_of, sendgrid_fields
 
@@ -136,7 +136,7 @@ def test_a_reply_written_before_an_order_from_the_page_does_not_replace_it(clien
     game = make_game(humans=3)
     address = reply_to_of("player1@example.com")
     seat = game.seats.get(number=0)
-    turns.submit_order(seat, open_phase(game).number, {"role": "buyer"})  # on the page, now
+    orders.submit_order(seat, open_phase(game).number, {"role": "buyer"})  # on the page, now
     post(client, payload(address, "role: seller", written=timezone.now() - timedelta(minutes=2)))
     assert Order.objects.get(phase=open_phase(game), seat=seat).data == {"role": "buyer"}
     post(client, payload(address, "role: seller", written=timezone.now() + timedelta(days=1)))  # a fast clock

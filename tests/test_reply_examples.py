@@ -16,7 +16,7 @@ from games.engines import all_engines
 from games.models import Order, OutboundEmail, Seat
 from games.outgoing import receipts
 from games.outgoing.order_text import order_lines
-from games.play import turns
+from games.play import orders, turns
 from tests.game_renders import emails_due
 from tests.test_inbound import postmark_payload
 
@@ -99,7 +99,7 @@ def test_the_example_in_every_turn_email_is_accepted_as_a_reply(
         for number in phase.owed_seats:
             seat = Seat.objects.get(game=game, number=number)
             if not Order.objects.filter(phase=phase, seat=seat).exists():
-                turns.submit_order(seat, phase.number, engine.random_order(game.state, number, rng))
+                orders.submit_order(seat, phase.number, engine.random_order(game.state, number, rng))
         # The resolution's wake-up call runs after commit, which a test's transaction never does.
         turns.resolve_phase(phase.pk)
     assert replied >= 8 and len(kinds) >= 2, (replied, kinds)

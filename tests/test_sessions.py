@@ -20,7 +20,7 @@ from games.engines import get_engine
 from games.incoming import sessions
 from games.models import Order, Phase, Player
 from games.outgoing.links import SIGN_IN_SALT, make_token
-from games.play import organise, turns
+from games.play import orders, organise
 from tests.conftest import emailed_sign_in_link, open_phase, sign_in_by_email
 from tests.league_helpers import first_game, make_league, started_round
 
@@ -257,7 +257,7 @@ def statements(client, method: str, url: str, data: dict | None = None) -> list[
 
 def test_the_session_checks_add_no_query_to_the_game_page_or_an_order(make_game):
     game = make_game(humans=3)
-    turns.submit_order(game.seats.get(number=0), 1, {"role": "buyer"})
+    orders.submit_order(game.seats.get(number=0), 1, {"role": "buyer"})
     by_link, by_account = Client(), Client()
     by_link.get(link(game))
     sign_in_by_email(by_account)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.engines import OrderError, get_engine
 from games.models import Event, Game, Order, OutboundEmail, Phase
 from games.outgoing import wakes
-from games.play import organise, sweep, turns
+from games.play import orders, organise, sweep, turns
 from tests.conftest import headline, open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +27,7 @@ def legal_order(game: Game, seat: int, salt: int = 0) -> dict:
 def submit_all(game: Game, except_seats: tuple[int, ...] = ()) -> Phase:
     phase = open_phase(game)
     for seat in game.seats.filter(number__in=phase.owed_seats).exclude(number__in=except_seats):
-        turns.submit_order(seat, phase.number, legal_order(game, seat.number))
+        orders.submit_order(seat, phase.number, legal_order(game, seat.number))
     return phase
 
 
@@ -43,7 +43,7 @@ def test_an_order_is_stored_sealed_and_the_phase_waits_for_the_others(make_game)
     game = make_game(humans=3)
     phase = open_phase(game)
     seat = game.seats.get(number=0)
-    result = turns.submit_order(seat, phase.number, legal_order(game, 0))
+    result = orders.submit_order(seat, phase.number, legal_order(game, 0))
     assert not result.complete and not result.revised
     phase.refresh_from_db()
     assert phase.status == Phase.Status.OPEN
@@ -54,8 +54,8 @@ def test_an_order_can_be_revised_until_the_phase_resolves(make_game):
     game = make_game(humans=3)
     phase = open_phase(game)
     seat = game.seats.get(number=0)
-    turns.submit_order(seat, phase.number, {"role": "buyer"})
-    result = turns.submit_order(seat, phase.number, {"role": "seller"})
+    orders.submit_order(seat, phase.number, {"role": "buyer"})
+    result = orders.submit_order(seat, phase.number, {"role": "seller"})
     order = Order.objects.get(phase=phase, seat=seat)
     assert result.revised and order.revision == 2 and order.data == {"role": "seller"}
 
@@ -77,8 +77,8 @@ def test_a_malformed_order_is_refused_with_the_engines_message_and_nothing_is_st
     bad = {"role": "pirate"}
     with pytest.raises(OrderError) as engine_says:
         get_engine("piraeus").validate(game.state, 1, bad)
-    with pytest.raises(turns.OrderRejected) as rejected:
-        turns.submit_order(seat, phase.number, bad)
+    with pytest.raises(orders.OrderRejected) as rejected:
+        orders.submit_order(seat, phase.number, bad)
     assert str(rejected.value) == str(engine_says.value)
     assert not Order.objects.filter(phase=phase).exists()
 
@@ -89,23 +89,23 @@ def test_a_malformed_order_is_refused_with_the_engines_message_and_nothing_is_st
 def test_garbage_orders_are_refused_not_crashed_on(make_game, garbage):
     game = make_game(humans=3)
     phase = open_phase(game)
-    with pytest.raises(turns.OrderRejected):
-        turns.submit_order(game.seats.get(number=0), phase.number, garbage)
+    with pytest.raises(orders.OrderRejected):
+        orders.submit_order(game.seats.get(number=0), phase.number, garbage)
     assert not Order.objects.filter(phase=phase).exists()
 
 
 def test_an_order_for_a_phase_that_has_moved_on_is_refused(make_game):
     game = make_game(humans=3)
     old = submit_all(game)
-    with pytest.raises(turns.OrderRejected, match="already been resolved"):
-        turns.submit_order(game.seats.get(number=0), old.number, legal_order(game, 0))
+    with pytest.raises(orders.OrderRejected, match="already been resolved"):
+        orders.submit_order(game.seats.get(number=0), old.number, legal_order(game, 0))
     assert Order.objects.filter(phase=old).count() == len(old.owed_seats)
 
 
 def test_an_order_for_a_phase_that_does_not_exist_is_refused(make_game):
     game = make_game(humans=3)
-    with pytest.raises(turns.OrderRejected, match="no such turn"):
-        turns.submit_order(game.seats.get(number=0), 99, {"role": "buyer"})
+    with pytest.raises(orders.OrderRejected, match="no such turn"):
+        orders.submit_order(game.seats.get(number=0), 99, {"role": "buyer"})
 
 
 def test_a_seat_not_asked_in_a_phase_cannot_submit(make_game):
@@ -113,11 +113,11 @@ def test_a_seat_not_asked_in_a_phase_cannot_submit(make_game):
     phase = open_phase(game)
     # Day 1 planning: seat 0 sells, the others buy; the sale phase then asks only seat 0.
     for seat in game.seats.all():
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
     sale = open_phase(game)
     assert sale.owed_seats == [0]
-    with pytest.raises(turns.OrderRejected, match="owe no order"):
-        turns.submit_order(game.seats.get(number=1), sale.number, {"cards": []})
+    with pytest.raises(orders.OrderRejected, match="owe no order"):
+        orders.submit_order(game.seats.get(number=1), sale.number, {"cards": []})
 
 
 def test_resolving_twice_resolves_once(make_game):
@@ -215,7 +215,7 @@ def test_extending_a_deadline_moves_it_and_rearms_the_reminder(make_game):
 def test_a_deadline_the_organiser_moves_is_emailed_to_each_seat_still_owing_an_order(make_game):
     game = make_game(humans=3)
     phase = open_phase(game)
-    turns.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
+    orders.submit_order(game.seats.get(number=0), phase.number, {"role": "seller"})
     mail.outbox.clear()
 
     def told() -> list[tuple[str, str]]:
@@ -260,7 +260,7 @@ def test_bots_play_their_seats_so_a_game_moves_at_the_humans_pace(make_game):
     game = make_game(humans=1, bots=2)
     phase = open_phase(game)
     assert turns.submitted_seats(phase) == {1, 2}
-    turns.submit_order(game.seats.get(number=0), phase.number, legal_order(game, 0))
+    orders.submit_order(game.seats.get(number=0), phase.number, legal_order(game, 0))
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED
 

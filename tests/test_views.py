@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.incoming.sessions import SESSION_ACCOUNT, SESSION_SEATS
 from games.models import Order, Phase
 from games.outgoing.links import SALT, make_token, read_token
-from games.play import organise, turns
+from games.play import orders, organise, turns
 from tests.conftest import open_phase, sign_in_by_email
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -251,7 +251,7 @@ def test_an_order_post_for_a_turn_the_seat_is_not_asked_in_changes_nothing(clien
     signed_in(client, game, 1)
     phase = open_phase(game)
     for seat in game.seats.all():
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
     sale = open_phase(game)  # asks seat 0 only
     response = client.post(
         reverse("games-order", args=[game.pk]), {"phase": sale.number, "cards__0": "Furs"}, follow=True

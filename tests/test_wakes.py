@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.models import Game, OutboundEmail, Player, Wake
 from games.outgoing import dispatch, emails, wakes
 from games.outgoing.dispatch import SEND_DUE
-from games.play import turns
+from games.play import orders, turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db
@@ -151,11 +151,11 @@ def test_a_backlog_of_one_games_phases_emails_each_reader_the_news_once_in_one_t
     Player.objects.update(notify=Player.Notify.ALL)  # every phase: each resolution emails every seat
     phase = open_phase(game)
     for seat in game.seats.all():  # seat 1 the only seller: the sale asks only them
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
     assert turns.resolve_phase(phase.pk)
     phase = open_phase(game)
     assert phase.owed_seats == [0]
-    turns.submit_order(game.seats.get(number=0), phase.number, turns.engine_of(game).default_order(game.state, 0))
+    orders.submit_order(game.seats.get(number=0), phase.number, turns.engine_of(game).default_order(game.state, 0))
     assert turns.resolve_phase(phase.pk)
     sent = emails.send_due()
     # The first turn emails ask for orders of phases that have resolved since: skipped, not sent.

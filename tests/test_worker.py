@@ -24,7 +24,7 @@ from games.management.commands.replay import replay
 from games.models import Event, Game, OutboundEmail, Phase, Player
 from games.outgoing import outbox
 from games.outgoing.dispatch import RESOLVE_PHASE, SEND_DUE, Queue
-from games.play import sweep, turns
+from games.play import orders, sweep, turns
 from pbem.celery import app as celery_app
 from tests import recording_mail
 from tests.conftest import open_phase
@@ -152,7 +152,7 @@ def test_a_real_worker_resolves_the_phase_when_the_last_order_commits(make_game,
     worker = broker_workers()
     phase = open_phase(game)
     for seat in game.seats.order_by("number"):
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
 
     def resolved() -> bool:
         return Phase.objects.filter(game=game, number=2).exists()
@@ -181,7 +181,7 @@ def test_resolutions_and_emails_go_to_their_own_queues_each_taken_by_its_own_wor
     phase = open_phase(game)
     resolver = broker_workers(Queue.RESOLVE)
     for seat in game.seats.order_by("number"):
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
     wait_for(lambda: Phase.objects.filter(game=game, number=2).exists(), 60, "the resolution", resolver)
     wait_for(lambda: waiting_in(Queue.EMAIL) == 1, 60, "the emails' task to reach the email queue", resolver)
     owed = OutboundEmail.objects.filter(game=game).exclude(phase=phase, kind="turn-started")
@@ -203,7 +203,7 @@ def test_a_burst_of_resolutions_emails_goes_out_in_one_sender_task(make_game, br
     for game in games:
         phase = open_phase(game)
         for seat in game.seats.order_by("number"):
-            turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+            orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
     wait_for(lambda: Phase.objects.filter(number=2).count() == 4, 60, "the four resolutions", resolver)
     owed = OutboundEmail.objects.filter(phase__number=2)
     assert owed.count() == 4 and waiting_in(Queue.EMAIL) == 1
@@ -242,7 +242,7 @@ def test_a_worker_killed_in_the_middle_of_a_resolution_leaves_it_to_the_sweep_wh
     phase = open_phase(game)
     seats = {s.number: s for s in game.seats.all()}
     for number in (0, 1):
-        turns.submit_order(seats[number], phase.number, {"role": "seller" if number == 0 else "buyer"})
+        orders.submit_order(seats[number], phase.number, {"role": "seller" if number == 0 else "buyer"})
     first = workers()
     with psycopg.connect(database_url()) as lock:
         lock.execute(
@@ -250,7 +250,7 @@ def test_a_worker_killed_in_the_middle_of_a_resolution_leaves_it_to_the_sweep_wh
             " reminded) VALUES (%s, 2, 'placeholder', '{}', 'open', now(), now(), false, false)",
             [game.pk],
         )
-        turns.submit_order(seats[2], phase.number, {"role": "buyer"})  # the last order: enqueued on commit
+        orders.submit_order(seats[2], phase.number, {"role": "buyer"})  # the last order: enqueued on commit
         wait_for(lambda: bool(blocked_by(lock)), 60, "the worker to reach the next phase's insert", first)
         (resolving,) = blocked_by(lock)
         with connection.cursor() as cursor:
@@ -299,7 +299,7 @@ def test_a_worker_killed_while_sending_a_phases_emails_sends_none_twice_and_none
     phase = open_phase(game)
     first = workers(**recorded, PBEM_TEST_MAIL_STOP_AT="2")
     for seat in game.seats.order_by("number"):
-        turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
     wait_for((mail_dir / recording_mail.STOPPED).exists, 60, "the worker to hang in its second send", first)
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=20)

@@ -2,7 +2,8 @@
 that a reload only reads again: storing an order, or refusing it, goes back to the game page; "Add a step",
 "Remove the last step", a ranked list's buttons and the review's "Change" go back to the game page with the
 form as it now stands (kept in the session meanwhile: games/incoming/drafts.py); "Check my order" in a one-seat turn
-goes to the review page. Only POSTs change anything, and only through games.play.turns."""
+goes to the review page. Only POSTs change anything, and only through games.play.orders: the form is read and
+checked here, and what it says goes to the service as plain data."""
 
 from __future__ import annotations
 
@@ -14,21 +15,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from games.engines import OrderError, get_engine
+from games.engines import get_engine
 from games.incoming import drafts, ranked, review
 from games.incoming.drafts import Draft
 from games.incoming.forms import OrderForm
 from games.incoming.sessions import seat_of
 from games.incoming.views import _not_a_player
-from games.models import Game, Phase, Seat
+from games.models import Seat
 from games.outgoing import facts
-from games.play import turns
+from games.play import orders, turns
 
 BUILDER_BUTTONS = ("add", "remove", *ranked.BUTTONS)  # they show the form again and store nothing
-
-
-class FormInvalid(turns.OrderRejected):
-    """The form's own checks failed; its errors are on the form."""
 
 
 def _closed(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -60,11 +57,11 @@ def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
         phase_number = int(request.POST.get("phase", ""))
     except ValueError:
         phase_number = -1
-    game = seat.game
-    phase = turns.current_phase(game)
-    prompt = phase.prompt_for(seat.number) if phase is not None and phase.number == phase_number else None
-    if phase is None or prompt is None:
+    try:
+        turn = orders.open_turn(seat, phase_number)
+    except orders.TurnClosed:
         return _closed(request, game_id)
+    game, prompt = seat.game, turn.prompt
     # A steps field's own name is only ever the typed form's text box (the builder's rows are "<name>__<n>"),
     # so it means typed whatever "how" says: a page served with a wrong "how" still stores what was typed.
     typed = request.POST.get("how") == "typed" or any(
@@ -76,28 +73,30 @@ def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
         except review.ReviewExpired:
             messages.info(request, "That review is too old; here is your order form.")
             return redirect("games-game", game_id=game_id)
-        initial = OrderForm.initial_from(prompt, reviewed.order, phase.number)
-        drafts.keep(request, game_id, Draft(phase.number, seat.number, reviewed.typed, initial=initial))
+        initial = OrderForm.initial_from(prompt, reviewed.order, turn.phase_number)
+        drafts.keep(request, game_id, Draft(turn.phase_number, seat.number, reviewed.typed, initial=initial))
         return to_form(game_id)
     source = review.steps_source(game, seat.number)
     data = ranked.rearranged(request.POST, prompt)
     form = OrderForm(prompt, data, source=source, typed=typed, remove=request.POST.get("remove", ""))
-    if any(button in request.POST for button in BUILDER_BUTTONS):
-        return _again(request, seat, phase.number, form)
-    if review.needs_review(phase):
-        return _review(request, game, seat, phase, form)
-    return _store(request, seat, phase_number, form)
+    if any(button in request.POST for button in BUILDER_BUTTONS) or not form.is_valid():
+        return _again(request, seat, turn.phase_number, form)
+    if turn.alone:
+        return _review(request, seat, turn.phase_number, form)
+    return _submitted(request, seat, turn.phase_number, form.order(), form)
 
 
-def _review(request: HttpRequest, game: Game, seat: Seat, phase: Phase, form: OrderForm) -> HttpResponse:
-    if not form.is_valid():
-        return _again(request, seat, phase.number, form)
+def _review(request: HttpRequest, seat: Seat, phase_number: int, form: OrderForm) -> HttpResponse:
+    """A turn that is the seat's alone resolves as its order is stored: the order is read back first."""
     try:
-        order = review.check(game, seat.number, form.order())
-    except OrderError as error:
-        return _again(request, seat, phase.number, form, (str(error),))
-    drafts.keep_review(request, game.pk, review.sign(seat, review.Reviewed(phase.number, order, form.typed)))
-    return redirect("games-order-review", game_id=game.pk)
+        checked = orders.check_order(seat, phase_number, form.order())
+    except orders.TurnClosed:
+        return _closed(request, seat.game_id)
+    except orders.IllegalOrder as error:
+        return _again(request, seat, phase_number, form, (str(error),))
+    reviewed = review.Reviewed(phase_number, checked.order, form.typed)
+    drafts.keep_review(request, seat.game_id, review.sign(seat, reviewed))
+    return redirect("games-order-review", game_id=seat.game_id)
 
 
 @require_GET
@@ -124,30 +123,21 @@ def review_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/review.html", context)
 
 
-def _store(request: HttpRequest, seat: Seat, phase_number: int, form: OrderForm) -> HttpResponse:
-    """Through games.play.turns, which checks the turn under its lock; the form is read from the prompt it gives."""
-
-    def order_from_form(prompt: dict[str, Any]) -> dict[str, Any]:
-        if not form.is_valid():
-            raise FormInvalid("")
-        return form.order()
-
-    return _submitted(request, seat, phase_number, order_from_form, form)
-
-
 def _submitted(
-    request: HttpRequest, seat: Seat, phase_number: int, order: turns.OrderInput, form: OrderForm | None
+    request: HttpRequest, seat: Seat, phase_number: int, order: dict[str, Any], form: OrderForm | None
 ) -> HttpResponse:
+    """Through games.play.orders, which checks the turn and the order under its lock. A refusal goes back to
+    the form it came from (with the engine's reason above it), or, from the review, to the game page."""
     game_id = seat.game_id
     try:
-        result = turns.submit_order(seat, phase_number, order)
-    except turns.TurnClosed:
+        result = orders.submit_order(seat, phase_number, order)
+    except orders.TurnClosed:
         return _closed(request, game_id)
-    except turns.OrderRejected as error:
+    except orders.OrderRejected as error:
         if form is None:
             messages.error(request, f"Your order was not stored: {error}")
             return redirect("games-game", game_id=game_id)
-        return _again(request, seat, phase_number, form, () if isinstance(error, FormInvalid) else (str(error),))
+        return _again(request, seat, phase_number, form, (str(error),))
     drafts.drop(request, game_id)
     messages.success(request, review.outcome_words(result, game_id, phase_number))
     return redirect("games-game", game_id=game_id)

@@ -1,7 +1,7 @@
 """Looking at an order before it counts. In a phase that asks one seat, submitting resolves the turn, so the
 page first shows the order read back by the engine and asks for a confirmation; what is confirmed travels
 signed in the page (salted per use, bound to the seat and turn), so it is exactly what was reviewed, and
-nothing is stored before it comes back through games.play.turns like any order."""
+nothing is stored before it comes back through games.play.orders like any order."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from games.engines import get_engine
 from games.engines.base import ReadBack
 from games.incoming.forms import StepsSource
 from games.models import Game, Phase, Seat
-from games.play import turns
+from games.play import orders
 
 SALT = "pbem.order-review"
 MAX_AGE = 24 * 3600  # a review left open longer than a day is looked at again
@@ -31,7 +31,7 @@ class Reviewed:
     typed: bool  # how the player wrote it, so "Change" reopens the same form
 
 
-def outcome_words(result: turns.Submitted, game_id: int, phase_number: int) -> str:
+def outcome_words(result: orders.Stored, game_id: int, phase_number: int) -> str:
     """What became of a stored order, truly: when it was the last one owed, whether the turn is being
     resolved or, with tasks run at once, already has been."""
     if result.complete:
@@ -57,12 +57,8 @@ def steps_source(game: Game, seat_number: int) -> StepsSource:
 
 
 def read_back(game: Game, seat_number: int, order: dict[str, Any]) -> ReadBack:
+    """A stored order in the engine's words, as the game page shows it."""
     return get_engine(game.engine).read_back(game.state, seat_number, order)
-
-
-def check(game: Game, seat_number: int, order: dict[str, Any]) -> dict[str, Any]:
-    """The order as the engine reads it now (the same `validate` as storing it); OrderError if refused."""
-    return get_engine(game.engine).validate(game.state, seat_number, order)
 
 
 def sign(seat: Seat, reviewed: Reviewed) -> str:

@@ -1,5 +1,5 @@
 """Thin views: read the session, call the service layer, render. GET never changes game state (mail
-scanners follow links); only POSTs do, and only through games.play.turns."""
+scanners follow links); only POSTs do, and only through the services of games.play."""
 
 from __future__ import annotations
 

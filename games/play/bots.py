@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from games.models import Phase, Player, Seat, unique_row
 from games.outgoing.dispatch import PLAY_BOTS, after_commit
-from games.play.turns import OrderRejected, engine_of, submit_order
+from games.play.orders import OrderRejected, submit_order
+from games.play.turns import engine_of
 
 
 def ask_bots(phase: Phase) -> None:

@@ -1,8 +1,9 @@
-"""The service layer: create a game, submit an order, resolve a phase, the organisers' actions.
+"""Games and phases: create a game, resolve a phase exactly once, open the next one with its outbox rows.
 
-Views, admin actions, management commands and tasks all come through here, so every path keeps the same
-guarantees: orders are validated by the engine and stored sealed; a phase resolves exactly once, under a
-row lock, writing the new state, the log, the next phase and its outbox rows in one transaction.
+Every path comes through here (the web, email replies, bots, the organisers' actions in games/play/organise.py,
+the sweep's tasks), so each keeps the same guarantees: a phase resolves exactly once, under a row lock,
+writing the new state, the log, the next phase and its outbox rows in one transaction. Orders are taken by
+games/play/orders.py, one call per intent.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,33 +21,14 @@ from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
 
 from games import extensions
-from games.engines import OrderError, get_engine
+from games.engines import get_engine
 from games.engines.base import Engine
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
 from games.outgoing import mailpolicy, wakes
-from games.outgoing.dispatch import PLAY_BOTS, RESOLVE_PHASE, after_commit
+from games.outgoing.dispatch import PLAY_BOTS, after_commit
 from games.talk.options import split_options
 
 log = logging.getLogger(__name__)
-
-
-class OrderRejected(Exception):
-    """An order that was not stored. The message is for the player and names no hidden information."""
-
-
-class TurnClosed(OrderRejected):
-    """The turn is not open to this seat (over, resolved, or not asking it): the order was not looked at."""
-
-
-# An order, or a function making one from the seat's prompt (a web form is built from the prompt read
-# under the lock, so the view needs no read of its own).
-OrderInput = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Submitted:
-    revised: bool
-    complete: bool  # every owed order of the phase is now in
 
 
 def phase_rng(game: Game, phase_number: int) -> random.Random:
@@ -119,67 +100,6 @@ def create_game(
         )
         _open_next_phase(game, seats, state, previous=None, now=timezone.now())
     return game
-
-
-# --- Orders ----------------------------------------------------------------------------------------
-
-
-def submit_order(
-    seat: Seat, phase_number: int, data: OrderInput, *, default: bool = False, written_at: datetime | None = None
-) -> Submitted:
-    """Validate and store (or revise) `seat`'s sealed order for the phase; if it was the last one owed,
-    enqueue the resolution after commit. `default`: the engine's default order, played for a seat whose
-    player cannot be reached (it counts as a miss, as at a deadline). `written_at`: when an email reply was
-    written (its Date), kept with the order. Raises OrderRejected (TurnClosed when the turn is not open to the
-    seat), having stored nothing."""
-    with transaction.atomic():
-        # The lock serialises the submissions of one phase with each other and with its resolution, so
-        # of two "last" orders arriving together exactly one sees the phase complete, and no order can
-        # slip in while the phase is being resolved.
-        phase = unique_row(
-            Phase.objects.select_for_update(no_key=True)
-            .select_related("game")
-            .filter(game_id=seat.game_id, number=phase_number)
-        )
-        if phase is None:
-            raise TurnClosed("There is no such turn in this game.")
-        game = phase.game
-        if game.status == Game.Status.FINISHED:
-            raise TurnClosed("This game is over; no more orders are taken.")
-        if phase.status != Phase.Status.OPEN:
-            raise TurnClosed(
-                f"That turn ({phase.name}) has already been resolved, so your order was not stored. "
-                "The game page shows the current turn."
-            )
-        prompt = phase.prompt_for(seat.number)
-        if prompt is None:
-            raise TurnClosed("You owe no order in this turn.")
-        order = data(prompt) if callable(data) else data
-        try:
-            normalised = engine_of(game).validate(game.state, seat.number, order)
-        except OrderError as error:
-            raise OrderRejected(str(error)) from None
-        now = timezone.now()
-        # A revision is one UPDATE; it cannot change whether the phase is complete, so only a first
-        # order counts the phase's orders, and marks the phase complete if it was the last one owed.
-        revised = bool(
-            Order.objects.filter(phase=phase, seat=seat).update(
-                data=normalised, revision=F("revision") + 1, submitted_at=now, is_default=default, written_at=written_at
-            )
-        )
-        complete = phase.complete_at is not None
-        if not revised:
-            Order.objects.create(phase=phase, seat=seat, data=normalised, is_default=default, written_at=written_at)
-            complete = Order.objects.filter(phase=phase).count() >= len(phase.prompts)
-            if complete:
-                Phase.objects.filter(pk=phase.pk).update(complete_at=now)
-        # A revision of a complete phase enqueues the resolution again: the first call may have been lost
-        # (a broker outage), and the player retrying is the first to notice. Resolving twice is harmless.
-        if complete and game.status == Game.Status.ACTIVE:
-            after_commit(RESOLVE_PHASE, phase.pk)
-    # The log line names the seat, never the order's content.
-    log.info("order stored: game %s phase %s seat %s revised=%s", game.pk, phase.number, seat.number, revised)
-    return Submitted(revised=revised, complete=complete)
 
 
 def submitted_seats(phase: Phase) -> set[int]:

@@ -39,7 +39,6 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from games.engines import OrderError
 from games.engines.base import ReadBack
 from games.incoming import review
 from games.incoming.mail.quotes import Ours
@@ -58,7 +57,7 @@ from games.outgoing import mailpolicy, messages, receipts
 from games.outgoing.emails import GAME_SUBJECT, first_sent, game_link, reply_address
 from games.outgoing.links import mailto_player
 from games.outgoing.order_text import order_lines
-from games.play import turns
+from games.play import orders
 
 log = logging.getLogger(__name__)
 # The outbox id in a reply address's local part (bounded: a longer number is no row of ours).
@@ -150,18 +149,6 @@ class ReplyOutcome:
     message: str
 
 
-class NoOrderFound(turns.OrderRejected):
-    pass
-
-
-class Superseded(turns.OrderRejected):
-    """A reply written before the order stored now (an older reply delivered late): that order stands."""
-
-
-class Unclear(turns.OrderRejected):
-    """A reply that could say another order than the one its writer meant: not stored."""
-
-
 def ours(row: OutboundEmail) -> Ours:
     """What the turn email shows of itself when quoted: its sender's address, its reply address, its subject."""
     sender = parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
@@ -196,45 +183,38 @@ def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: l
 
 
 def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
-    """Submit the reply through the service layer, which checks the turn under its lock. The receipt reads a
-    stored order back in the engine's words, as the game page does, and a refusal says what stands instead."""
-    read: list[ReadBack] = []
+    """Read the reply against the turn it answers and submit its order through games.play.orders, which checks
+    the turn and the order again under its lock. The receipt reads a stored order back in the engine's words,
+    as the game page does, and a refusal says what stands instead."""
     phase = row.phase
-
-    def order_from_reply(prompt: dict[str, Any]) -> dict[str, Any]:
-        stored = unique_row(Order.objects.filter(phase=phase, seat=row.seat).only("written_at", "submitted_at"))
-        if stored is not None and reply.written_at < (stored.written_at or stored.submitted_at):
-            raise Superseded(
-                "Your reply was written before the order you sent since, so it was not used; that order stands."
-            )
-        reading = read_order(prompt, reply.texts, ours(row))
-        # The turn email's example: a legal order now, under the turn's lock.
-        example = order_lines(prompt, turns.engine_of(phase.game).example_order(phase.game.state, row.seat.number))
-        if not reading.order and not reading.broken:
-            lines = "\n".join(f"  {line}" for line in example)
-            raise NoOrderFound(f"No order found in your reply. Write it above the quoted email, like:\n{lines}")
-        refusal = unclear(prompt, reading, review.needs_review(phase), example)
-        if refusal:
-            raise Unclear(refusal)
-        order = reading.order
-        # Under the turn's lock with the phase open, the game's state is this phase's, as submit_order reads it.
-        with suppress(OrderError):  # refused: the verdict says why
-            read.append(review.read_back(phase.game, row.seat.number, review.check(phase.game, row.seat.number, order)))
-        return order
-
-    stored = False
     try:
-        result = turns.submit_order(row.seat, phase.number, order_from_reply, written_at=reply.written_at)
-    except turns.TurnClosed:
-        verdict = f"That turn ({phase.name}) is over, so your reply was not used."
-    except (NoOrderFound, Superseded, Unclear) as error:
-        verdict = f"{error}{what_stands(row)}"
-    except turns.OrderRejected as error:
-        verdict = f"Your order was not stored: {error}{what_stands(row)}"
+        # The prompt and an example of a legal order now, read in one snapshot of the turn.
+        turn = orders.open_turn(row.seat, phase.number, with_example=True, written_at=reply.written_at)
+    except orders.TurnClosed:
+        return ReplyOutcome(False, f"That turn ({phase.name}) is over, so your reply was not used.")
+    except orders.Superseded as error:
+        return ReplyOutcome(False, f"{error}{what_stands(row)}")
+    reading = read_order(turn.prompt, reply.texts, ours(row))
+    example = order_lines(turn.prompt, turn.example or {})
+    if not reading.order and not reading.broken:
+        lines = "\n".join(f"  {line}" for line in example)
+        refusal = f"No order found in your reply. Write it above the quoted email, like:\n{lines}"
     else:
-        stored = True
-        verdict = f"{phase.name}: {review.outcome_words(result, phase.game_id, phase.number)}"
-    return ReplyOutcome(stored, receipt_text(read[0] if stored and read else None, verdict))
+        refusal = unclear(turn.prompt, reading, turn.alone, example)
+    if refusal:
+        return ReplyOutcome(False, f"{refusal}{what_stands(row)}")
+    try:
+        result = orders.submit_order(
+            row.seat, phase.number, reading.order, written_at=reply.written_at, read_back=True
+        )
+    except orders.TurnClosed:
+        return ReplyOutcome(False, f"That turn ({phase.name}) is over, so your reply was not used.")
+    except orders.Superseded as error:
+        return ReplyOutcome(False, f"{error}{what_stands(row)}")
+    except orders.OrderRejected as error:
+        return ReplyOutcome(False, f"Your order was not stored: {error}{what_stands(row)}")
+    verdict = f"{phase.name}: {review.outcome_words(result, phase.game_id, phase.number)}"
+    return ReplyOutcome(True, receipt_text(result.read_back, verdict))
 
 
 def what_stands(row: OutboundEmail) -> str:
