@@ -158,7 +158,7 @@ def api_setup(args: argparse.Namespace, players: list[Any], base_seed: int) -> d
 
     from games.api import tokens
     from games.models import Seat
-    from games.play import turns
+    from games.play import orders, turns
 
     secrets = [tokens.make(player, "bench", "play").secret for player in players[:POSTING]]
     rows: list[str] = []
@@ -168,7 +168,7 @@ def api_setup(args: argparse.Namespace, players: list[Any], base_seed: int) -> d
         game_ids.append(game.pk)
         engine = turns.engine_of(game)
         for seat in Seat.objects.filter(game=game, number__lt=POSTING).order_by("number"):
-            turns.submit_order(seat, 1, engine.random_order(game.state, seat.number, random.Random(k)))
+            orders.submit_order(seat, 1, engine.random_order(game.state, seat.number, random.Random(k)))
             url = f"/api/v1/games/{game.pk}/order"
             rows.append("  {" + ", ".join(lua_string(v) for v in (url, f"Bearer {secrets[seat.number]}")) + "},")
     Path(args.api_lua).write_text(LUA_API % {"rows": "\n".join(rows)})

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.api import tokens
 from games.api.models import Token
 from games.models import Game, Order, Seat
-from games.play import organise, turns
+from games.play import orders, organise, turns
 from games.talk.models import Message, Report
 from tests.api_support import Api, token_for
 from tests.conftest import open_phase
@@ -47,7 +47,7 @@ def orders_of(game: Game) -> list[tuple[int, int, Any]]:
 def test_my_games_lists_my_seats_owed_first(make_game: Any) -> None:
     first, second = make_game(humans=3), make_game(humans=3, seed=5)
     api = seat_api(first, 0)
-    turns.submit_order(Seat.objects.get(game=first, number=0), 1, {"role": "buyer"})
+    orders.submit_order(Seat.objects.get(game=first, number=0), 1, {"role": "buyer"})
     rows = api.get("/games").json()
     assert [(row["game"]["id"], row["owes"], row["seat"]["submitted"]) for row in rows] == [
         (second.pk, True, False),
@@ -110,7 +110,7 @@ def test_an_order_for_a_turn_that_moved_on_is_refused(make_game: Any) -> None:
     game = make_game(humans=3)
     api = seat_api(game, 0)
     for number in range(3):
-        turns.submit_order(Seat.objects.get(game=game, number=number), 1, {"role": "buyer"})
+        orders.submit_order(Seat.objects.get(game=game, number=number), 1, {"role": "buyer"})
     assert open_phase(game).number == 2
     before = orders_of(game)
     body = refused(api.put(f"/games/{game.pk}/order", {"phase": 1, "order": {"role": "seller"}}), 409)
@@ -221,7 +221,7 @@ def test_sessions_keep_csrf_and_tokens_do_not_need_it(make_game: Any) -> None:
 def test_earlier_turns_as_my_seat_saw_them(make_game: Any) -> None:
     game = make_game(humans=3)
     for number in range(3):
-        turns.submit_order(Seat.objects.get(game=game, number=number), 1, {"role": ("buyer", "seller")[number % 2]})
+        orders.submit_order(Seat.objects.get(game=game, number=number), 1, {"role": ("buyer", "seller")[number % 2]})
     api = seat_api(game, 1)
     assert api.get(f"/games/{game.pk}/turns").json() == [{"number": 1, "name": "Day 1 — planning"}]
     turn = api.get(f"/games/{game.pk}/turns/1").json()

@@ -17,7 +17,7 @@ from games.api.extension import BOT_DOMAIN
 from games.api.models import Bot, Token
 from games.engines import all_engines
 from games.models import Game, Order, OutboundEmail, Phase, Seat
-from games.play import turns
+from games.play import orders, turns
 from tests.api_support import Api
 from tests.conftest import open_phase
 from tests.league_helpers import first_game, organiser_of, started_round
@@ -73,7 +73,7 @@ def test_a_bot_owes_orders_and_misses_deadlines_like_anyone(make_game: Any) -> N
     phase = open_phase(game)
     assert 0 in phase.owed_seats and not Seat.objects.get(game=game, number=0).is_bot
     for number in (1, 2):
-        turns.submit_order(Seat.objects.get(game=game, number=number), phase.number, {"role": "buyer"})
+        orders.submit_order(Seat.objects.get(game=game, number=number), phase.number, {"role": "buyer"})
     assert turns.resolve_phase(phase.pk, use_defaults=True)
     missed = Order.objects.get(phase=phase, seat__number=0)
     assert missed.is_default and not missed.excused

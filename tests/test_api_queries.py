@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Seat
-from games.play import turns
+from games.play import orders, turns
 from games.talk import services as talk
 from tests.api_support import Api, token_for
 
@@ -33,12 +33,12 @@ def table(seats: int, phases: int, messages: int) -> tuple[Game, Api, dict[str, 
             break
         for number in phase.owed_seats:
             order = engine.random_order(game.state, number, rng)
-            turns.submit_order(Seat.objects.get(game=game, number=number), phase.number, order)
+            orders.submit_order(Seat.objects.get(game=game, number=number), phase.number, order)
         played += 1
     first = Seat.objects.select_related("player").get(game=game, number=0)
     for n in range(messages):
         talk.post(first, first.player, f"message {n}")
-    turns.submit_order(first, phase.number, engine.random_order(game.state, 0, rng))  # the calls below revise it
+    orders.submit_order(first, phase.number, engine.random_order(game.state, 0, rng))  # the calls below revise it
     return game, Api(token_for(first.player)), engine.random_order(game.state, 0, rng)  # type: ignore[arg-type]
 
 

@@ -14,7 +14,7 @@ from games.api import tokens
 from games.engines import all_engines
 from games.engines.base import Engine
 from games.models import Event, Game, Order, Phase, Seat
-from games.play import turns
+from games.play import orders, turns
 from games.talk import services as talk
 from games.talk.models import Message
 from tests.api_support import Api
@@ -31,7 +31,7 @@ def advance(game: Game, engine: Engine, rng: random.Random, phases: int) -> None
         state = Game.objects.get(pk=game.pk).state
         for number in phase.owed_seats:
             seat = Seat.objects.get(game=game, number=number)
-            turns.submit_order(seat, phase.number, engine.random_order(state, number, rng))
+            orders.submit_order(seat, phase.number, engine.random_order(state, number, rng))
 
 
 def answers(api: Api, game: Game, reader: int) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def test_no_answer_to_a_seat_changes_when_what_it_may_not_see_does(engine: Engin
     assert phase is not None, "the game is still on"
     state = Game.objects.get(pk=game.pk).state
     for number in phase.owed_seats[1:]:  # sealed orders of the others in, the first owed seat still to order
-        turns.submit_order(seats[number], phase.number, engine.random_order(state, number, rng))
+        orders.submit_order(seats[number], phase.number, engine.random_order(state, number, rng))
     sealed = dict(Order.objects.filter(phase=phase).values_list("pk", "data"))
     for reader in range(count):
         api = Api(tokens.make(seats[reader].player, "secrecy", "play").secret)  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from games.engines import all_engines
 from games.hooks import notices, shapes
 from games.hooks.models import Delivery, Hook, Notice
 from games.models import Event, Game, Phase, Seat
-from games.play import sweep, turns
+from games.play import orders, sweep, turns
 from games.talk import services as talk
 
 pytestmark = pytest.mark.usefixtures("toy_game")
@@ -69,7 +69,7 @@ def play(game: Game, rng: random.Random) -> None:
         game.refresh_from_db()
         sweep.send_reminders([phase.pk], phase.deadline - timedelta(minutes=1))
         for number in phase.owed_seats:
-            turns.submit_order(seats[number], phase.number, engine.random_order(game.state, number, rng))
+            orders.submit_order(seats[number], phase.number, engine.random_order(game.state, number, rng))
         turns.resolve_phase(phase.pk)
 
 

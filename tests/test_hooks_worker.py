@@ -13,7 +13,7 @@ import pytest
 from games.hooks.models import Delivery, Hook, Notice
 from games.models import MailStatus, Phase
 from games.outgoing.dispatch import Queue
-from games.play import turns
+from games.play import orders
 from tests import hooks_receiver
 from tests.conftest import open_phase
 from tests.test_worker import started_workers, wait_for
@@ -38,7 +38,7 @@ def test_a_resolution_by_a_real_worker_writes_the_notices_and_an_email_worker_de
             resolver = start(Queue.RESOLVE, **env)
             phase = open_phase(game)
             for seat in game.seats.order_by("number"):
-                turns.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+                orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
             second = Phase.objects.filter(game=game, number=2)
             wait_for(second.exists, 60, "the resolution", resolver)
             written = list(Delivery.objects.order_by("pk"))

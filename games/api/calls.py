@@ -1,7 +1,7 @@
 """The API's one door to the core's turn services: storing, checking and reading back orders, the current
 phase, the log a seat may read and earlier turns. Every rule, refusal and message comes from there (the engines
-and games.play.turns), exactly as the pages get them; when the core's order service changes, this module is the
-one edit."""
+and games.play.orders, one call per intent), exactly as the pages get them; when the core's order service changes, this
+module is the one edit."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from django.db.models import QuerySet
 from games.engines.base import ReadBack
 from games.incoming import review
 from games.models import Event, Game, Phase, Seat
-from games.play import history, turns
+from games.play import history, orders, turns
 
-OrderRejected = turns.OrderRejected
-TurnClosed = turns.TurnClosed
-Submitted = turns.Submitted
+OrderRejected = orders.OrderRejected
+TurnClosed = orders.TurnClosed
+IllegalOrder = orders.IllegalOrder
+Stored = orders.Stored
+Checked = orders.Checked
 ReviewExpired = review.ReviewExpired
 Replayed = history.Replayed
 
@@ -33,14 +35,16 @@ def visible_events(game: Game, seat_number: int | None) -> QuerySet[Event]:
     return turns.visible_events(game, seat_number)
 
 
-def submit(seat: Seat, phase_number: int, order: dict[str, Any]) -> Submitted:
-    """Store or revise the seat's sealed order (OrderRejected, TurnClosed: nothing stored)."""
-    return turns.submit_order(seat, phase_number, order)
+def submit(seat: Seat, phase_number: int, order: dict[str, Any]) -> Stored:
+    """Store or revise the seat's sealed order, read back as stored (OrderRejected, TurnClosed: nothing
+    stored)."""
+    return orders.submit_order(seat, phase_number, order, read_back=True)
 
 
-def check(game: Game, seat_number: int, order: dict[str, Any]) -> dict[str, Any]:
-    """The order as the engine reads it now, stored nowhere (OrderError with the page's message)."""
-    return review.check(game, seat_number, order)
+def check(seat: Seat, phase_number: int, order: dict[str, Any]) -> Checked:
+    """The order as the engine reads it now and its read-back, stored nowhere (IllegalOrder with the page's
+    message, TurnClosed)."""
+    return orders.check_order(seat, phase_number, order)
 
 
 def read_back(game: Game, seat_number: int, order: dict[str, Any]) -> ReadBack:
@@ -62,7 +66,7 @@ def confirmed(seat: Seat, token: str) -> tuple[int, dict[str, Any]]:
     return reviewed.phase_number, reviewed.order
 
 
-def outcome_words(result: Submitted, game_id: int, phase_number: int) -> str:
+def outcome_words(result: Stored, game_id: int, phase_number: int) -> str:
     return review.outcome_words(result, game_id, phase_number)
 
 

@@ -182,12 +182,14 @@ def next_steps(request: HttpRequest, game_id: int, query: Query[StepsQuery]) -> 
     }
 
 
-def _checked(seat: Seat, phase: Phase, asked: dict[str, Any], body: OrderIn) -> dict[str, Any]:
+def _checked(seat: Seat, phase: Phase, asked: dict[str, Any], body: OrderIn) -> calls.Checked:
     """The order as the engine reads it (Problem 422 with the page's message if it refuses), stored nowhere."""
     order = orders.read(asked, phase.number, body.order)
     try:
-        return calls.check(seat.game, seat.number, order)
-    except OrderError as error:
+        return calls.check(seat, phase.number, order)
+    except calls.TurnClosed as closed:
+        raise Problem(409, "turn-closed", str(closed)) from None
+    except calls.IllegalOrder as error:
         raise Problem(422, "order-refused", str(error)) from None
 
 
@@ -197,12 +199,12 @@ def check_order(request: HttpRequest, game_id: int, body: OrderIn) -> dict[str, 
     resolves as the order is stored), the answer carries the confirmation to store it with."""
     caller(request).must_play()
     seat, phase, asked = _asked(request, game_id, body.phase)
-    order = _checked(seat, phase, asked, body)
+    checked = _checked(seat, phase, asked, body)
     needs = calls.needs_confirmation(phase)
     return {
-        "read_back": read_back_json(calls.read_back(seat.game, seat.number, order)),
+        "read_back": read_back_json(checked.read_back),
         "needs_confirmation": needs,
-        "confirmation": calls.confirmation(seat, phase.number, order) if needs else None,
+        "confirmation": calls.confirmation(seat, phase.number, checked.order) if needs else None,
     }
 
 
@@ -212,7 +214,7 @@ def put_order(request: HttpRequest, game_id: int, body: OrderIn) -> dict[str, An
     that asks only the caller is refused here (409): check the order, then confirm it."""
     caller(request).must_play()
     seat, phase, asked = _asked(request, game_id, body.phase)
-    order = _checked(seat, phase, asked, body)
+    checked = _checked(seat, phase, asked, body)
     if calls.needs_confirmation(phase):
         raise Problem(
             409,
@@ -220,7 +222,7 @@ def put_order(request: HttpRequest, game_id: int, body: OrderIn) -> dict[str, An
             "Only you are asked in this turn, so your order resolves it as it is stored: read it back first "
             "(POST …/order/check) and send its confirmation to …/order/confirm.",
         )
-    return _store(seat, phase.number, order)
+    return _store(seat, phase.number, checked.order)
 
 
 @router.post("/games/{game_id}/order/confirm", response={200: StoredOut, **TURN_ERRORS}, summary="Confirm my order")
@@ -246,7 +248,8 @@ def _store(seat: Seat, phase_number: int, order: dict[str, Any]) -> dict[str, An
         raise Problem(409, "turn-closed", str(closed)) from None
     except calls.OrderRejected as error:
         raise Problem(422, "order-refused", str(error)) from None
-    read = calls.read_back(seat.game, seat.number, calls.check(seat.game, seat.number, order))
+    read = result.read_back
+    assert read is not None  # asked for (calls.submit)
     return {
         "phase": phase_number,
         "revised": result.revised,
