@@ -210,9 +210,14 @@ def test_a_burst_of_resolutions_emails_goes_out_in_one_sender_task(make_game, br
 
     mailer = broker_workers(Queue.EMAIL)
     wait_for(lambda: not owed.exclude(status="sent").exists(), 60, "the email worker to send them", mailer)
-    mailer_log = (tmp_path / "worker-2.log").read_text().splitlines()
-    runs = [line for line in mailer_log if f"Task {SEND_DUE}[" in line and " succeeded " in line]
-    assert len(runs) == 1 and runs[0].endswith(": 4"), runs  # one task, which sent the four emails
+
+    def runs() -> list[str]:
+        mailer_log = (tmp_path / "worker-2.log").read_text().splitlines()
+        return [line for line in mailer_log if f"Task {SEND_DUE}[" in line and " succeeded " in line]
+
+    # The task marks the emails sent before it returns and Celery logs its result: wait for that line too.
+    wait_for(lambda: bool(runs()), 60, "the sender task's result in the worker's log", mailer)
+    assert len(runs()) == 1 and runs()[0].endswith(": 4"), runs()  # one task, which sent the four emails
 
 
 def blocked_by(lock_connection: psycopg.Connection) -> list[int]:
