@@ -46,12 +46,18 @@ Declared with `register(app_label, Extension(...))`:
   wakes its senders too;
 - `game_panel`: asked by the game page (games/incoming/views.py) with the request, the game and the reader's seat
   (None for a spectator): a Panel (a template and its plain facts, games/outgoing/facts.py's rule) the page shows
-  beside the table, or None (the lobby's rematch button once the game is over, games/lobby);
+  beside the table, or None (the lobby's rematch button once the game is over, games/lobby; the ending
+  votes' panel, games/votes);
 - `account_section`: asked when a signed-in player's My games page is drawn: an AccountSection (a template
   of one card and its context, plain values only: tests/test_template_secrecy.py) the page shows among its
   settings, or None (the API's tokens, the webhooks, the lobby's tables waiting for the player);
+- `seat_left`: asked by games.play.endings.leave_seat when a player gives up their seat, inside its transaction:
+  True if the app found the seat a new holder its own way (a league offers it to a standby player);
+  otherwise the core hands it to a bot playing the default orders;
+- `ending_refused`: asked before a table may end its game early ("draw", "cancel") or a player leave it
+  ("concede"): the reason the app does not allow it (a league whose organiser does not), or None;
 - `guide_section`: Markdown the app adds at the end of every game's player's guide (/rules/<slug>/): rules
-  of the app's own that hold in every game (how to start a game from the lobby).
+  of the app's own that hold in every game (how to start a game from the lobby, how to end one early).
 """
 
 from __future__ import annotations
@@ -144,6 +150,8 @@ class Extension:
     game_panel: Callable[[Any, Game, Seat | None], Panel | None] | None = None
     account_section: Callable[[Any, Player], AccountSection | None] | None = None
     guide_section: str = ""
+    seat_left: Callable[[Seat, datetime], bool] | None = None
+    ending_refused: Callable[[Game, str], str | None] | None = None
 
 
 _registered: dict[str, Extension] = {}
@@ -210,6 +218,19 @@ def account_sections(request: Any, player: Player) -> list[AccountSection]:
         extension.account_section(request, player) for extension in _registered.values() if extension.account_section
     )
     return [section for section in found if section is not None]
+
+
+def seat_left(seat: Seat, now: datetime) -> bool:
+    """Whether an app found a new holder for the seat its player gave up (see the module's docstring)."""
+    return any(extension.seat_left(seat, now) for extension in _registered.values() if extension.seat_left)
+
+
+def ending_refused(game: Game, kind: str) -> str | None:
+    """Why an app does not allow `game` to end early by `kind` ("draw", "cancel", "concede"), or None."""
+    for extension in _registered.values():
+        if extension.ending_refused and (reason := extension.ending_refused(game, kind)):
+            return reason
+    return None
 
 
 def guide_sections() -> list[str]:

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "ninja",  # django-ninja's own static files: the API's browsable docs served from this site (CSP: 'self')
     "games.hooks",  # after the leagues: a league's hooks name its league
     "games.lobby",
+    "games.votes",
 ]
 
 MIDDLEWARE = [
@@ -299,6 +300,8 @@ CELERY_BEAT_SCHEDULE = {
     "talk-digests": {"task": "talk.tasks.send_digests", "schedule": crontab(minute=5, hour=PBEM_DIGEST_HOUR)},
     # The lobby's ready check at each table's start time (games/lobby/ready.py).
     "lobby-sweep": {"task": "lobby.tasks.sweep", "schedule": float(SWEEP_EVERY_SECONDS), "options": SWEEP_OPTIONS},
+    # Ending votes past their deadline close (games/votes).
+    "votes-sweep": {"task": "votes.tasks.sweep", "schedule": float(SWEEP_EVERY_SECONDS), "options": SWEEP_OPTIONS},
 }
 # The lobby's limits on invitations (games/lobby/limits.py): per player and per address in any 24 hours, and
 # tables a player may have waiting at once.

@@ -22,6 +22,9 @@ if apps.is_installed("games.leagues"):
     urlpatterns.insert(-1, path("leagues/", include("games.leagues.urls")))
 if apps.is_installed("games.lobby"):
     urlpatterns.insert(-1, path("lobby/", include("games.lobby.urls")))
+if apps.is_installed("games.votes"):
+    # A game's ending votes (games/votes): POSTs from the game page, under /games/<id>/votes/.
+    urlpatterns.insert(-1, path("", include("games.votes.urls")))
 
 if apps.is_installed("games.api"):
     # The JSON API (games/api/) and its tokens' forms on My games; before the core's pages, as the leagues'.

@@ -87,9 +87,18 @@ def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_cons
         "hooks.tasks.send_due": "email",
         "lobby.tasks.send_emails": "email",
         "lobby.tasks.sweep": "sweep",
+        "votes.tasks.send_emails": "email",
+        "votes.tasks.settle": "resolve",
+        "votes.tasks.sweep": "sweep",
     }
     # A sweep left waiting longer than its period (no worker on the sweep queue) is dropped, not run late.
-    sweep_names = ("games.tasks.sweep_deadlines", "leagues.tasks.sweep", "talk.tasks.sweep", "lobby.tasks.sweep")
+    sweep_names = (
+        "games.tasks.sweep_deadlines",
+        "leagues.tasks.sweep",
+        "talk.tasks.sweep",
+        "lobby.tasks.sweep",
+        "votes.tasks.sweep",
+    )
     sweeps = [found["beat"][name] for name in sweep_names]
     assert all(options.get("expires") == 60 for options in sweeps)
 

@@ -1,13 +1,14 @@
 """Every kind of game email as its reader's mail client shows it, and as a spam filter reads it.
 
 The emails come from a seeded random game of each engine, stopped where tests/game_renders.py stops (a reminder and
-a moved deadline at the first stop, phase news for players who chose every phase, the end), plus table talk and the
-sign-in email. In Chromium, in light, in dark (prefers-color-scheme: dark: the emails' own dark styles) and in a
-client's forced dark (Chromium's auto dark mode, which leaves an email that declares its own dark colours alone):
-axe-core finds no text below 4.5:1 contrast, and no email holds text it hides (a preheader that repeats the first
-line). Debian's SpamAssassin, local tests only (`spamassassin -t -L`), scores every email 0.0, all of them read in
-one call. Skips without Chromium or SpamAssassin unless PBEM_REQUIRE_SERVICES=1. With PBEM_SCREENSHOTS (`make
-screenshots`) it keeps a picture of each game's turn email in the three modes."""
+a moved deadline at the first stop, phase news for players who chose every phase, the end), plus table talk, the
+sign-in email, a vote's two emails (games/votes) and the lobby's three (games/lobby). In Chromium, in light, in
+dark (prefers-color-scheme: dark: the emails' own dark styles) and in a client's forced dark (Chromium's auto dark
+mode, which leaves an email that declares its own dark colours alone): axe-core finds no text below 4.5:1
+contrast, and no email holds text it hides (a preheader that repeats the first line). Debian's SpamAssassin, local
+tests only (`spamassassin -t -L`), scores every email 0.0, all of them read in one call. Skips without Chromium or
+SpamAssassin unless PBEM_REQUIRE_SERVICES=1. With PBEM_SCREENSHOTS (`make screenshots`) it keeps a picture of each
+game's turn email in the three modes."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from games.lobby import emails as lobby_emails_module
 from games.lobby import tables as lobby_tables
 from games.models import Player
 from games.talk import services as talk
+from games.votes import services as votes
 from tests import test_browser_games
 from tests.browser import AXE, CHROMIUM
 from tests.conftest import missing_service
@@ -73,6 +75,14 @@ def game_emails(make_game: Any, on_commit: Any) -> Iterator[tuple[str, Any]]:
         talk.post(seat, seat.player, "Shall we trade Furs for Spices tomorrow?", to=[1])
         email_sign_in_link(seat.player.email)
     yield from ((kind_of(message), message) for message in mail.outbox)
+    # A vote to end the game (games/votes): the vote's email to the others, then its failure to the table.
+    mail.outbox.clear()
+    first, second = (game.seats.get(number=n) for n in (0, 1))
+    with on_commit(execute=True):
+        proposed = votes.propose(first.pk, first.player_id or 0, "draw")
+    with on_commit(execute=True):
+        votes.vote(second.pk, second.player_id or 0, proposed.proposal_id, yes=False)
+    yield from ((kind_of(message), message) for message in mail.outbox if kind_of(message).startswith("vote-"))
     yield from lobby_emails(seat.player, on_commit)
 
 

@@ -33,6 +33,7 @@ def league_form(**changes: object) -> dict[str, object]:
         "vacation_days": 14,
         "vacation_cap_days": 7,
         "points": "[10, 6, 3, 1]",
+        "early_endings": "none",
         "invite_key": "k",
         "daily_time": "20:00",
         **changes,

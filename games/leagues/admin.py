@@ -58,6 +58,7 @@ class LeagueAdmin(OrganisersOwn):
         ("Missed turns", {"fields": ["grace", "substitute_after", "claim_window"]}),
         ("Vacations", {"fields": ["vacation_days", "vacation_cap_days"]}),
         ("Standings", {"fields": ["points"]}),
+        ("Ending games early", {"fields": ["early_endings"]}),
     ]
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:

@@ -53,6 +53,20 @@ class League(models.Model):
     vacation_cap_days = models.PositiveSmallIntegerField(default=7, help_text="Most days vacations add to one game.")
     # Points by finishing place: 1st, 2nd, ...; places past the list score 0; shared places split points.
     points = models.JSONField(default=default_points)
+
+    class EarlyEndings(models.TextChoices):
+        NONE = "none", "not allowed: every game is played to its end"
+        DRAWS = "draws", "a table may agree a draw (shared places), and a player may concede"
+        ALL = "all", "draws, conceding, and cancelling a game (it then scores nothing)"
+
+    # What a table may do to end its game early (games/votes/rules.py); existing leagues keep "none".
+    early_endings = models.CharField(
+        max_length=8,
+        choices=EarlyEndings.choices,
+        default=EarlyEndings.NONE,
+        help_text="Whether a table may vote to end its game early. Applies to games still running; results "
+        "already earned never change.",
+    )
     invite_key = models.CharField(max_length=32, default=new_secret)
     signups_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)

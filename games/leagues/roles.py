@@ -47,6 +47,7 @@ PERMISSIONS = {
     # A game's or league's webhooks for its public news, on their own games and leagues only (games/hooks/admin.py).
     # (Turned off rather than deleted, like everything an organiser stops: its deliveries stay to read.)
     "hooks": ["view_hook", "add_hook", "change_hook", "view_delivery"],
+    "votes": ["view_proposal"],  # a table's votes: what and when, never who (games/votes/admin.py)
 }
 
 

@@ -1,0 +1,47 @@
+"""A league's rules for ending its games early (the votes app's extension points, games/extensions.py): the
+organiser chooses per league what its tables may do (League.early_endings), and a player who concedes a
+league seat leaves it to a standby player like any dropped seat (games/leagues/substitutes.py drop_seat).
+
+Standings need nothing of their own: a draw is a result with shared first places (the league's points per
+place, shared as for any tie: games/leagues/standings.py), a cancelled game has no result and scores nothing,
+and a conceded seat's result goes to whoever holds it at the end, as for a substitute."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games.leagues.models import League, Seating
+from games.leagues.policy import table_of
+from games.leagues.substitutes import drop_seat
+from games.models import Game, Seat
+
+ALLOWED: dict[str, set[str]] = {
+    League.EarlyEndings.NONE: set(),
+    League.EarlyEndings.DRAWS: {"draw", "concede"},
+    League.EarlyEndings.ALL: {"draw", "cancel", "concede"},
+}
+WORDS = {"draw": "agree a draw", "cancel": "cancel a game", "concede": "concede"}
+
+
+def ending_refused(game: Game, kind: str) -> str | None:
+    """Why the game's league does not let its tables end a game early by `kind`, or None."""
+    # One query, whatever the game: the game page asks for each kind.
+    found = League.objects.filter(seasons__rounds__tables__game=game).values_list("name", "early_endings").first()
+    if found is None:
+        return None
+    name, allowed = found
+    if kind in ALLOWED.get(allowed, set()):
+        return None
+    return f"In {name} a table may not {WORDS.get(kind, kind)}: its organiser has not allowed it."
+
+
+def seat_left(seat: Seat, now: datetime) -> bool:
+    """A league seat its player gave up: offered to the first standby player (a bot plays it otherwise)."""
+    table = table_of(seat.game)
+    if table is None:
+        return False
+    seating = Seating.objects.filter(table=table, seat_number=seat.number, until_phase__isnull=True).first()
+    if seating is None:
+        return False
+    drop_seat(seating, now)
+    return True
