@@ -390,10 +390,10 @@ def queued(games: list[dict[str, Any]], probe: Probe, node: str) -> dict[str, An
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     groups = json.loads(Path(args.prepared).read_text())["groups"]
-    from games.outgoing import wakes
+    from games.outgoing import emails
 
     probe = Probe(Path(args.timing))
-    out: dict[str, Any] = {"email_gather_ms": wakes.EMAIL_GATHER.total_seconds() * 1000}
+    out: dict[str, Any] = {"email_gather_ms": emails.EMAIL_GATHER.total_seconds() * 1000}
     # Warm-up: the first tasks of each pool process import, connect and fill template caches.
     warm = groups["warmup"]
     t0: dict[int, float] = {}

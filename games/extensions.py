@@ -1,7 +1,8 @@
 """Where another app extends the core: each point is declared here, an app fills it in from its
 AppConfig.ready(), and the core reads it without naming the app. With nothing registered the core works the
-same (tests/test_core_alone.py runs it with the leagues app removed). The leagues app is the one user
-(games/leagues/apps.py and games/leagues/policy.py).
+same (tests/test_core_alone.py runs it with the leagues and table talk apps removed). The plug-in apps
+(games/leagues, games/talk, games/api, ...) reach the core only this way and through its services; the core's
+own two outboxes register here too (games/apps.py), so there is one list of outboxes.
 
 Signals, sent by the service layer (games.play.turns, games.play.sweep):
 
@@ -44,20 +45,26 @@ Declared with `register(app_label, Extension(...))`:
   its own sidebar (a league's games, a round's);
 - `outbox`: the app's own outbox table (a games.models.MailRow), so the sweep retries its failed rows and
   wakes its senders too;
+- `game_options`: options every game may carry whatever its engine (OptionSpecs, as an engine declares its
+  own), set in the same JSON object as the engine's: the core checks them (`split_options`) and hands the
+  engine the rest (table talk's `press`);
 - `game_panel`: asked by the game page (games/incoming/views.py) with the request, the game and the reader's seat
   (None for a spectator): a Panel (a template and its plain facts, games/outgoing/facts.py's rule) the page shows
-  beside the table, or None (the lobby's rematch button once the game is over, games/lobby; the ending
-  votes' panel, games/votes);
+  beside the table, or None (table talk's conversations; the lobby's rematch button once the game is over, games/lobby;
+  the ending votes' panel, games/votes);
 - `account_section`: asked when a signed-in player's My games page is drawn: an AccountSection (a template
   of one card and its context, plain values only: tests/test_template_secrecy.py) the page shows among its
-  settings, or None (the API's tokens, the webhooks, the lobby's tables waiting for the player);
+  settings, or None (how table talk reaches the player by email, the API's tokens, the webhooks, the lobby's
+  tables waiting for the player);
 - `seat_left`: asked by games.play.endings.leave_seat when a player gives up their seat, inside its transaction:
   True if the app found the seat a new holder its own way (a league offers it to a standby player);
   otherwise the core hands it to a bot playing the default orders;
 - `ending_refused`: asked before a table may end its game early ("draw", "cancel") or a player leave it
   ("concede"): the reason the app does not allow it (a league whose organiser does not), or None;
 - `guide_section`: Markdown the app adds at the end of every game's player's guide (/rules/<slug>/): rules
-  of the app's own that hold in every game (how to start a game from the lobby, how to end one early).
+  of the app's own that hold in every game (how to start a game from the lobby, how to end one early);
+- `turn_email`: a section of the emails that ask a reader for an order (an `EmailSection`: table talk the
+  reader has not read yet).
 """
 
 from __future__ import annotations
@@ -69,6 +76,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 from django.dispatch import Signal
+
+from games.engines.base import OptionSpec
 
 if TYPE_CHECKING:  # apps import this module from their AppConfig, before the models can be
     from games.models import Game, MailRow, Phase, Player, Seat
@@ -136,6 +145,21 @@ class AccountSection:
 
 
 @dataclass(frozen=True)
+class EmailSection:
+    """A section an app adds to the emails that ask for an order. `gather` reads, for the games of a batch of
+    emails being sent (their ids), what each game's readers are owed, in one query for the batch; `content`
+    takes a reader's part of a game's (given their seat, the game and the table's names by seat number): what
+    the `html` and `text` templates show as `section.content` (nothing: no section), and tokens handed to
+    `sent` once that email went out (what it showed is then seen)."""
+
+    html: str
+    text: str
+    gather: Callable[[Collection[int]], dict[int, Any]]
+    content: Callable[[Any, Seat, Game, dict[int, str]], tuple[Any, list[Any]]]
+    sent: Callable[[list[Any]], Any]
+
+
+@dataclass(frozen=True)
 class Extension:
     """What one app adds to the core (see the module's docstring)."""
 
@@ -152,6 +176,8 @@ class Extension:
     guide_section: str = ""
     seat_left: Callable[[Seat, datetime], bool] | None = None
     ending_refused: Callable[[Game, str], str | None] | None = None
+    game_options: tuple[OptionSpec, ...] = ()
+    turn_email: EmailSection | None = None
 
 
 _registered: dict[str, Extension] = {}
@@ -206,6 +232,32 @@ def outboxes() -> list[Outbox]:
     return [extension.outbox for extension in _registered.values() if extension.outbox]
 
 
+def game_options() -> list[OptionSpec]:
+    """The options every game may carry beside its engine's, the apps' (the Add game form lists them)."""
+    return [spec for extension in _registered.values() for spec in extension.game_options]
+
+
+def read_option(spec: OptionSpec, value: Any) -> str:
+    """An app's choice option as stored: its default when left out, yes/no for a boolean; ValueError (with the
+    spec's message for the organiser) for a value that is not one of its choices."""
+    if value is None or value == "":
+        return str(spec.default)
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    if not isinstance(value, str) or value not in {choice.value for choice in spec.choices}:
+        raise ValueError(spec.error)
+    return value
+
+
+def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """(the engine's options, the apps' options read with their defaults) of a game's options. ValueError,
+    with a message for the organiser, for an app's option given a value that is not one of its choices."""
+    specs = game_options()
+    names = {spec.name for spec in specs}
+    engine_options = {name: value for name, value in options.items() if name not in names}
+    return engine_options, {spec.name: read_option(spec, options.get(spec.name)) for spec in specs}
+
+
 def game_panels(request: Any, game: Game, seat: Seat | None) -> list[Panel]:
     """The apps' panels for the game page, as `seat`'s reader (None: a spectator) may see them."""
     found = (extension.game_panel(request, game, seat) for extension in _registered.values() if extension.game_panel)
@@ -235,3 +287,7 @@ def ending_refused(game: Game, kind: str) -> str | None:
 
 def guide_sections() -> list[str]:
     return [extension.guide_section for extension in _registered.values() if extension.guide_section]
+
+
+def turn_email_sections() -> list[EmailSection]:
+    return [extension.turn_email for extension in _registered.values() if extension.turn_email]

@@ -1,7 +1,6 @@
 from django.urls import path
 
 from games.incoming import account, health, order_views, pages, views
-from games.talk import views as talk
 
 urlpatterns = [
     path("", views.home, name="games-home"),
@@ -14,11 +13,7 @@ urlpatterns = [
     path("games/<int:game_id>/order/review/", order_views.review_page, name="games-order-review"),
     path("games/<int:game_id>/order/confirm/", order_views.confirm_order, name="games-order-confirm"),
     path("rules/<slug:slug>/", pages.rules, name="games-rules"),
-    path("games/<int:game_id>/talk/", talk.write, name="games-talk"),
-    path("games/<int:game_id>/talk/report/", talk.report, name="games-talk-report"),
-    path("games/<int:game_id>/talk/share/", talk.share, name="games-talk-share"),
     path("me/", views.my_games, name="games-mine"),
-    path("me/talk/", talk.delivery, name="games-talk-delivery"),
     path("me/sign-in/<str:token>/", views.sign_in, name="games-sign-in"),
     path("me/address/<str:token>/", account.confirm_address, name="games-address"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="games-unsubscribe"),

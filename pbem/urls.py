@@ -17,6 +17,10 @@ urlpatterns = [
     path("", include("games.urls")),
 ]
 
+if apps.is_installed("games.talk"):
+    # Table talk's posts and settings, beside the game page's URLs (the core runs without it too).
+    urlpatterns.insert(-1, path("", include("games.talk.urls")))
+
 if apps.is_installed("games.leagues"):
     # The core runs without the leagues app (tests/test_core_alone.py); with it, its pages come first.
     urlpatterns.insert(-1, path("leagues/", include("games.leagues.urls")))

@@ -1,6 +1,6 @@
-"""The core with the leagues app removed from INSTALLED_APPS, run by tests/test_core_alone.py in a pytest
-of its own (tests/settings_core_alone.py): nothing in the core names the leagues, it only reads what an app
-registers with games.extensions."""
+"""The core with its plug-in apps (the leagues, table talk, the API, ...) removed from INSTALLED_APPS, run by
+tests/test_core_alone.py in a pytest of its own (tests/settings_core_alone.py): nothing in the core names
+them, it only reads what an app registers with games.extensions."""
 
 from __future__ import annotations
 
@@ -10,20 +10,26 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.core import mail
 from django.urls import reverse
 
 from games import extensions
-from games.models import Game, Order, Phase
+from games.models import Game, Order, OutboundEmail, Phase, Receipt
+from games.outgoing import emails
+from games.outgoing.links import make_token
 from games.play import sweep, turns
 from tests.conftest import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)  # tasks run inline after each commit
 
 
-def test_the_leagues_app_is_not_installed_and_registers_nothing() -> None:
-    assert not apps.is_installed("games.leagues")
+def test_no_plug_in_is_installed_and_none_registers_anything() -> None:
+    assert not apps.is_installed("games.leagues") and not apps.is_installed("games.talk")
     assert extensions.phase_related() == ["game"]
     assert extensions.games_of(None) == [] and extensions.players_of(None) == []
+    assert extensions.game_options() == [] and extensions.turn_email_sections() == []
+    # The core's own outboxes, registered the way an app's is: the only ones.
+    assert [outbox.model for outbox in extensions.outboxes()] == [OutboundEmail, Receipt]
 
 
 def test_a_game_of_bots_plays_to_its_end(make_game) -> None:
@@ -58,3 +64,20 @@ def test_a_staff_organiser_sees_only_the_games_they_started_and_their_players(cl
 
 def test_no_league_page_is_served(client) -> None:
     assert client.get("/leagues/spring/").status_code == 404
+
+
+def test_the_game_page_shows_no_table_talk_and_its_urls_are_gone(client, make_game) -> None:
+    game = make_game(humans=3)
+    seat = game.seats.get(number=0)
+    assert client.get(reverse("games-link", args=[make_token(seat, open_phase(game))])).status_code == 302
+    page = client.get(reverse("games-game", args=[game.pk]))
+    assert page.status_code == 200 and page.context["panels"] == [] and b"Table talk" not in page.content
+    assert client.post(f"/games/{game.pk}/talk/", {"text": "hello"}).status_code == 404
+
+
+def test_turn_emails_are_sent_without_a_table_talk_section(make_game) -> None:
+    game = make_game(humans=3)
+    emails.send_pending(game.pk)
+    sent = OutboundEmail.objects.filter(game=game, kind=OutboundEmail.Kind.TURN_STARTED)
+    assert sent.count() == 3 and set(sent.values_list("status", flat=True)) == {"sent"}
+    assert mail.outbox and not any("Table talk" in message.body for message in mail.outbox)

@@ -1,6 +1,6 @@
-"""The core works without the leagues app and names none of it: the leagues reach the core only through
-games.extensions (signals, and what their AppConfig.ready() registers), and import its session helpers from
-games.incoming.sessions, never from the core's views."""
+"""The core works without its plug-in apps (the leagues, table talk, the API, the webhooks, the lobby, ...) and
+names none of them: they reach the core only through games.extensions (signals, and what their
+AppConfig.ready() registers) and its public functions, never a private name of the core."""
 
 from __future__ import annotations
 
@@ -14,22 +14,28 @@ from tests.import_graph import ROOT, import_graph, project_modules
 
 MODULES = project_modules("games", "pbem")
 LEAGUES = {name for name in MODULES if name.startswith("games.leagues")}
-# The API (games/api/) is a plug-in like the leagues: it may serve a league's standings when that app is there;
-# so is the webhooks app (games/hooks/), whose hooks may name a league, and the lobby (games/lobby/), which uses
-# the leagues' deadline arithmetic.
-HOOKS = {name for name in MODULES if name.startswith("games.hooks")}
-PLUGINS = {name for name in MODULES if name.startswith(("games.api", "games.lobby"))} | HOOKS
-CORE = {name for name in MODULES if name not in LEAGUES | PLUGINS and not name.startswith("games.engines")}
+# Every plug-in app (a package of games/ with an apps.py of its own: leagues, talk, api, hooks, lobby, ...).
+PACKAGES = tuple(f"games.{apps.parent.name}" for apps in (ROOT / "games").glob("*/apps.py"))
+PLUGINS = {name for name in MODULES if name.startswith(PACKAGES)}
+CORE = {name for name in MODULES if name not in PLUGINS and not name.startswith("games.engines")}
 
 
-def test_the_core_imports_nothing_of_the_leagues_app() -> None:
+def test_the_core_imports_nothing_of_a_plug_in() -> None:
     graph = import_graph(MODULES)
-    assert sorted(f"{name} imports {m}" for name in CORE for m in graph[name] & LEAGUES) == []
+    assert sorted(f"{name} imports {m}" for name in CORE for m in graph[name] & PLUGINS) == []
 
 
-def test_the_core_imports_nothing_of_the_webhooks_app() -> None:
-    graph = import_graph(MODULES)
-    assert sorted(f"{name} imports {m}" for name in CORE for m in graph[name] & HOOKS) == []
+def test_no_plug_in_imports_a_private_name_of_the_core() -> None:
+    private = sorted(
+        f"{name} line {node.lineno}: {node.module}.{alias.name}"
+        for name in PLUGINS
+        for node in ast.walk(ast.parse(MODULES[name].read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "games"
+        and not node.module.startswith(PACKAGES)
+        for alias in node.names
+        if alias.name.startswith("_")
+    )
+    assert private == []
 
 
 def league_names(path: Path) -> list[str]:
@@ -74,13 +80,17 @@ def test_nothing_in_the_leagues_app_imports_the_core_views() -> None:
     assert sorted(name for name in LEAGUES if "games.incoming.views" in graph[name]) == []
 
 
-def test_the_core_runs_and_its_tests_pass_with_the_leagues_app_removed() -> None:
-    """tests/core_alone.py and the service layer's own tests (tests/test_turns.py) in a pytest of their own,
-    with the leagues app removed from INSTALLED_APPS (tests/settings_core_alone.py)."""
+def test_the_core_runs_and_its_tests_pass_with_the_plug_ins_removed() -> None:
+    """tests/core_alone.py and the service layer's own tests (tests/test_turns.py, tests/test_orders.py) in a
+    pytest of their own, with every plug-in app removed from INSTALLED_APPS (tests/settings_core_alone.py)."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings_core_alone"}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--ds=tests.settings_core_alone"]
     run = subprocess.run(
-        [*command, "tests/core_alone.py", "tests/test_turns.py"], cwd=ROOT, env=env, capture_output=True, text=True
+        [*command, "tests/core_alone.py", "tests/test_turns.py", "tests/test_orders.py"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and "skipped" not in run.stdout, run.stdout[-2000:]

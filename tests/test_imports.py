@@ -5,7 +5,7 @@ services to games.outgoing.dispatch by a task's name: only an app's ready() impo
 
 from __future__ import annotations
 
-from tests.import_graph import find_cycle, import_graph, project_modules, read_imports
+from tests.import_graph import ROOT, find_cycle, import_graph, project_modules, read_imports
 
 MODULES = project_modules("games", "pbem")
 TASKS = {"games.play.tasks", "games.leagues.tasks"}
@@ -51,3 +51,61 @@ def test_no_module_imports_a_tasks_module_but_the_apps_ready() -> None:
         if n.module in TASKS and not in_ready(n.scope)
     )
     assert at_top + nested == []
+
+
+# The packages, lowest first. A module imports modules of its own package and of lower ranks, never of a
+# higher one: what comes in calls what plays, which writes what goes out (README, Layout); the engines know
+# none of them; a plug-in app (a package of games/ with its own apps.py: leagues, talk, and those to come)
+# reaches the core from above, through games.extensions and the services.
+RANKS: list[tuple[str, ...]] = [
+    ("games.engines",),
+    ("games", "games.models", "games.extensions"),  # "games": the package's own (empty) __init__.py
+    ("games.outgoing",),
+    ("games.play",),
+    ("games.incoming",),
+    ("games.admin", "games.urls", "games.apps", "games.checks", "games.management", "games.templatetags"),
+    ("plug-ins",),
+    ("pbem",),
+]
+PLUG_INS = sorted(
+    f"games.{path.parent.name}" for path in (ROOT / "games").glob("*/apps.py") if path.parent.name != "games"
+)
+
+
+def package_of(module: str) -> str:
+    """The ranked package `module` belongs to: its longest prefix in RANKS, or its plug-in app."""
+    plug_in = next((p for p in PLUG_INS if module == p or module.startswith(p + ".")), None)
+    if plug_in:
+        return plug_in
+    names = [name for group in RANKS for name in group if module == name or module.startswith(name + ".")]
+    names = [name for name in names if name != "games" or module == "games"]  # not a catch-all
+    return max(names, key=len) if names else module
+
+
+def rank_of(package: str) -> int | None:
+    group = "plug-ins" if package in PLUG_INS else package
+    return next((i for i, names in enumerate(RANKS) if group in names), None)
+
+
+def test_every_package_has_a_rank() -> None:
+    assert sorted({package_of(m) for m in MODULES if rank_of(package_of(m)) is None}) == []
+
+
+def test_no_package_imports_a_package_of_a_higher_rank() -> None:
+    graph = import_graph(MODULES)
+    upward = sorted(
+        f"{name} imports {other}"
+        for name, imported in graph.items()
+        for other in imported
+        if (rank_of(package_of(name)) or 0) < (rank_of(package_of(other)) or 0)
+    )
+    assert upward == []
+
+
+def test_the_packages_import_each_other_without_a_cycle() -> None:
+    graph = import_graph(MODULES)
+    packages: dict[str, set[str]] = {}
+    for name, imported in graph.items():
+        package = package_of(name)
+        packages.setdefault(package, set()).update(package_of(m) for m in imported if package_of(m) != package)
+    assert find_cycle(packages) is None

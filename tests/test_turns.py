@@ -13,7 +13,6 @@ from django.utils import timezone
 
 from games.engines import OrderError, get_engine
 from games.models import Event, Game, Order, OutboundEmail, Phase
-from games.outgoing import wakes
 from games.play import orders, organise, sweep, turns
 from tests.conftest import headline, open_phase
 
@@ -299,7 +298,7 @@ def resolution_queries(game: Game, monkeypatch) -> int:
     phase = submit_all(game, except_seats=(0,))
     with monkeypatch.context() as patch:
         patch.setattr(turns, "after_commit", lambda *args: None)
-        patch.setattr(wakes, "wake_email_sender", lambda: None)
+        patch.setattr(turns, "wake_email_sender", lambda: None)
         with CaptureQueriesContext(connection) as queries:
             assert turns.resolve_phase(phase.pk, use_defaults=True)
     return len(queries)

@@ -47,13 +47,13 @@ def broker(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Published:
 def commit_waking_the_sender(django_capture_on_commit_callbacks: Any) -> None:
     """A transaction that makes an email due, committed (its on_commit callbacks run)."""
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-        wakes.wake_email_sender()
+        emails.wake_sender()
 
 
 def test_one_call_on_its_way_serves_every_commit_until_its_task_starts(broker, django_capture_on_commit_callbacks):
     for _ in range(3):
         commit_waking_the_sender(django_capture_on_commit_callbacks)
-    assert broker.calls == [(SEND_DUE, wakes.EMAIL_GATHER.total_seconds())]
+    assert broker.calls == [(SEND_DUE, emails.EMAIL_GATHER.total_seconds())]
     assert Wake.objects.filter(task=SEND_DUE).exists()
     wakes.started(SEND_DUE)  # the task starts: what falls due from now on needs a call of its own
     commit_waking_the_sender(django_capture_on_commit_callbacks)
@@ -68,7 +68,7 @@ def test_the_process_that_published_the_call_needs_no_query_while_it_cannot_have
     commit_waking_the_sender(django_capture_on_commit_callbacks)
     with CaptureQueriesContext(connection) as soon:
         commit_waking_the_sender(django_capture_on_commit_callbacks)
-    after_the_countdown = time_machine.travel(timezone.now() + wakes.EMAIL_GATHER * 2, tick=False)
+    after_the_countdown = time_machine.travel(timezone.now() + emails.EMAIL_GATHER * 2, tick=False)
     with after_the_countdown, CaptureQueriesContext(connection) as later:
         commit_waking_the_sender(django_capture_on_commit_callbacks)
     wake_table = Wake._meta.db_table
@@ -139,7 +139,7 @@ def test_a_full_batch_wakes_another_sender_first(make_game, monkeypatch, broker,
     monkeypatch.setattr(emails, "SEND_BATCH", 4)
     with django_capture_on_commit_callbacks(execute=True):
         assert emails.send_due() == 4
-    assert broker.calls == [(SEND_DUE, wakes.EMAIL_GATHER.total_seconds())]
+    assert broker.calls == [(SEND_DUE, emails.EMAIL_GATHER.total_seconds())]
     assert OutboundEmail.objects.filter(status="pending").count() == 2
 
 
@@ -186,14 +186,14 @@ def test_an_email_that_cannot_be_built_fails_alone_and_names_no_more_than_its_er
     words could quote the game's state) in the row and the log."""
     games_with_pending_emails(make_game, 2)
     broken = OutboundEmail.objects.filter(status="pending").order_by("id")[1]
-    build = emails.build_with_talk
+    build = emails.build_with_sections
 
     def build_or_raise(row: OutboundEmail, batch: Any) -> Any:
         if row.pk == broken.pk:
             raise ValueError("SECRET-HAND Spices/Chinese")
         return build(row, batch)
 
-    monkeypatch.setattr(emails, "build_with_talk", build_or_raise)
+    monkeypatch.setattr(emails, "build_with_sections", build_or_raise)
     assert emails.send_due() == 5 and len(outbox.outbox) == 5
     failed = OutboundEmail.objects.get(pk=broken.pk)
     assert failed.status == "failed" and failed.attempts == 1 and failed.error == "could not be built: ValueError"
@@ -208,7 +208,7 @@ def test_the_senders_own_commits_do_not_wait_for_the_disk_and_the_connection_is_
     it send an email again), and on again once it returns, for the orders and resolutions that follow."""
     games_with_pending_emails(make_game, 1)
     seen: list[str] = []
-    build = emails.build_with_talk
+    build = emails.build_with_sections
 
     def build_noting(row: OutboundEmail, batch: Any) -> Any:
         with connection.cursor() as cursor:
@@ -216,7 +216,7 @@ def test_the_senders_own_commits_do_not_wait_for_the_disk_and_the_connection_is_
             seen.append(cursor.fetchone()[0])
         return build(row, batch)
 
-    monkeypatch.setattr(emails, "build_with_talk", build_noting)
+    monkeypatch.setattr(emails, "build_with_sections", build_noting)
     assert emails.send_due() == 3 and seen == ["off"] * 3
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")

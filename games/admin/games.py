@@ -26,10 +26,9 @@ from django.utils.html import format_html
 from games import extensions
 from games.admin.newgame import NewGameForm
 from games.admin.scope import ListedLookupsOnly, OrganisersGames, ReadOnlyMixin, StaffScoped, games_of, report
-from games.incoming.mail import bounces
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
 from games.outgoing import emails
-from games.play import organise, turns
+from games.play import addresses, organise, turns
 
 # What the apps' admins build on (games/leagues/admin.py, games/talk/admin.py).
 __all__ = ["ListedLookupsOnly", "OrganisersGames", "ReadOnlyMixin", "StaffScoped", "games_of"]
@@ -65,7 +64,7 @@ class PlayerAdmin(StaffScoped):
     @admin.action(description="The address works again: send it mail (clears a bounce or complaint)")
     def address_works(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         for player in queryset.exclude(mail_problem=""):
-            bounces.address_fixed(player)
+            addresses.address_fixed(player)
 
     def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
         """Only the people of the user's own games, and those an app makes theirs (games.extensions: a

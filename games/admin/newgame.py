@@ -9,10 +9,10 @@ from django import forms
 from django.conf import settings
 from django.utils.html import format_html_join
 
+from games import extensions
 from games.engines import all_engines, engine_choices
 from games.models import Game
 from games.play.newgame import read_options, read_player, start_game
-from games.talk.options import CORE_OPTIONS
 
 
 class SeedInput(forms.NumberInput):
@@ -23,12 +23,13 @@ class SeedInput(forms.NumberInput):
 
 
 def options_help() -> str:
+    engine_options = [(engine.title, engine.options) for engine in all_engines()]
     lines = format_html_join(
         "",
         "<li>{}: <code>{}</code> (default {}): {}</li>",
         (
             (title, spec.name, "none" if spec.default is None else repr(spec.default), spec.label)
-            for title, specs in [("Every game", CORE_OPTIONS), *((e.title, e.options) for e in all_engines())]
+            for title, specs in [("Every game", extensions.game_options()), *engine_options]
             for spec in specs
         ),
     )

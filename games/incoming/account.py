@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games.incoming.forms import AddressForm
-from games.incoming.mail import bounces
 from games.models import Player
 from games.outgoing import facts
 from games.outgoing.links import LinkError
@@ -23,7 +22,7 @@ def change_address(request: HttpRequest, player: Player) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "That is not an email address, so nothing was changed.")
     elif form.cleaned_data["address"].strip().lower() == player.email:
-        bounces.address_fixed(player)
+        addresses.address_fixed(player)
         messages.success(request, f"Thank you: mail goes to {player.email}.")
     elif refused := addresses.ask_to_change(player, form.cleaned_data["address"]):
         messages.error(request, refused)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+# The project's Celery app (pbem/celery.py, loaded with Django): the core imports nothing of pbem.
+from celery import current_app as celery_app
 from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, JsonResponse
@@ -21,7 +23,6 @@ from kombu.exceptions import OperationalError
 
 from games.models import Game, Phase
 from games.outgoing import emails
-from pbem.celery import app as celery_app
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from games.incoming import drafts, ranked, review
 from games.incoming.drafts import Draft
 from games.incoming.forms import OrderForm
 from games.incoming.sessions import seat_of
-from games.incoming.views import _not_a_player
+from games.incoming.views import not_a_player
 from games.models import Seat
 from games.outgoing import facts
 from games.play import orders, turns
@@ -52,7 +52,7 @@ def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
     confirmation first; "Change" (from that review) reopens the form with the reviewed order."""
     seat = seat_of(request, game_id)
     if seat is None:
-        return _not_a_player(request, game_id)
+        return not_a_player(request, game_id)
     try:
         phase_number = int(request.POST.get("phase", ""))
     except ValueError:
@@ -104,7 +104,7 @@ def review_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """The order of a one-seat turn read back, before it counts: Confirm stores it, Change reopens the form."""
     seat = seat_of(request, game_id)
     if seat is None:
-        return _not_a_player(request, game_id)
+        return not_a_player(request, game_id)
     game = seat.game
     phase = turns.current_phase(game)
     try:
@@ -148,7 +148,7 @@ def confirm_order(request: HttpRequest, game_id: int) -> HttpResponse:
     """The review's "Confirm": the order read back, exactly as reviewed, submitted like any order."""
     seat = seat_of(request, game_id)
     if seat is None:
-        return _not_a_player(request, game_id)
+        return not_a_player(request, game_id)
     try:
         reviewed = review.unsign(seat, request.POST.get("order", ""))
     except review.ReviewExpired:

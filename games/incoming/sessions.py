@@ -15,33 +15,28 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from datetime import datetime
+from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
 from games.incoming.middleware import SESSION_TIME_ZONE
 from games.models import Player, Seat, unique_row
+from games.outgoing import mailpolicy
 from games.outgoing.dispatch import SEND_SIGN_IN_LINK, after_commit
 from games.outgoing.links import LinkError, read_sign_in_token
-
-if TYPE_CHECKING:
-    from games.leagues.models import Membership
 
 log = logging.getLogger(__name__)
 
 SESSION_SEATS = "pbem_seats"
-SESSION_MEMBERS = "pbem_members"
+# Where grants are kept: the seats', and each plug-in's own (`grant_key`).
+GRANT_KEYS = {SESSION_SEATS}
 SESSION_ACCOUNT = "pbem_account"
 MAX_GRANTS = 30  # a session is a cookie's worth of rows: keep the latest links opened
-# Sign-in emails per address: up to SIGN_IN_BURST at once, then one per SIGN_IN_EVERY (6 a day at most),
-# so the form cannot be used to flood someone's inbox.
-SIGN_IN_BURST = 3
-SIGN_IN_EVERY = timedelta(hours=4)
 
 Entry = dict[str, Any]
 
@@ -59,9 +54,9 @@ def _expiry(until: datetime | None = None) -> float:
     return min(latest, until.timestamp()) if until else latest
 
 
-def _enter(request: HttpRequest, player: Player) -> None:
+def _enter(request: HttpRequest, player: Player, key: str = SESSION_SEATS) -> None:
     """Before this browser speaks for a player it did not speak for: a new session key (no fixation)."""
-    present = {e["p"] for key in (SESSION_SEATS, SESSION_MEMBERS) for e in _entries(request, key)}
+    present = {e["p"] for k in {SESSION_SEATS, key} for e in _entries(request, k)}
     account = request.session.get(SESSION_ACCOUNT)
     if player.pk not in present and (not account or account["p"] != player.pk):
         request.session.cycle_key()
@@ -74,14 +69,14 @@ def _add(request: HttpRequest, key: str, entry: Entry, same: str) -> None:
     request.session[key] = [entry, *kept][:MAX_GRANTS]  # the latest opened first: it wins on a shared browser
 
 
-# --- Seats and memberships --------------------------------------------------------------------------
+# --- Seats, and the rows of a plug-in's links ------------------------------------------------------
 
-R = TypeVar("R", Seat, "Membership")
+R = TypeVar("R", bound=models.Model)
 
 
-def _grant_live(grant: Entry, row: Seat | Membership | None, now: float) -> bool:
-    # A seat grant also holds the seat's link key (a membership has none): a replaced player's grants die
-    # with their links.
+def _grant_live(grant: Entry, row: Any, now: float) -> bool:
+    # A seat grant also holds the seat's link key (a league membership has none): a replaced player's grants
+    # die with their links.
     return row is not None and grant.get("k") == getattr(row, "link_key", None) and _live(grant, row.player, now)
 
 
@@ -100,7 +95,7 @@ def _choose(request: HttpRequest, grants: list[Entry], id_key: str, rows: QueryS
         row = found.get(grant[id_key])
         if _grant_live(grant, row, now):
             return row
-    return next((r for r in found.values() if account and _live(account, r.player, now)), None)
+    return next((r for r in found.values() if account and _live(account, getattr(r, "player", None), now)), None)
 
 
 def grant_seat(request: HttpRequest, seat: Seat, until: datetime) -> None:
@@ -130,16 +125,25 @@ def granted_seats(request: HttpRequest) -> list[Seat]:
     return [by_pk[g["s"]] for g in grants if _grant_live(g, by_pk.get(g["s"]), now)]
 
 
-def grant_membership(request: HttpRequest, membership: Membership) -> None:
-    """A league settings link was opened: this browser may use that membership's settings page only."""
-    _enter(request, membership.player)
-    entry = {"m": membership.pk, "p": membership.player_id, "v": membership.player.session_epoch}
-    _add(request, SESSION_MEMBERS, {**entry, "x": _expiry()}, same="m")
+def grant_key(key: str) -> str:
+    """A plug-in's session key for the grants of its links (declared where its views are, so before any
+    request): signing in keeps only the signed-in player's grants under it, as under the seats'."""
+    GRANT_KEYS.add(key)
+    return key
 
 
-def membership_of(request: HttpRequest, memberships: QuerySet[Membership]) -> Membership | None:
-    """The membership of `memberships` (one league's) this browser may act for, with its player."""
-    return _choose(request, _entries(request, SESSION_MEMBERS), "m", memberships)
+def grant_row(request: HttpRequest, key: str, row: Any) -> None:
+    """A plug-in's link to one of a player's rows was opened (a league settings link, for a membership): this
+    browser may act for that row only. `key` is the plug-in's own session key; `row` has a `player`."""
+    _enter(request, row.player, key)
+    entry = {"m": row.pk, "p": row.player_id, "v": row.player.session_epoch}
+    _add(request, key, {**entry, "x": _expiry()}, same="m")
+
+
+def row_of(request: HttpRequest, key: str, rows: QuerySet[R]) -> R | None:
+    """The row of `rows` this browser may act for through `grant_row` under `key` (else the signed-in
+    account's own row), with its player."""
+    return _choose(request, _entries(request, key), "m", rows)
 
 
 # --- Accounts --------------------------------------------------------------------------------------
@@ -149,7 +153,7 @@ def sign_in(request: HttpRequest, player: Player) -> None:
     """An account session for `player`: this browser now speaks for them in all their games. Entries of
     other people on a shared browser go, so the account's own seats show."""
     _enter(request, player)
-    for key in (SESSION_SEATS, SESSION_MEMBERS):
+    for key in GRANT_KEYS:
         request.session[key] = [e for e in _entries(request, key) if e["p"] == player.pk]
     request.session[SESSION_ACCOUNT] = {"p": player.pk, "v": player.session_epoch, "x": _expiry()}
 
@@ -184,23 +188,12 @@ def email_sign_in_link(address: str) -> None:
         player = unique_row(Player.objects.select_for_update().filter(email=address.strip().lower()))
         if player is None:
             return
-        if not take_email_quota(player, now):
+        if not mailpolicy.take_email_quota(player, now):
             log.info("sign-in link for player %s not sent: over the quota", player.pk)
             return
         player.sign_in_sent_at = now
         player.save(update_fields=["sign_in_quota_at", "sign_in_sent_at"])
         after_commit(SEND_SIGN_IN_LINK, player.pk)
-
-
-def take_email_quota(player: Player, now: datetime) -> bool:
-    """Count one more email a person asked us to send for `player` (a sign-in link, an address confirmation),
-    if the quota allows it; the caller saves `sign_in_quota_at`. A generic cell rate: the quota time runs
-    SIGN_IN_EVERY ahead per email, and no email goes out while it is more than the burst ahead of now."""
-    quota = max(player.sign_in_quota_at or now, now)
-    if quota - now > (SIGN_IN_BURST - 1) * SIGN_IN_EVERY:
-        return False
-    player.sign_in_quota_at = quota + SIGN_IN_EVERY
-    return True
 
 
 USED = "This sign-in link has already been used, or a newer one was sent. Use the latest, or ask My games again."

@@ -17,15 +17,12 @@ from games import extensions
 from games.engines import all_engines, board_templates, get_engine
 from games.incoming import account, drafts, review, sessions
 from games.incoming.forms import AddressForm, OrderForm, PlayerSettingsForm, SignInForm
-from games.incoming.mail import bounces
 from games.incoming.middleware import SESSION_TIME_ZONE
 from games.incoming.sessions import seat_of
 from games.models import Game, Order, Phase, Player, Seat, unique_row
 from games.outgoing import facts, mailpolicy
 from games.outgoing.links import SIGN_IN_MINUTES, LinkError, read_token, read_unsubscribe_token
-from games.play import turns
-from games.talk.forms import delivery_form
-from games.talk.page import talk_context
+from games.play import addresses, turns
 
 
 @require_GET
@@ -55,12 +52,11 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("games-game", game_id=seat.game_id)
 
 
-def _game_context(
-    request: HttpRequest, game: Game, form: OrderForm | None = None, talk_form: Any = None
-) -> dict[str, Any]:
+def game_context(request: HttpRequest, game: Game, form: OrderForm | None = None) -> dict[str, Any]:
     """Only what this browser's reader may see (games/outgoing/facts.py): the public facts, their seat's view and
-    prompt, their own order's forms (the builder and the typed syntax) and its read-back, and the table talk
-    they may read (games/talk/page.py; `talk_form` is a posted message shown again with its errors)."""
+    prompt, their own order's forms (the builder and the typed syntax) and its read-back, and the panels the
+    apps add (games/extensions.py, `game_panel`: table talk). A plug-in that shows the page again (a posted
+    message with its errors) builds on this."""
     engine = get_engine(game.engine)
     seat = seat_of(request, game.pk)
     number = seat.number if seat else None
@@ -114,8 +110,7 @@ def _game_context(
         else None,
         # The reader's own address, if its mail bounced or was marked as spam: base.html asks them to fix it.
         "mail_problem": facts.mail_problem(next((s.player for s in seats if s.number == number), None)),
-        **talk_context(request, game, engine, seats, seat, talk_form),
-        # What the apps show beside the table (games/extensions.py: a game's ending votes).
+        # What the apps show beside the table (games/extensions.py: table talk, the lobby's rematch).
         "panels": extensions.game_panels(request, game, seat),
     }
 
@@ -136,7 +131,7 @@ def _draft_form(request: HttpRequest, game: Game, seat: Seat, phase: int, prompt
     return form
 
 
-def _not_a_player(request: HttpRequest, game_id: int) -> HttpResponse:
+def not_a_player(request: HttpRequest, game_id: int) -> HttpResponse:
     get_object_or_404(Game, pk=game_id)
     return render(
         request,
@@ -149,7 +144,7 @@ def _not_a_player(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
-    return render(request, "games/game.html", _game_context(request, game))
+    return render(request, "games/game.html", game_context(request, game))
 
 
 @dataclass(frozen=True)
@@ -199,11 +194,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "player": player,
         "signed_in": True,
         "settings_form": settings_form,
-        "talk_form": delivery_form(player.pk),
         "sign_in_form": None,
         "mail_problem": facts.mail_problem(player),
         "address_form": AddressForm(initial={"address": player.email}),
-        "sections": extensions.account_sections(request, player),  # the apps' own cards (API tokens)
+        "sections": extensions.account_sections(request, player),  # the apps' cards (table talk, API tokens)
     }
     return render(request, "games/mine.html", context, status=400 if settings_form.errors else 200)
 
@@ -245,7 +239,7 @@ def sign_in(request: HttpRequest, token: str) -> HttpResponse:
         if request.method == "POST":
             sessions.redeem_sign_in_link(request, token)
             if player.mail_problem == Player.MailProblem.BOUNCED:  # the link arrived: the address works again
-                bounces.address_fixed(player)
+                addresses.address_fixed(player)
     except LinkError as error:
         return render(request, "games/link_error.html", {"message": str(error)}, status=403)
     if request.method == "GET":

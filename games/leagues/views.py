@@ -23,6 +23,9 @@ from games.leagues.results import seat_holders
 from games.outgoing.links import seat_url
 from games.play import turns
 
+# The settings links of memberships this browser opened (games/incoming/sessions.py keeps them, as seat links).
+SESSION_MEMBERS = sessions.grant_key("pbem_members")
+
 
 def _error(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
     return render(request, "games/link_error.html", {"message": message}, status=status)
@@ -164,7 +167,7 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
         return _error(request, str(error))
     # The confirmation proves the address, but opens only this membership's settings page, like the
     # settings link in league emails: the player's games open by their own links.
-    sessions.grant_membership(request, membership)
+    sessions.grant_row(request, SESSION_MEMBERS, membership)
     messages.success(request, f"Welcome to {membership.league.name}: your address is confirmed.")
     return redirect("leagues-member", slug=membership.league.slug)
 
@@ -206,9 +209,9 @@ def member(request: HttpRequest, slug: str) -> HttpResponse:
         )
         if linked is None:
             return _error(request, "This link is not valid. Please use the latest link from your email.", status=403)
-        sessions.grant_membership(request, linked)
+        sessions.grant_row(request, SESSION_MEMBERS, linked)
         return redirect("leagues-member", slug=slug)
-    membership = sessions.membership_of(request, league.memberships.select_related("league"))
+    membership = sessions.row_of(request, SESSION_MEMBERS, league.memberships.select_related("league"))
     if membership is None:
         return _error(
             request,

@@ -16,6 +16,7 @@ import logging
 import operator
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import reduce
 from typing import Any, NamedTuple
 
@@ -25,16 +26,16 @@ from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
+from games import extensions
 from games.engines import board_templates, get_engine
 from games.engines.base import Engine
-from games.extensions import Outbox
+from games.extensions import EmailSection, Outbox
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 from games.outgoing import mailpolicy, messages, outbox, wakes
 from games.outgoing.dispatch import SEND_DUE
 from games.outgoing.facts import GameFacts, LogLine, PhaseFacts, addressee, game_facts, phase_facts
 from games.outgoing.links import SIGN_IN_MINUTES, seat_url, sign_in_url
 from games.outgoing.order_text import order_lines
-from games.talk.letters import Unseen, mark_emailed, unseen_in, unseen_threads
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
@@ -79,6 +80,20 @@ def reply_address(row: OutboundEmail) -> str | None:
     return f"{local}+{row.pk}-{reply_signature(row)}@{domain}"
 
 
+@dataclass(frozen=True)
+class Section:
+    """An app's section of one reader's email as its templates get it: the templates the body includes and
+    what they show."""
+
+    html: str
+    text: str
+    content: Any
+
+
+# An app's section of an email, and the tokens it is told once that email went out (kept from the templates).
+Shown = tuple[EmailSection, list[Any]]
+
+
 class Line(NamedTuple):
     """A log line as an email reads it."""
 
@@ -96,7 +111,7 @@ class Batch:
 
     game: Game
     engine: Engine
-    seats: list[Seat]  # read only when needed: the final standings' names, table talk's names
+    seats: list[Seat]  # read only when needed: the final standings' names, the names the apps' sections show
     current: Phase
     events: list[Line]
     facts: GameFacts
@@ -106,7 +121,8 @@ class Batch:
     public_view: dict[str, Any]
     shared_renders: dict[Any, str]
     roots: dict[str, str]  # address -> Message-ID of the game's first email sent to it
-    talk: Unseen  # table talk each reader has not seen (games/talk/letters.py)
+    # What each app's section of the turn emails gathered for this game (games/extensions.py, turn_email).
+    sections: tuple[tuple[EmailSection, Any], ...]
     emailed_upto: dict[int, int] = field(default_factory=dict)  # seat id -> events_upto of what this sender sent
 
     def phase(self, phase: Phase) -> PhaseFacts:
@@ -163,8 +179,8 @@ def thread_root(row: OutboundEmail) -> str | None:
 
 def load_batches(rows: Sequence[OutboundEmail]) -> dict[int, Batch]:
     """The batch of each game among `rows` (read `with_history`), by game id. The log, the current phases, the
-    table talk and the seats they need are read for all the games together: a query each, whatever the number
-    of games."""
+    apps' sections (table talk) and the seats they need are read for all the games together: a query each,
+    whatever the number of games."""
     by_game: dict[int, list[OutboundEmail]] = {}
     for row in rows:
         by_game.setdefault(row.game_id, []).append(row)
@@ -189,11 +205,12 @@ def load_batches(rows: Sequence[OutboundEmail]) -> dict[int, Batch]:
     ]
     if missing:
         current |= {phase.game_id: phase for phase in Phase.objects.filter(reduce(operator.or_, missing))}
-    # Table talk is listed in the emails that ask for an order.
-    talk = unseen_in([game_id for game_id, game_rows in by_game.items() if any(r.asks_for_order for r in game_rows)])
-    # The seats' names: for the final standings of a game that is over, and the names in its table talk.
+    # The apps' sections (table talk not read yet) are in the emails that ask for an order.
+    asking = [game_id for game_id, game_rows in by_game.items() if any(r.asks_for_order for r in game_rows)]
+    gathered = [(section, section.gather(asking) if asking else {}) for section in extensions.turn_email_sections()]
+    # The seats' names: for the final standings of a game that is over, and the names its sections show.
     seats: dict[int, list[Seat]] = {}
-    named = [game_id for game_id, game in games.items() if game.result or talk.get(game_id)]
+    named = [game_id for game_id, game in games.items() if game.result or any(d.get(game_id) for _, d in gathered)]
     if named:
         for seat in Seat.objects.filter(game_id__in=named).select_related("player").order_by("game_id", "number"):
             seats.setdefault(seat.game_id, []).append(seat)
@@ -211,24 +228,27 @@ def load_batches(rows: Sequence[OutboundEmail]) -> dict[int, Batch]:
             public_view=engine.view(game.state, None),
             shared_renders={},
             roots={row.to: root for row in by_game[game_id] if (root := thread_root(row))},
-            talk=talk.get(game_id, {}),
+            sections=tuple((section, found[game_id]) for section, found in gathered if found.get(game_id)),
         )
     return batches
 
 
-def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
+def sections_of(row: OutboundEmail, batch: Batch) -> list[tuple[Section, Shown]]:
+    """A turn email or reminder shows the apps' sections: the table talk its reader has not seen."""
+    if not (row.asks_for_order and batch.sections):
+        return []
+    labels = {s.number: s.label for s in batch.seats}
+    found = [(section, section.content(gathered, row.seat, batch.game, labels)) for section, gathered in batch.sections]
+    return [(Section(s.html, s.text, content), (s, tokens)) for s, (content, tokens) in found]
+
+
+def _context(row: OutboundEmail, batch: Batch, sections: list[Section]) -> dict[str, Any]:
     """Only what this email's reader may see (games/outgoing/facts.py): the batch's public facts, then their seat's
     view, prompt, news and links."""
     seat, engine, state = row.seat, batch.engine, batch.game.state
     news, older = batch.news(row)
     board = board_templates(batch.game.engine)
     phase = batch.phase(row.phase)
-    # A turn email or reminder lists the table talk its reader has not seen (games/talk/letters.py).
-    if row.asks_for_order and batch.talk:
-        labels = {s.number: s.label for s in batch.seats}
-        talk, talk_rows = unseen_threads(batch.talk, seat, batch.game, labels)
-    else:
-        talk, talk_rows = [], []
     return {
         "game": batch.facts,
         "phase": phase,
@@ -252,8 +272,7 @@ def _context(row: OutboundEmail, batch: Batch) -> dict[str, Any]:
         "reply_example": reply_example(row, batch) if reply_address(row) is not None else [],
         "news": [LogLine(text=line.text, private=line.seat is not None) for line in news],
         "older_news": older,
-        "talk": talk,
-        "talk_rows": talk_rows,
+        "sections": sections,
     }
 
 
@@ -268,12 +287,13 @@ def build(row: OutboundEmail) -> EmailMultiAlternatives:
     """The message for one outbox row, from templates/emails/<kind>-subject.txt (its headline), -body.txt,
     -body.html, with datetimes in the player's own time zone, in the reader's thread of the game."""
     read = with_history(OutboundEmail.objects.filter(pk=row.pk)).get()
-    return build_with_talk(read, load_batches([read])[read.game_id])[0]
+    return build_with_sections(read, load_batches([read])[read.game_id])[0]
 
 
-def build_with_talk(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlternatives, list[int]]:
-    """The message, and the inbox rows of the table talk it lists (games/talk/letters.py)."""
-    context = _context(row, batch)
+def build_with_sections(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlternatives, list[Shown]]:
+    """The message, and the apps' sections it shows (each told once the message went out)."""
+    sections = sections_of(row, batch)
+    context = _context(row, batch, [section for section, _ in sections])
     zone = messages.zone_of(row.seat.player.time_zone if row.seat.player else None)
     rendered = messages.render(f"emails/{row.kind}", context, zone, thread_subject=GAME_SUBJECT)
     message = messages.compose(
@@ -286,7 +306,7 @@ def build_with_talk(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlterna
         # News a player may decline carries the one-click unsubscribe; an owed-order email never does.
         declinable_by=row.seat.player if mailpolicy.declinable(row.kind) else None,
     )
-    return message, context["talk_rows"]
+    return message, [shown for _, shown in sections]
 
 
 def is_obsolete(row: OutboundEmail) -> bool:
@@ -337,7 +357,7 @@ def send_claimed(rows: list[OutboundEmail]) -> int:
                 continue
             batch = batches[row.game_id]
             try:
-                message, talk_rows = build_with_talk(row, batch)
+                message, sections = build_with_sections(row, batch)
             except Exception as error:  # noqa: BLE001  (one email that cannot be built must not stop the rest)
                 # It fails like a provider's refusal, so the sweep retries it (MAX_ATTEMPTS). Only the exception's
                 # name is kept and logged: its words could quote the game's state.
@@ -348,7 +368,8 @@ def send_claimed(rows: list[OutboundEmail]) -> int:
             yield item
             if item.sent:
                 batch.sent(row, message.extra_headers["Message-ID"])
-                mark_emailed(talk_rows)  # the table talk it listed is seen: no later email lists it again
+                for section, tokens in sections:  # what it showed is seen: no later email shows it again
+                    section.sent(tokens)
 
     return outbox.send_claimed(OutboundEmail, outgoing())
 
@@ -358,12 +379,20 @@ def unsent() -> QuerySet[OutboundEmail]:
     return outbox.unsent(OutboundEmail)
 
 
+# The sender starts this long after its call, so the emails of the games resolving meanwhile (a league's
+# deadline resolves hundreds at once) go out with them, in one task. Nobody notices a fifth of a second on an
+# email.
+EMAIL_GATHER = timedelta(milliseconds=200)
+
+
 def wake_sender(*_: object) -> None:
-    """After commit, wake the sender of game emails (one call for whatever is pending: games/outgoing/wakes.py)."""
-    wakes.wake_email_sender()
+    """After commit, wake the sender of game emails, unless a call is on its way (games/outgoing/wakes.py): the
+    one way every game email is sent, whoever made it due (a resolution, a reminder, the sweep, a retry)."""
+    wakes.wake_once(SEND_DUE, EMAIL_GATHER)
 
 
-outbox.core_outboxes.append(Outbox(model=OutboundEmail, wake=wake_sender, value="game_id"))
+# The core's outbox, registered with the apps' (GamesConfig.ready()): the sweep retries and wakes them alike.
+OUTBOX = Outbox(model=OutboundEmail, wake=wake_sender, value="game_id")
 
 
 def send_sign_in_link(player_id: int) -> bool:

@@ -22,6 +22,7 @@ Only news can be declined, so only news carries the one-click unsubscribe (`List
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime, timedelta
 from enum import Enum
 
 from django.conf import settings
@@ -124,3 +125,22 @@ def declined(ask: EmailAsk) -> set[int]:
     if not left.players:
         return refused
     return refused | {player_id for declines in extensions.declines() for player_id in declines(left)}
+
+
+# Sign-in emails per address: up to SIGN_IN_BURST at once, then one per SIGN_IN_EVERY (6 a day at most),
+# so the form cannot be used to flood someone's inbox.
+SIGN_IN_BURST = 3
+
+
+SIGN_IN_EVERY = timedelta(hours=4)
+
+
+def take_email_quota(player: Player, now: datetime) -> bool:
+    """Count one more email a person asked us to send for `player` (a sign-in link, an address confirmation),
+    if the quota allows it; the caller saves `sign_in_quota_at`. A generic cell rate: the quota time runs
+    SIGN_IN_EVERY ahead per email, and no email goes out while it is more than the burst ahead of now."""
+    quota = max(player.sign_in_quota_at or now, now)
+    if quota - now > (SIGN_IN_BURST - 1) * SIGN_IN_EVERY:
+        return False
+    player.sign_in_quota_at = quota + SIGN_IN_EVERY
+    return True

@@ -171,11 +171,9 @@ def unsent(model: type[MailRow]) -> QuerySet[Any]:
 
 
 def outboxes() -> list[Outbox]:
-    return [*core_outboxes, *extensions.outboxes()]
-
-
-# The core's outbox (games/outgoing/emails.py registers it at import), then the apps'.
-core_outboxes: list[Outbox] = []
+    """Every outbox: the core's (game emails, receipts) and the apps', each registered the same way
+    (games/extensions.py, `outbox`)."""
+    return extensions.outboxes()
 
 
 def retry_failed(at: datetime | None = None) -> int:

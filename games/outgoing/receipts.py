@@ -94,4 +94,5 @@ def wake_sender(*_: object) -> None:
     after_commit(SEND_RECEIPTS)
 
 
-outbox.core_outboxes.append(Outbox(model=Receipt, wake=wake_sender))
+# Registered with every other outbox (GamesConfig.ready()): the sweep retries and wakes them alike.
+OUTBOX = Outbox(model=Receipt, wake=wake_sender)

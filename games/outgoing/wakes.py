@@ -23,22 +23,11 @@ from django.utils import timezone
 
 from games.models import Wake
 from games.outgoing import dispatch
-from games.outgoing.dispatch import SEND_DUE, TaskName
+from games.outgoing.dispatch import TaskName
 
 # Longer than a queued call waits for a free worker in a heavy burst; shorter than the sweep's period, so a
 # lost call delays nothing beyond what the sweep would catch anyway.
 WAKE_LOST = timedelta(seconds=30)
-# The game emails' sender starts this long after its call, so the emails of the games resolving meanwhile (a
-# league's deadline resolves hundreds at once) go out with them, in one task. Nobody notices a fifth of a
-# second on an email.
-EMAIL_GATHER = timedelta(milliseconds=200)
-
-
-def wake_email_sender() -> None:
-    """After commit, wake the sender of game emails (games/outgoing/emails.py, send_due), unless it is on its way."""
-    wake_once(SEND_DUE, EMAIL_GATHER)
-
-
 def wake_once(name: TaskName, gather: timedelta = timedelta(0)) -> None:
     """After commit, wake `name` (a task without arguments that drains its kind of due rows), unless a call to
     it is on its way: published and its task not started yet. The task starts `gather` after the call, so that

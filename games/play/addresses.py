@@ -1,7 +1,8 @@
-"""A player changes their own address: the new one is used only once a link sent to it is opened and its
-button pressed, so nobody (a forwarded turn link's holder, a shared browser) can move a player's mail, and
-with it their sign-in links, to an address they hold. An organiser cannot change it at all; a superuser can,
-in the admin, which ends the player's sessions (games/admin.py)."""
+"""A player's own address: what the provider told us of it (a bounce, a complaint: `mark`, from
+games/incoming/mail/bounces.py; `address_fixed`), and its change. A new address is used only once a link
+sent to it is opened and its button pressed, so nobody (a forwarded turn link's holder, a shared browser)
+can move a player's mail, and with it their sign-in links, to an address they hold. An organiser cannot change it at
+all; a superuser can, in the admin, which ends the player's sessions (games/admin/games.py)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,12 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games.incoming import sessions
-from games.incoming.mail import bounces
-from games.models import Player, unique_row
-from games.outgoing import messages
+from games.models import Game, Phase, Player, Seat, unique_row
+from games.outgoing import mailpolicy, messages
 from games.outgoing.dispatch import SEND_ADDRESS_CONFIRMATION, after_commit
 from games.outgoing.facts import addressee
 from games.outgoing.links import LinkError
+from games.play import bots
 
 log = logging.getLogger(__name__)
 SALT = "pbem.address-change"
@@ -41,7 +41,7 @@ def ask_to_change(player: Player, address: str, now: datetime | None = None) -> 
     with transaction.atomic():
         locked = unique_row(Player.objects.select_for_update().filter(pk=player.pk))
         assert locked is not None
-        if not sessions.take_email_quota(locked, now):
+        if not mailpolicy.take_email_quota(locked, now):
             return "Too many emails were sent for you today: please try again in a few hours."
         locked.new_email, locked.new_email_sent_at = address, now
         locked.save(update_fields=["new_email", "new_email_sent_at", "sign_in_quota_at"])
@@ -92,6 +92,38 @@ def confirm_change(token: str) -> Player:
         changed.update(email=player.new_email, new_email="", new_email_sent_at=None)
         player.refresh_from_db()
     if player.mail_problem:
-        bounces.address_fixed(player)
+        address_fixed(player)
     log.info("player %s changed their address", player.pk)
     return player
+
+
+def mark(player: Player, problem: str, detail: str) -> bool:
+    """Mark the address; a bounce outranks a complaint (nothing is sent at all). Returns whether it changed."""
+    if player.mail_problem == Player.MailProblem.BOUNCED and problem == Player.MailProblem.COMPLAINED:
+        return False
+    with transaction.atomic():
+        changed = player.mail_problem != problem
+        Player.objects.filter(pk=player.pk).update(
+            mail_problem=problem, mail_problem_at=timezone.now(), mail_problem_detail=detail[:200]
+        )
+        player.mail_problem = problem
+        if problem == Player.MailProblem.BOUNCED:
+            stand_in_for(player)
+    return changed
+
+
+def stand_in_for(player: Player) -> None:
+    """The player's seats owing an order in an open phase play their default order (bots.play_bots), now."""
+    seats = Seat.objects.filter(player=player, is_bot=False, game__status=Game.Status.ACTIVE).select_related("game")
+    for seat in seats:
+        phase = unique_row(
+            Phase.objects.filter(game=seat.game, number=seat.game.phase_number, status=Phase.Status.OPEN)
+        )
+        if phase is not None and phase.prompt_for(seat.number) is not None:
+            bots.ask_bots(phase)
+
+
+def address_fixed(player: Player) -> None:
+    """The player confirmed or changed their address (or used a sign-in link): mail goes to it again."""
+    Player.objects.filter(pk=player.pk).update(mail_problem="", mail_problem_at=None, mail_problem_detail="")
+    player.mail_problem, player.mail_problem_at, player.mail_problem_detail = "", None, ""

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.base import ReadBack, State
+from games.extensions import split_options
 from games.models import Game, Order, Phase
 from games.play import turns
-from games.talk.options import split_options
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from games.engines import get_engine
+from games.extensions import split_options
 from games.models import Game, Player
 from games.play import turns
-from games.talk.options import split_options
 
 NAME_LENGTH = Player._meta.get_field("name").max_length or 80
 

@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from games import extensions
 from games.models import Game, Order, OutboundEmail, Phase, Seat, claim
-from games.outgoing import outbox, receipts, wakes
+from games.outgoing import emails, outbox, receipts
 from games.outgoing.dispatch import (
     PLAY_BOTS,
     RESOLVE_OVERDUE,
@@ -190,5 +190,5 @@ def send_reminders(phase_ids: list[int], at: datetime) -> int:
         OutboundEmail.objects.bulk_create(rows, ignore_conflicts=True)
         Phase.objects.filter(pk__in=[p.pk for p in phases]).update(reminded=True, remind_at=None)
         if rows:
-            wakes.wake_email_sender()
+            emails.wake_sender()
     return len(rows)

@@ -23,10 +23,11 @@ from django.utils import timezone
 from games import extensions
 from games.engines import get_engine
 from games.engines.base import Engine
+from games.extensions import split_options
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
-from games.outgoing import mailpolicy, wakes
+from games.outgoing import mailpolicy
 from games.outgoing.dispatch import PLAY_BOTS, after_commit
-from games.talk.options import split_options
+from games.outgoing.emails import wake_sender as wake_email_sender
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +75,8 @@ def create_game(
     humans = [p.pk for p in players if p is not None]
     if len(humans) != len(set(humans)):
         raise ValueError("A player can sit only once at a table.")
-    # The press options are the server's, not the engine's (games/talk/options.py): checked here, stored
-    # beside the engine's as given (a game without them has the defaults).
+    # The apps' options (table talk's press) are not the engine's (games/extensions.py, game_options): checked
+    # here, stored beside the engine's as given (a game without them has the defaults).
     options = dict(options or {})
     engine_options, _ = split_options(options)
     seed = seed if seed is not None else secrets.randbits(62)
@@ -270,7 +271,7 @@ def queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
     if not emails:
         return
     OutboundEmail.objects.bulk_create(emails, ignore_conflicts=True)
-    wakes.wake_email_sender()
+    wake_email_sender()
 
 
 # --- Bots ------------------------------------------------------------------------------------------

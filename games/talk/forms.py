@@ -7,6 +7,8 @@ from typing import Any
 
 from django import forms
 
+from games.extensions import AccountSection
+from games.models import Player
 from games.talk.models import TalkSettings
 from games.talk.services import MAX_LENGTH
 
@@ -58,3 +60,8 @@ def delivery_form(player_id: int, data: Any = None) -> DeliveryForm:
     """The signed-in player's choice of how table talk reaches them by email (My games)."""
     settings = TalkSettings.objects.filter(pk=player_id).first() or TalkSettings(player_id=player_id)
     return DeliveryForm(data, instance=settings)
+
+
+def account_section(request: Any, player: Player) -> AccountSection:
+    """The choice on the player's own page (registered with games/extensions.py, `account_section`)."""
+    return AccountSection("games/_talk_delivery.html", {"talk_form": delivery_form(player.pk)})

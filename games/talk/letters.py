@@ -1,6 +1,7 @@
 """Table talk as emails show it, for the message emails and digests (games/talk/mail.py) and the turn emails
-(games/outgoing/emails.py): the messages a reader has not seen, by conversation, their text with its links broken up so
-that no mail client makes them clickable. Imports nothing of the email pipeline, which imports it."""
+(their section, `SECTION`, which the core's game emails read through games/extensions.py): the messages a
+reader has not seen, by conversation, their text with its links broken up so that no mail client makes them
+clickable."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engines import get_engine
+from games.extensions import EmailSection
 from games.models import Game, Seat
 from games.talk.models import TABLE, Participant
 from games.talk.page import MessageLine, thread_name
@@ -94,3 +96,13 @@ def mark_emailed(row_ids: list[int], at: datetime | None = None) -> int:
     if not row_ids:
         return 0
     return Participant.objects.filter(pk__in=row_ids, seen_at__isnull=True).update(seen_at=at or timezone.now())
+
+
+# The turn emails' section of table talk not read yet (registered with games/extensions.py, `turn_email`).
+SECTION = EmailSection(
+    html="emails/_talk-section.html",
+    text="emails/_talk-section.txt",
+    gather=unseen_in,
+    content=unseen_threads,
+    sent=mark_emailed,
+)

@@ -1,7 +1,8 @@
 """The game's press options. They belong to every game whatever its engine, so they are declared here, as
-OptionSpecs like an engine's, and taken out of a game's options before the engine reads the rest: an
-organiser (the Add game form, `creategame`) or a league (its options box, given to every table) sets them
-in the same JSON object as the engine's options, e.g. {"press": "public", "publish_press": "yes"}."""
+OptionSpecs like an engine's, and registered with the core (games/extensions.py, `game_options`), which
+checks them and takes them out of a game's options before the engine reads the rest: an organiser (the Add
+game form, `creategame`) or a league (its options box, given to every table) sets them in the same JSON
+object as the engine's options, e.g. {"press": "public", "publish_press": "yes"}."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.base import Choice, OptionSpec
+from games.extensions import read_option
 
 FULL, PUBLIC, NONE = "full", "public", "none"
 
@@ -28,7 +30,7 @@ PUBLISH = OptionSpec(
     choices=(Choice("yes", "yes"), Choice("no", "no")),
     error="The publish_press option must be yes or no.",
 )
-CORE_OPTIONS = (PRESS, PUBLISH)
+OPTIONS = (PRESS, PUBLISH)
 
 
 @dataclass(frozen=True)
@@ -41,24 +43,7 @@ class Press:
         return self.mode == FULL
 
 
-def _read(spec: OptionSpec, value: Any) -> str:
-    if value is None or value == "":
-        return str(spec.default)
-    if isinstance(value, bool):
-        value = "yes" if value else "no"
-    if not isinstance(value, str) or value not in {choice.value for choice in spec.choices}:
-        raise ValueError(spec.error)
-    return value
-
-
-def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """(the engine's options, the press options read with their defaults). ValueError, with a message for
-    the organiser, for a press value that is not one of its choices."""
-    engine_options = {name: value for name, value in options.items() if name not in {s.name for s in CORE_OPTIONS}}
-    return engine_options, {spec.name: _read(spec, options.get(spec.name)) for spec in CORE_OPTIONS}
-
-
 def press_of(options: dict[str, Any]) -> Press:
     """A game's press, from its stored options (games created before press existed have none: defaults)."""
-    _, press = split_options(options)
+    press = {spec.name: read_option(spec, options.get(spec.name)) for spec in OPTIONS}
     return Press(mode=press[PRESS.name], published_at_end=press[PUBLISH.name] == "yes")

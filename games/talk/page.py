@@ -14,7 +14,9 @@ from typing import Any
 from django.db.models import Count, Max
 from django.http import HttpRequest
 
+from games.engines import get_engine
 from games.engines.base import Engine
+from games.extensions import Panel
 from games.models import Game, Seat
 from games.talk import services
 from games.talk.forms import MessageForm
@@ -145,3 +147,15 @@ def talk_context(
     if can_write and form is None:
         form = message_form(game, seats, reader, thread=key)
     return {"talk": talk, "talk_form": form if can_write else None}
+
+
+PANEL = "games/_talk.html"
+
+
+def game_panel(request: HttpRequest, game: Game, reader: Seat | None, form: Any = None) -> Panel | None:
+    """The game page's table talk (registered with games/extensions.py, `game_panel`): `talk` and `talk_form`
+    for its template; none in a game played without it that has no messages. `form`: a posted message shown
+    again with its errors."""
+    seats = list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
+    context = talk_context(request, game, get_engine(game.engine), seats, reader, form)
+    return Panel(PANEL, context) if context["talk"] is not None else None

@@ -13,12 +13,12 @@ from django.views.decorators.http import require_POST
 
 from games.incoming import sessions
 from games.incoming.sessions import seat_of
-from games.incoming.views import _game_context, _not_a_player
+from games.incoming.views import game_context, not_a_player
 from games.models import Seat
 from games.talk import services
 from games.talk.forms import delivery_form
 from games.talk.models import TABLE
-from games.talk.page import message_form
+from games.talk.page import PANEL, game_panel, message_form
 
 
 def _back(game_id: int, thread: str) -> HttpResponse:
@@ -30,7 +30,7 @@ def _back(game_id: int, thread: str) -> HttpResponse:
 def write(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = seat_of(request, game_id)
     if seat is None:
-        return _not_a_player(request, game_id)
+        return not_a_player(request, game_id)
     game = seat.game
     seats = list(Seat.objects.filter(game=game).select_related("player"))
     form = message_form(game, seats, seat, data=request.POST)
@@ -45,14 +45,17 @@ def write(request: HttpRequest, game_id: int) -> HttpResponse:
         else:
             messages.success(request, "Your message was sent.")
             return _back(game_id, message.thread)
-    return render(request, "games/game.html", _game_context(request, game, talk_form=form), status=400)
+    # The page again, its table talk panel holding the posted form with its errors.
+    context = game_context(request, game)
+    context["panels"] = [game_panel(request, game, seat, form) if p.template == PANEL else p for p in context["panels"]]
+    return render(request, "games/game.html", context, status=400)
 
 
 @require_POST
 def report(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = seat_of(request, game_id)
     if seat is None:
-        return _not_a_player(request, game_id)
+        return not_a_player(request, game_id)
     thread = request.POST.get("thread", TABLE)
     try:
         services.report(seat, int(request.POST.get("message", "")), request.POST.get("reason", ""))
@@ -69,7 +72,7 @@ def report(request: HttpRequest, game_id: int) -> HttpResponse:
 def share(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = seat_of(request, game_id)
     if seat is None:
-        return _not_a_player(request, game_id)
+        return not_a_player(request, game_id)
     thread = request.POST.get("thread", TABLE)
     try:
         services.share(seat, thread, int(request.POST.get("seat", "")))

@@ -21,12 +21,10 @@ import re
 from typing import Any
 
 from anymail.signals import AnymailTrackingEvent, EventType, RejectReason, tracking
-from django.db import transaction
 from django.dispatch import receiver
-from django.utils import timezone
 
-from games.models import Game, Phase, Player, Seat, unique_row
-from games.play import bots
+from games.models import Player, unique_row
+from games.play import addresses
 
 log = logging.getLogger(__name__)
 DEAD_ADDRESS = {RejectReason.BOUNCED, RejectReason.INVALID}
@@ -51,38 +49,6 @@ def verdict(event: AnymailTrackingEvent) -> str | None:
     return None
 
 
-def mark(player: Player, problem: str, detail: str) -> bool:
-    """Mark the address; a bounce outranks a complaint (nothing is sent at all). Returns whether it changed."""
-    if player.mail_problem == Player.MailProblem.BOUNCED and problem == Player.MailProblem.COMPLAINED:
-        return False
-    with transaction.atomic():
-        changed = player.mail_problem != problem
-        Player.objects.filter(pk=player.pk).update(
-            mail_problem=problem, mail_problem_at=timezone.now(), mail_problem_detail=detail[:200]
-        )
-        player.mail_problem = problem
-        if problem == Player.MailProblem.BOUNCED:
-            stand_in_for(player)
-    return changed
-
-
-def stand_in_for(player: Player) -> None:
-    """The player's seats owing an order in an open phase play their default order (bots.play_bots), now."""
-    seats = Seat.objects.filter(player=player, is_bot=False, game__status=Game.Status.ACTIVE).select_related("game")
-    for seat in seats:
-        phase = unique_row(
-            Phase.objects.filter(game=seat.game, number=seat.game.phase_number, status=Phase.Status.OPEN)
-        )
-        if phase is not None and phase.prompt_for(seat.number) is not None:
-            bots.ask_bots(phase)
-
-
-def address_fixed(player: Player) -> None:
-    """The player confirmed or changed their address (or used a sign-in link): mail goes to it again."""
-    Player.objects.filter(pk=player.pk).update(mail_problem="", mail_problem_at=None, mail_problem_detail="")
-    player.mail_problem, player.mail_problem_at, player.mail_problem_detail = "", None, ""
-
-
 @receiver(tracking, dispatch_uid="pbem-bounces")
 def handle_tracking(sender: Any, event: AnymailTrackingEvent, esp_name: str, **kwargs: Any) -> None:
     problem = verdict(event)
@@ -93,6 +59,6 @@ def handle_tracking(sender: Any, event: AnymailTrackingEvent, esp_name: str, **k
         log.info("%s %s for an address that is no player's: ignored", esp_name, event.event_type)
         return
     why = event.description or event.mta_response or str(event.reject_reason or "")
-    changed = mark(player, problem, f"{esp_name} {event.event_type}: {why}".strip())
+    changed = addresses.mark(player, problem, f"{esp_name} {event.event_type}: {why}".strip())
     # The player's id, never the address or the provider's text (it may quote the message).
     log.warning("%s %s: player %s marked %s (changed=%s)", esp_name, event.event_type, player.pk, problem, changed)

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.extensions import split_options
 from games.models import Event, Game, Order, Phase
 from games.play import turns
-from games.talk.options import split_options
 
 
 def replay(game: Game) -> tuple[bool, str]:
