@@ -10,10 +10,10 @@ from datetime import datetime
 from django.conf import settings
 from django.urls import reverse
 
+from games import extensions
 from games.engines import get_engine
 from games.engines.base import OptionSpec
 from games.lobby.models import Table, TableSeat
-from games.talk.options import CORE_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ def option_lines(table: Table) -> tuple[str, ...]:
     """Each option the creator could set, as its label and the value chosen ("default" where left blank)."""
     engine = get_engine(table.engine)
     lines = []
-    for spec in (*CORE_OPTIONS, *engine.options):
+    for spec in (*extensions.game_options(), *engine.options):
         if spec.kind == "seat-list":
             continue  # dealt at random: the lobby does not offer it (the seats are not known yet)
         value = table.options.get(spec.name)

@@ -10,13 +10,13 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from games import extensions
 from games.engines import get_engine
 from games.engines.base import OptionSpec
 from games.lobby.facts import SHORT_LABELS, option_label
 from games.lobby.invitations import NAME_LENGTH
 from games.lobby.tables import TableSpec
 from games.outgoing import messages
-from games.talk.options import CORE_OPTIONS
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 OPTION_PREFIX = "option_"
@@ -90,7 +90,7 @@ class TableForm(forms.Form):
         size.help_text = f"{self.engine.title}: {self.engine.min_players} to {self.engine.max_players}."
         soon = (timezone.now() + timedelta(days=3)).astimezone(messages.zone_of(zone_name))
         self.fields["start_by"].initial = soon.replace(minute=0, second=0, microsecond=0).strftime(LOCAL_FORMAT)
-        for spec in (*CORE_OPTIONS, *self.engine.options):
+        for spec in (*extensions.game_options(), *self.engine.options):
             if spec.kind != "seat-list":  # a country per seat: dealt at random, the seats are not known yet
                 self.fields[OPTION_PREFIX + spec.name] = option_field(spec)
 
