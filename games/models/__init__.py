@@ -5,10 +5,9 @@ or none; claiming due rows in batches). Import them from here: `from games.model
 
 from games.models.games import Event, Game, Order, Phase, Player, Seat, new_link_key
 from games.models.mail import MailRow, MailStatus, OutboundEmail, ReadReply, Receipt, Wake
-from games.models.queries import CLAIM_BATCH, claim, unique_row
+from games.models.queries import claim, unique_row
 
 __all__ = [
-    "CLAIM_BATCH",
     "Event",
     "Game",
     "MailRow",
