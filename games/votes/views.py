@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games.incoming.sessions import seat_of
-from games.incoming.views import _not_a_player
+from games.incoming.views import not_a_player
 from games.models import Seat
 from games.votes import services
 from games.votes.models import Proposal
@@ -31,7 +31,7 @@ def _back(game_id: int) -> HttpResponse:
 def _acting(request: HttpRequest, game_id: int, action: Callable[[Seat], str]) -> HttpResponse:
     seat = seat_of(request, game_id)
     if seat is None or seat.player_id is None:
-        return _not_a_player(request, game_id)
+        return not_a_player(request, game_id)
     try:
         said = action(seat)
     except services.Refused as refusal:
