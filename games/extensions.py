@@ -160,6 +160,20 @@ class EmailSection:
 
 
 @dataclass(frozen=True)
+class SectionShown:
+    """An app's section of one reader's email as its templates get it (`section`): the templates the body
+    includes, and what they show."""
+
+    html: str
+    text: str
+    content: Any
+
+
+# An app's section of one email and the tokens it is told once that email went out (kept from the templates).
+Told = tuple[EmailSection, list[Any]]
+
+
+@dataclass(frozen=True)
 class Extension:
     """What one app adds to the core (see the module's docstring)."""
 

@@ -29,7 +29,7 @@ from django.utils.crypto import salted_hmac
 from games import extensions
 from games.engines import board_templates, get_engine
 from games.engines.base import Engine
-from games.extensions import EmailSection, Outbox
+from games.extensions import EmailSection, Outbox, SectionShown, Told
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 from games.outgoing import mailpolicy, messages, outbox, wakes
 from games.outgoing.dispatch import SEND_DUE
@@ -78,20 +78,6 @@ def reply_address(row: OutboundEmail) -> str | None:
         return None
     local, _, domain = settings.PBEM_REPLY_ADDRESS.partition("@")
     return f"{local}+{row.pk}-{reply_signature(row)}@{domain}"
-
-
-@dataclass(frozen=True)
-class Section:
-    """An app's section of one reader's email as its templates get it: the templates the body includes and
-    what they show."""
-
-    html: str
-    text: str
-    content: Any
-
-
-# An app's section of an email, and the tokens it is told once that email went out (kept from the templates).
-Shown = tuple[EmailSection, list[Any]]
 
 
 class Line(NamedTuple):
@@ -233,16 +219,16 @@ def load_batches(rows: Sequence[OutboundEmail]) -> dict[int, Batch]:
     return batches
 
 
-def sections_of(row: OutboundEmail, batch: Batch) -> list[tuple[Section, Shown]]:
+def sections_of(row: OutboundEmail, batch: Batch) -> list[tuple[SectionShown, Told]]:
     """A turn email or reminder shows the apps' sections: the table talk its reader has not seen."""
     if not (row.asks_for_order and batch.sections):
         return []
     labels = {s.number: s.label for s in batch.seats}
     found = [(section, section.content(gathered, row.seat, batch.game, labels)) for section, gathered in batch.sections]
-    return [(Section(s.html, s.text, content), (s, tokens)) for s, (content, tokens) in found]
+    return [(SectionShown(s.html, s.text, content), (s, tokens)) for s, (content, tokens) in found]
 
 
-def _context(row: OutboundEmail, batch: Batch, sections: list[Section]) -> dict[str, Any]:
+def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> dict[str, Any]:
     """Only what this email's reader may see (games/outgoing/facts.py): the batch's public facts, then their seat's
     view, prompt, news and links."""
     seat, engine, state = row.seat, batch.engine, batch.game.state
@@ -290,7 +276,7 @@ def build(row: OutboundEmail) -> EmailMultiAlternatives:
     return build_with_sections(read, load_batches([read])[read.game_id])[0]
 
 
-def build_with_sections(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlternatives, list[Shown]]:
+def build_with_sections(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlternatives, list[Told]]:
     """The message, and the apps' sections it shows (each told once the message went out)."""
     sections = sections_of(row, batch)
     context = _context(row, batch, [section for section, _ in sections])
