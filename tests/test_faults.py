@@ -47,11 +47,14 @@ class LostWakeUps:
             else:
                 self.dropped.append((name, *args))
 
-        self.monkeypatch.setattr(turns, "after_commit", maybe_drop)
+        # The order service wakes the resolution, the turns module the bots: both publish through after_commit.
+        for module in (orders, turns):
+            self.monkeypatch.setattr(module, "after_commit", maybe_drop)
         return self.dropped
 
     def stop(self) -> None:
-        self.monkeypatch.setattr(turns, "after_commit", self.forward)
+        for module in (orders, turns):
+            self.monkeypatch.setattr(module, "after_commit", self.forward)
 
 
 @pytest.fixture
