@@ -50,14 +50,14 @@ pytest: venv
 	    $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # A phone (390 px) and a desktop (1280 px) picture of each game's page and turn email, and of each game's board
-# on a phone, taken in Debian's Chromium by the browser tests' own flows (tests/test_browser_games.py), the pages
+# on a phone, taken in Debian's Chromium by the browser tests' own flows (tests/incoming/test_browser_games.py), the pages
 # around the games, Manila's ranked list, and each game's turn email in light, dark and forced-dark rendering
-# (tests/test_email_looks.py), in var/screenshots/; the desktop page and the phone board of each game, which the
+# (tests/outgoing/test_email_looks.py), in var/screenshots/; the desktop page and the phone board of each game, which the
 # README shows, are copied to tests/screenshots/. Fails (after copying) if the flows do.
 screenshots: venv
 	rm -rf var/screenshots
 	PBEM_SCREENSHOTS=var/screenshots $(MAKE) --no-print-directory pytest \
-	    PYTEST_ARGS="tests/test_browser_games.py tests/test_browser_pages.py tests/test_browser_orders.py tests/test_email_looks.py -q -k 'plays or pages_fit or table_talk or ranked or reads'"; status=$$?; \
+	    PYTEST_ARGS="tests/incoming/test_browser_games.py tests/incoming/test_browser_pages.py tests/incoming/test_browser_orders.py tests/outgoing/test_email_looks.py -q -k 'plays or pages_fit or table_talk or ranked or reads'"; status=$$?; \
 	    cp var/screenshots/*-desktop-page.png var/screenshots/*-phone-board.png tests/screenshots/ && exit $$status
 
 bench: venv

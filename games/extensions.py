@@ -53,7 +53,7 @@ Declared with `register(app_label, Extension(...))`:
   beside the table, or None (table talk's conversations; the lobby's rematch button once the game is over, games/lobby;
   the ending votes' panel, games/votes);
 - `account_section`: asked when a signed-in player's My games page is drawn: an AccountSection (a template
-  of one card and its context, plain values only: tests/test_template_secrecy.py) the page shows among its
+  of one card and its context, plain values only: tests/outgoing/test_template_secrecy.py) the page shows among its
   settings, or None (how table talk reaches the player by email, the API's tokens, the webhooks, the lobby's
   tables waiting for the player);
 - `seat_left`: asked by games.play.endings.leave_seat when a player gives up their seat, inside its transaction:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -22,29 +21,29 @@ from urllib.parse import urlparse
 
 import pytest
 import redis
-from django.core import mail
 from django.db import connection
 from django.db.backends.postgresql.operations import DatabaseOperations
 from django.test.signals import template_rendered
-from django.urls import clear_url_caches, reverse
+from django.urls import clear_url_caches
 
 from games import engines
-from games.models import Game, Phase, Player
+from games.models import Game, Player
 from games.outgoing import wakes
 from games.play import turns
 from pbem.celery import app as celery_app
-from tests.template_audit import audited, context_problems
-from tests.toy_game import TOY
 
-REQUIRE_SERVICES = os.environ.get("PBEM_REQUIRE_SERVICES") == "1"
+# Fixtures kept in tests/support/ that tests in several folders ask for by name.
+from tests.support.browser import chromium  # noqa: F401
+from tests.support.faults import broker_at, complete_but_unresolved, lost  # noqa: F401
+from tests.support.services import missing_service
+from tests.support.template_audit import audited, context_problems
+from tests.support.toy_game import TOY
+from tests.support.workers import worker, workers  # noqa: F401
+
 # RabbitMQ for the real-worker tests that run on it too (CELERY_BROKER_URL names the Redis the others use).
 RABBITMQ_URL = os.environ.get("PBEM_TEST_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:5672/")
 
 
-def missing_service(reason: str) -> None:
-    if REQUIRE_SERVICES:
-        pytest.fail(f"{reason} (PBEM_REQUIRE_SERVICES=1: this may not skip)")
-    pytest.skip(reason)
 
 
 def worker_number(config: pytest.Config) -> int:
@@ -58,7 +57,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """pytest-django runs the tests without a database last, and tests/engines holds the longest of them (200
     random games of each engine, over a minute for Ports of Call): started last, they kept one process busy
     well after the other was done. They go first, in their order; the rest keep pytest-django's."""
-    items.sort(key=lambda item: not item.nodeid.startswith("tests/engines/"))
+    items.sort(key=lambda item: not (item.nodeid.startswith("tests/engines/") and not uses_database(item)))
+
+
+def uses_database(item: pytest.Item) -> bool:
+    """Each engine's folder also holds its games played on the database; those keep pytest-django's place."""
+    fixtures = getattr(item, "fixturenames", ())
+    return item.get_closest_marker("django_db") is not None or "db" in fixtures or "transactional_db" in fixtures
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -123,7 +128,7 @@ def file_outbox(settings: Any, tmp_path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def template_audit() -> Iterator[list[str]]:
-    """Every audited template a test renders (tests/template_audit.py) gets plain data and public facts
+    """Every audited template a test renders (tests/support/template_audit.py) gets plain data and public facts
     only: the test fails if one is handed a model instance or an engine. Yields what was found so far."""
     found: list[str] = []
 
@@ -196,7 +201,7 @@ def rabbitmq_url() -> Iterator[str]:
 
 @pytest.fixture
 def toy_game(monkeypatch: pytest.MonkeyPatch) -> str:
-    """Registers the toy game of tests/toy_game (a whole game in one folder) for one test; its slug."""
+    """Registers the toy game of tests/support/toy_game (a whole game in one folder) for one test; its slug."""
     monkeypatch.setitem(engines._REGISTRY, TOY.slug, TOY)
     return TOY.slug
 
@@ -217,29 +222,9 @@ def make_game(db: None) -> Callable[..., Game]:
     return make
 
 
-def headline(message: Any) -> str:
-    """What an email says in a line: its body's first line (its subject is its thread's, games/outgoing/messages.py)."""
-    return str(message.body).split("\n", 1)[0]
 
 
-def open_phase(game: Game) -> Phase:
-    game.refresh_from_db()
-    phase = turns.current_phase(game)
-    assert phase is not None, "the game has no open phase"
-    return phase
 
 
-def emailed_sign_in_link(client: Any, address: str = "player1@example.com") -> str:
-    """Ask My games to email a sign-in link to `address`; the link's path."""
-    before = len(mail.outbox)
-    client.post(reverse("games-mine"), {"email": address})
-    assert len(mail.outbox) == before + 1, "no sign-in email"
-    found = re.search(r"https://pbem\.example(/me/sign-in/\S+/)", str(mail.outbox[-1].body))
-    assert found is not None, mail.outbox[-1].body
-    return found.group(1)
 
 
-def sign_in_by_email(client: Any, address: str = "player1@example.com") -> Any:
-    """Sign `client` in to the account of `address` the way a player does: by the emailed link."""
-    assert client.post(emailed_sign_in_link(client, address)).status_code == 302
-    return client

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.import_graph import ROOT, import_graph, project_modules
+from tests.support.import_graph import ROOT, import_graph, project_modules
 
 MODULES = project_modules("games", "pbem")
 LEAGUES = {name for name in MODULES if name.startswith("games.leagues")}
@@ -81,12 +81,13 @@ def test_nothing_in_the_leagues_app_imports_the_core_views() -> None:
 
 
 def test_the_core_runs_and_its_tests_pass_with_the_plug_ins_removed() -> None:
-    """tests/core_alone.py and the service layer's own tests (tests/test_turns.py, tests/test_orders.py) in a
-    pytest of their own, with every plug-in app removed from INSTALLED_APPS (tests/settings_core_alone.py)."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings_core_alone"}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--ds=tests.settings_core_alone"]
+    """tests/support/core_alone.py and the service layer's own tests (tests/play/test_turns.py,
+    tests/play/test_orders.py) in a
+    pytest of their own, with every plug-in app removed from INSTALLED_APPS (tests/support/settings_core_alone.py)."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.support.settings_core_alone"}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--ds=tests.support.settings_core_alone"]
     run = subprocess.run(
-        [*command, "tests/core_alone.py", "tests/test_turns.py", "tests/test_orders.py"],
+        [*command, "tests/support/core_alone.py", "tests/play/test_turns.py", "tests/play/test_orders.py"],
         cwd=ROOT,
         env=env,
         capture_output=True,

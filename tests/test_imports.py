@@ -1,11 +1,13 @@
-"""The project's imports, read from the source (tests/import_graph.py), as ruff's PLC0415 also checks:
+"""The project's imports, read from the source (tests/support/import_graph.py), as ruff's PLC0415 also checks:
 every project import at the top of its module but an app's ready() (what a module needs shows in its first
 lines), no import cycle between the project's modules, and enqueueing after commit goes one way, from the
 services to games.outgoing.dispatch by a task's name: only an app's ready() imports a tasks module."""
 
 from __future__ import annotations
 
-from tests.import_graph import ROOT, find_cycle, import_graph, project_modules, read_imports
+import re
+
+from tests.support.import_graph import ROOT, find_cycle, import_graph, project_modules, read_imports
 
 MODULES = project_modules("games", "pbem")
 TASKS = {"games.play.tasks", "games.leagues.tasks"}
@@ -53,19 +55,22 @@ def test_no_module_imports_a_tasks_module_but_the_apps_ready() -> None:
     assert at_top + nested == []
 
 
-# The packages, lowest first. A module imports modules of its own package and of lower ranks, never of a
-# higher one: what comes in calls what plays, which writes what goes out (README, Layout); the engines know
-# none of them; a plug-in app (a package of games/ with its own apps.py: leagues, talk, and those to come)
-# reaches the core from above, through games.extensions and the services.
+# The packages, lowest first, as docs/contributors.md's table ranks them. A module imports modules of its own
+# package and of lower ranks, never of a higher one: what comes in calls what plays, which writes what goes out;
+# the engines know none of them; the plug-in apps (a package of games/ with its own apps.py) reach the core from
+# above, through games.extensions and the services, those that use another app rank above it, and the API is
+# over them all. Every plug-in app must be named here (test_every_package_has_a_rank).
 RANKS: list[tuple[str, ...]] = [
     ("games.engines",),
-    ("games", "games.models", "games.extensions"),  # "games": the package's own (empty) __init__.py
+    ("games", "games.models", "games.extensions", "pbem.settings"),  # "games": the package's own __init__.py
     ("games.outgoing",),
-    ("games.play",),
+    ("games.play", "pbem.celery"),
     ("games.incoming",),
-    ("games.admin", "games.urls", "games.apps", "games.checks", "games.management", "games.templatetags"),
-    ("plug-ins",),
-    ("pbem",),
+    ("games.admin",),
+    ("games.talk", "games.leagues", "games.votes"),
+    ("games.lobby", "games.hooks"),
+    ("games.api",),
+    ("games.urls", "games.apps", "games.checks", "games.management", "games.templatetags", "pbem"),
 ]
 PLUG_INS = sorted(
     f"games.{path.parent.name}" for path in (ROOT / "games").glob("*/apps.py") if path.parent.name != "games"
@@ -83,8 +88,7 @@ def package_of(module: str) -> str:
 
 
 def rank_of(package: str) -> int | None:
-    group = "plug-ins" if package in PLUG_INS else package
-    return next((i for i, names in enumerate(RANKS) if group in names), None)
+    return next((i for i, names in enumerate(RANKS) if package in names), None)
 
 
 def test_every_package_has_a_rank() -> None:
@@ -109,3 +113,19 @@ def test_the_packages_import_each_other_without_a_cycle() -> None:
         package = package_of(name)
         packages.setdefault(package, set()).update(package_of(m) for m in imported if package_of(m) != package)
     assert find_cycle(packages) is None
+
+
+def documented_ranks() -> dict[str, int]:
+    """docs/contributors.md's table of ranks: each module or folder it names, as a module name, and its rank."""
+    table = (ROOT / "docs" / "contributors.md").read_text()
+    ranks = {}
+    for rank, cells in re.findall(r"^\| (\d+) \| (.*?) \|", table, flags=re.M):
+        for path in re.findall(r"`([a-z_/]+(?:\.py)?)`", cells):
+            ranks[path.removesuffix(".py").strip("/").replace("/", ".")] = int(rank)
+    return ranks
+
+
+def test_the_ranks_are_the_contributors_guides_table() -> None:
+    documented = documented_ranks()
+    assert len(documented) >= len(RANKS), documented
+    assert {name: rank_of(package_of(name)) for name in documented} == documented

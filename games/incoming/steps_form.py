@@ -62,7 +62,7 @@ def match_step(choices: tuple[StepChoice, ...], step: str) -> tuple[StepChoice, 
 
 # About as many characters as a builder's drop-down shows after its "Step n:" (in the order column beside the
 # board on a desktop, the narrower; on a 390 px phone): a chosen step with a longer label is also written out
-# in full under its drop-down, which shows only its start. tests/browser.py checks it on every builder.
+# in full under its drop-down, which shows only its start. tests/support/browser.py checks it on every builder.
 DROP_DOWN_SHOWS = 20
 
 

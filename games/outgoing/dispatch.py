@@ -8,7 +8,7 @@ hangs) is logged and dropped: what it was for is already committed, and the swee
 Enqueueing goes one way. The service layer names the task it wakes (a TaskName declared here, or by a
 league module for its own tasks) and never imports a tasks module; a tasks module imports the services and
 binds each name to a Celery task (`@shared_task(name=...)`). Each app's AppConfig.ready() imports its tasks
-module, so every declared name is bound before a request or a worker runs (tests/test_dispatch.py).
+module, so every declared name is bound before a request or a worker runs (tests/outgoing/test_dispatch.py).
 
 Each task goes to one of three queues (Queue), so that workers can be given the work they are sized for:
 resolutions and bots, email, the sweeps. The tasks module that binds a name says its queue (`routed`), and

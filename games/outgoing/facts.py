@@ -3,7 +3,7 @@
 A template gets these public facts, the engine's view for its reader's seat and the reader's own prompt,
 and nothing else: no model instance (a Game holds the state and the seed, a Phase every seat's prompt, and
 a Seat, Player, Order or Event leads back to its game), no engine. So what a template can show is decided
-here and by the engine's view, not by each template's care (tests/test_template_secrecy.py walks every
+here and by the engine's view, not by each template's care (tests/outgoing/test_template_secrecy.py walks every
 context). The facts shared by every reader of a game are built once (`GameFacts`, `PhaseFacts`); what
 differs per reader is a few values beside them.
 """

@@ -8,7 +8,7 @@ contributors and is not served. A paragraph
 that reads exactly `[board: 3 players, seed 8, after 2 turns]` becomes the board as seat 1 sees it in that game:
 set up with that seed and played on by the bots' own random legal orders for that many turns (resolved
 phases), all from the seed, so the picture is the same on every server and the example text beside it can
-name what it shows (tests/test_guides.py checks those facts). The engines are pure, so this needs no database.
+name what it shows (tests/outgoing/test_guides.py checks those facts). The engines are pure, so this needs no database.
 Guides ship with the code: each is rendered once per process. Each app may add a section of its own
 (games/extensions.py, `guide_section`), shown after the game's own in every guide.
 """

@@ -7,7 +7,7 @@ view of the game (the engine's view for no seat), so it cannot show anything of 
 renders may go to every reader. The email batch (games/outgoing/emails.py) hands the templates that view as
 `public_view` and a dict, `shared_renders`, that keeps each part's output for the next reader in the same
 time zone. Without them (a template rendered outside a batch), the part is rendered for the reader as usual.
-A part must therefore read only what the spectator's view holds as the reader's does; tests/test_boards.py
+A part must therefore read only what the spectator's view holds as the reader's does; tests/outgoing/test_boards.py
 checks every board's emails against the same emails rendered with no part shared, byte for byte.
 """
 

@@ -1,6 +1,6 @@
 """The rules of ending a game early, as plain functions over plain data: the services apply them under the
 game's lock (games/votes/services.py), the player's guide says them in words (games/votes/GUIDE.md), and the
-state machine checks them after every step (tests/test_votes_machine.py).
+state machine checks them after every step (tests/votes/test_machine.py).
 
 - Draw and cancel are votes. Any player at the table may propose one; proposing is voting yes. Every seat
   held by a player is asked, and it passes only if every one of them votes yes (unanimity: one player can

@@ -4,7 +4,7 @@ Django or the rest of the project (engines are pure)."""
 
 from __future__ import annotations
 
-from tests.import_graph import find_cycle, import_graph, project_modules, read_imports
+from tests.support.import_graph import find_cycle, import_graph, project_modules, read_imports
 
 MODULES = project_modules("games/engines")
 

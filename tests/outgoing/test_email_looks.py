@@ -1,0 +1,174 @@
+"""Every kind of game email as its reader's mail client shows it, and as a spam filter reads it.
+
+The emails come from a seeded random game of each engine, stopped where tests/support/game_renders.py stops
+(a reminder and
+a moved deadline at the first stop, phase news for players who chose every phase, the end), plus table talk, the
+sign-in email, a vote's two emails (games/votes) and the lobby's three (games/lobby). In Chromium, in light, in
+dark (prefers-color-scheme: dark: the emails' own dark styles) and in a client's forced dark (Chromium's auto dark
+mode, which leaves an email that declares its own dark colours alone): axe-core finds no text below 4.5:1
+contrast, and no email holds text it hides (a preheader that repeats the first line). Debian's SpamAssassin, local
+tests only (`spamassassin -t -L`), scores every email 0.0, all of them read in one call. Skips without Chromium or
+SpamAssassin unless PBEM_REQUIRE_SERVICES=1. With PBEM_SCREENSHOTS (`make screenshots`) it keeps a picture of each
+game's turn email in the three modes."""
+
+from __future__ import annotations
+
+import mailbox
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from games.engines import all_engines
+from games.incoming.sessions import email_sign_in_link
+from games.lobby import emails as lobby_emails_module
+from games.lobby import tables as lobby_tables
+from games.models import Player
+from games.talk import services as talk
+from games.votes import services as votes
+from tests.support.browser import AXE, CHROMIUM, picture
+from tests.support.game_renders import PLAYERS, emails_due, points
+from tests.support.lobby import spec as lobby_spec
+from tests.support.services import missing_service
+
+pytestmark = pytest.mark.django_db
+
+WIDTH = 600  # a desktop reading pane; 360 px is tests/outgoing/test_browser_boards.py's
+MODES = ("light", "dark", "forced-dark")
+# Every text the email shows but does not hide: what a filter or a reader cannot see counts as hidden.
+HIDDEN_TEXT = """() => [...document.querySelectorAll('body *')].filter(element => {
+    const own = [...element.childNodes].some(node => node.nodeType === 3 && node.textContent.trim());
+    if (!own || element.closest('title, style, head')) return false;
+    const style = getComputedStyle(element);
+    return !element.checkVisibility({opacityProperty: true, visibilityProperty: true})
+        || parseFloat(style.fontSize) < 6 || element.getBoundingClientRect().height < 2;
+}).map(element => element.textContent.trim().slice(0, 60))"""
+
+
+def kind_of(message: Any) -> str:
+    return str(message.anymail_test_params.get("tags", ["?"])[0])
+
+
+def game_emails(make_game: Any, on_commit: Any) -> Iterator[tuple[str, Any]]:
+    """(what, message) for one email of every kind of every engine, then table talk and a sign-in link."""
+    for engine in all_engines():
+        game = make_game(humans=PLAYERS, engine=engine.slug, seed=5)
+        Player.objects.update(notify=Player.Notify.ALL)  # phase news too
+        seen: set[str] = set()
+        for stop, phase in enumerate(points(game, seed=f"looks:{engine.slug}")):
+            emails_due(game, phase, remind=stop == 0)
+            for message in mail.outbox:
+                if kind_of(message) not in seen:
+                    seen.add(kind_of(message))
+                    yield f"{engine.slug} {kind_of(message)}", message
+        assert {"turn-started", "reminder", "deadline-moved", "phase-resolved", "game-over"} <= seen, seen
+    game = make_game(humans=PLAYERS, engine="piraeus", seed=5)
+    mail.outbox.clear()
+    seat = game.seats.select_related("player").get(number=0)
+    with on_commit(execute=True):  # their emails go out after the commit, which a test's transaction never does
+        talk.post(seat, seat.player, "Shall we trade Furs for Spices tomorrow?", to=[1])
+        email_sign_in_link(seat.player.email)
+    yield from ((kind_of(message), message) for message in mail.outbox)
+    # A vote to end the game (games/votes): the vote's email to the others, then its failure to the table.
+    mail.outbox.clear()
+    first, second = (game.seats.get(number=n) for n in (0, 1))
+    with on_commit(execute=True):
+        proposed = votes.propose(first.pk, first.player_id or 0, "draw")
+    with on_commit(execute=True):
+        votes.vote(second.pk, second.player_id or 0, proposed.proposal_id, yes=False)
+    yield from ((kind_of(message), message) for message in mail.outbox if kind_of(message).startswith("vote-"))
+    yield from lobby_emails(seat.player, on_commit)
+
+
+def lobby_emails(host: Player, on_commit: Any) -> Iterator[tuple[str, Any]]:
+    """The lobby's kinds (games/lobby/emails.py): an invitation, a table's start for a seat not asked first,
+    a cancelled table."""
+    mail.outbox.clear()
+    with on_commit(execute=True):
+        table = lobby_tables.create_table(host, lobby_spec(engine="piraeus", size=4), ["friend@example.com"])
+    with on_commit(execute=True):  # (an invitation withdrawn before it is sent is not sent)
+        lobby_emails_module.queue(table, lobby_emails_module.STARTED, host, game_id=1)
+        lobby_tables.cancel(table.pk, host)
+    kinds = [kind_of(message) for message in mail.outbox]
+    assert kinds == ["lobby-invitation", "lobby-started", "lobby-cancelled"], kinds
+    yield from ((kind_of(message), message) for message in mail.outbox)
+
+
+_COLLECTED: list[tuple[str, Any]] = []
+
+
+def collected(make_game: Any, on_commit: Any) -> list[tuple[str, Any]]:
+    """The emails, gathered once per test process: the tests below read the same ones."""
+    if not _COLLECTED:
+        _COLLECTED.extend(game_emails(make_game, on_commit))
+    return _COLLECTED
+
+
+def html_of(message: Any) -> str:
+    return next(content for content, kind in message.alternatives if kind == "text/html")
+
+
+def test_every_game_email_reads_in_light_dark_and_forced_dark_and_hides_nothing(
+    chromium: Any, make_game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    found = collected(make_game, django_capture_on_commit_callbacks)
+    problems: list[str] = []
+    # A client's forced dark: Chromium's own auto dark mode, in a second browser of the same Playwright.
+    forcing = chromium.browser_type.launch(
+        executable_path=str(CHROMIUM), args=["--blink-settings=forceDarkModeEnabled=true"]
+    )
+    try:
+        browsers = {"light": chromium, "dark": chromium, "forced-dark": forcing}
+        for mode in MODES:
+            page = browsers[mode].new_page(
+                viewport={"width": WIDTH, "height": 900}, color_scheme="light" if mode == "light" else "dark"
+            )
+            try:
+                for what, message in found:
+                    page.set_content(html_of(message))
+                    where = f"{what} email in {mode}"
+                    results = AXE.run(page, options={"runOnly": ["color-contrast"]}).response["violations"]
+                    for violation in results:
+                        texts = [node["target"][0] for node in violation["nodes"]][:4]
+                        problems.append(f"{where}: {violation['id']} ({len(violation['nodes'])}×) {texts}")
+                    problems += [f"{where}: hidden text '{text}'" for text in page.evaluate(HIDDEN_TEXT)]
+                    body = page.evaluate("getComputedStyle(document.body).backgroundColor")
+                    dark = sum(int(part) for part in re.findall(r"\d+", body)[:3]) < 150
+                    if "rgba" not in body and dark != (mode != "light"):  # an email that colours its page
+                        problems.append(f"{where}: the page's background is {body}")
+                    if what.endswith("turn-started"):
+                        picture(page, what.split()[0], 1280, f"email-{mode}")  # with PBEM_SCREENSHOTS
+            finally:
+                page.close()
+    finally:
+        forcing.close()
+    assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems)
+
+
+def test_spamassassin_scores_every_kind_of_game_email_zero(
+    make_game: Any, tmp_path: Path, django_capture_on_commit_callbacks: Any
+) -> None:
+    if shutil.which("spamassassin") is None:
+        missing_service("needs Debian's SpamAssassin (apt-get install spamassassin)")
+    found = collected(make_game, django_capture_on_commit_callbacks)
+    box = mailbox.mbox(tmp_path / "emails.mbox")
+    for _what, message in found:
+        box.add(message.message().as_bytes())
+    box.flush()
+    # One call for all of them: SpamAssassin takes a few seconds to load its rules.
+    run = subprocess.run(  # noqa: S603 (a fixed command on a file this test wrote)
+        ["spamassassin", "-t", "-L", "--mbox", str(tmp_path / "emails.mbox")], capture_output=True, timeout=300
+    )
+    statuses = re.findall(rb"^X-Spam-Status: (\w+), score=(-?[\d.]+) .*?tests=(.*?) autolearn", run.stdout, re.M | re.S)
+    assert len(statuses) == len(found), run.stderr.decode()[-2000:]
+    scored = [
+        f"{what}: {float(score)} ({b' '.join(tests.split()).decode()})"
+        for (what, _message), (_spam, score, tests) in zip(found, statuses, strict=True)
+        if float(score) != 0.0
+    ]
+    assert not scored, "\n".join(scored)

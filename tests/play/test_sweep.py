@@ -1,0 +1,354 @@
+"""The sweep (games/play/sweep.py) finds due work through indexes and only enqueues it: an overdue phase's task,
+not the sweep, gives the league its say; reminders are due at a stored time that every deadline move
+resets; two sweeps at once take different rows, and a later one does not enqueue the same work again."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.db import connection, transaction
+from django.db.models.signals import post_init
+from django.utils import timezone
+
+from games.leagues import vacations
+from games.leagues.models import League, Membership, Table
+from games.models import Game, OutboundEmail, Phase, queries
+from games.outgoing import dispatch, outbox, wakes
+from games.play import organise, sweep
+from tests.support.leagues import first_game, make_league, open_phase_of, started_round, submit_for
+from tests.support.phases import open_phase
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Enqueued:
+    """Records the tasks the sweep (and the email retries) enqueue, as they would be sent after commit, without
+    running them; `run()` runs them then, as a worker would."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, name: str, *args: Any) -> None:
+        def record() -> None:
+            with self.lock:
+                self.calls.append((name, args))
+
+        transaction.on_commit(record)
+
+    def of(self, name: str) -> list[tuple[Any, ...]]:
+        return [args for task, args in self.calls if task == f"games.tasks.{name}"]
+
+    def run(self) -> None:
+        calls, self.calls = self.calls, []
+        for name, args in calls:
+            dispatch.bound_task(dispatch.TaskName(name)).apply(args=args, throw=True)
+
+
+@pytest.fixture
+def enqueued(monkeypatch: pytest.MonkeyPatch) -> Enqueued:
+    recorder = Enqueued()
+    monkeypatch.setattr(sweep, "after_commit", recorder)
+    # The email sender's wake-up call (games/outgoing/wakes.py), recorded as the call it publishes: no arguments.
+    monkeypatch.setattr(wakes, "wake_once", lambda name, gather=None: recorder(name))
+    return recorder
+
+
+def reminder_due(phase: Phase) -> bool:
+    return phase.remind_at == phase.reminder_time(phase.game.reminder_before) and not phase.reminded
+
+
+# --- What the sweep reads -----------------------------------------------------------------------------------
+
+
+def test_the_sweep_loads_no_phase_and_runs_the_same_statements_however_many_games_are_open(make_game, enqueued):
+    def sweep_of(open_games: int) -> tuple[int, int]:
+        """(phases loaded, statements run) by a sweep when all of `open_games` games are due a reminder."""
+        for i in range(open_games):
+            make_game(humans=3, seed=i)
+        loaded: list[Phase] = []
+        statements: list[str] = []
+
+        def count(sender: Any, instance: Phase, **kwargs: Any) -> None:
+            loaded.append(instance)
+
+        def log(execute: Any, sql: str, *args: Any) -> Any:
+            statements.append(sql)
+            return execute(sql, *args)
+
+        post_init.connect(count, sender=Phase)
+        try:
+            with connection.execute_wrapper(log):
+                result = sweep.run(now=timezone.now() + timedelta(hours=40))  # reminders are due from hour 36
+        finally:
+            post_init.disconnect(count, sender=Phase)
+        assert len(result.reminders) == open_games
+        Phase.objects.filter(pk__in=result.reminders).update(status=Phase.Status.RESOLVED)  # out of the next one
+        return len(loaded), len(statements)
+
+    few, many = sweep_of(2), sweep_of(12)
+    assert few == many and few[0] == 0
+
+
+# --- Overdue phases ---------------------------------------------------------------------------------------
+
+
+def test_the_leagues_grace_runs_in_the_overdue_phases_task_not_in_the_sweep(enqueued):
+    league = make_league(players=4, grace=timedelta(hours=24))
+    game = first_game(started_round(league))
+    phase = open_phase_of(game)
+    submit_for(game, phase, [0, 1, 2])
+    deadline = phase.deadline
+    found = sweep.run(now=deadline + timedelta(seconds=1))
+    assert found.overdue == [phase.pk] and enqueued.of("resolve_overdue") == [(phase.pk, found_at(deadline))]
+    assert not Table.objects.get(game=game).grace_used  # the sweep itself only enqueued
+    enqueued.run()
+    phase.refresh_from_db()
+    assert Table.objects.get(game=game).grace_used and phase.status == Phase.Status.OPEN
+    assert phase.deadline == deadline + timedelta(hours=24) and reminder_due(phase)
+
+
+def found_at(deadline: Any) -> str:
+    return (deadline + timedelta(seconds=1)).isoformat()
+
+
+def test_an_overdue_phase_whose_deadline_moved_after_the_sweep_found_it_is_not_resolved(make_game, enqueued):
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    assert sweep.run(now=phase.deadline + timedelta(seconds=1)).overdue == [phase.pk]
+    organise.extend_deadline(game, timedelta(hours=24))  # the organiser, while the task waits in the queue
+    enqueued.run()
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.OPEN and not phase.used_defaults
+
+
+def test_an_overdue_phases_lost_task_is_enqueued_again_only_after_the_settle_time(make_game, enqueued, settings):
+    settings.PBEM_SETTLE_SECONDS = 30
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    late = phase.deadline + timedelta(seconds=1)
+    assert sweep.run(now=late).overdue == [phase.pk]
+    enqueued.calls.clear()  # lost: a worker killed before it ran it
+    assert sweep.run(now=late + timedelta(seconds=20)).overdue == []
+    assert sweep.run(now=late + timedelta(seconds=31)).overdue == [phase.pk]
+    enqueued.run()
+    phase.refresh_from_db()
+    assert phase.status == Phase.Status.RESOLVED and phase.used_defaults
+
+
+# --- Reminders --------------------------------------------------------------------------------------------
+
+
+def test_every_deadline_move_sets_when_the_reminder_is_due(make_game, enqueued):
+    game = make_game(humans=3, phase_length=timedelta(hours=10))
+    phase = open_phase(game)
+    assert reminder_due(phase) and phase.remind_at == phase.opened_at + timedelta(hours=5)  # half-way
+    Phase.objects.filter(pk=phase.pk).update(reminded=True, remind_at=None)
+    organise.extend_deadline(game, timedelta(hours=24))
+    phase = open_phase(game)
+    assert reminder_due(phase) and phase.remind_at == phase.deadline - game.reminder_before
+    organise.pause_game(game)
+    Game.objects.filter(pk=game.pk).update(paused_at=timezone.now() - timedelta(hours=3))
+    organise.resume_game(Game.objects.get(pk=game.pk))
+    resumed = open_phase(game)
+    assert resumed.deadline > phase.deadline + timedelta(hours=2) and reminder_due(resumed)
+
+
+def test_league_deadlines_grace_and_vacations_set_when_the_reminder_is_due(enqueued):
+    league = make_league(players=4, grace=timedelta(hours=24), vacation_days=5, vacation_cap_days=5)
+    League.objects.filter(pk=league.pk).update(deadline_mode=League.DeadlineMode.DAILY)
+    league.refresh_from_db()
+    game = first_game(started_round(league))
+    phase = open_phase_of(game)
+    assert phase.deadline.time() == league.daily_time and reminder_due(phase)  # the league's daily deadline
+    vacations.declare(Membership.objects.get(league=league, player__email="p1@example.com"), 2)
+    moved = open_phase_of(game)
+    assert moved.deadline == phase.deadline + timedelta(days=2) and reminder_due(moved)
+    submit_for(game, moved, [1, 2, 3])
+    sweep.run(now=moved.deadline + timedelta(seconds=1))
+    enqueued.run()
+    graced = open_phase_of(game)
+    assert graced.deadline == moved.deadline + timedelta(hours=24) and reminder_due(graced)
+
+
+def test_a_reminder_taken_by_the_sweep_waits_if_the_deadline_moves_before_its_task_runs(make_game, enqueued):
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    near = phase.deadline - timedelta(hours=1)
+    assert sweep.run(now=near).reminders == [phase.pk]
+    organise.extend_deadline(game, timedelta(hours=48))
+    enqueued.run()
+    assert not OutboundEmail.objects.filter(phase=phase, kind="reminder").exists()
+    moved = open_phase(game)
+    assert sweep.run(now=near).reminders == []  # due again only near the new deadline
+    assert sweep.run(now=moved.deadline - timedelta(hours=1)).reminders == [phase.pk]
+    enqueued.run()
+    assert OutboundEmail.objects.filter(phase=phase, kind="reminder").count() == 3
+
+
+def test_a_phase_past_its_deadline_is_resolved_not_reminded_and_not_taken_for_a_reminder_again(make_game, enqueued):
+    """The sweep missed the reminder window (a beat down for hours): the phase is overdue now. Its reminder task
+    sends nothing and clears its remind_at, the overdue task resolves it, and no later sweep takes it again."""
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    late = phase.deadline + timedelta(seconds=1)
+    taken = sweep.run(now=late)
+    assert taken.overdue == [phase.pk] and taken.reminders == [phase.pk]
+    assert sweep.send_reminders([phase.pk], late) == 0  # before the resolution: past its deadline, no reminder
+    assert Phase.objects.get(pk=phase.pk).remind_at is None
+    enqueued.run()
+    assert not OutboundEmail.objects.filter(phase=phase, kind="reminder").exists()
+    resolved = Phase.objects.get(pk=phase.pk)
+    assert resolved.status == Phase.Status.RESOLVED and resolved.remind_at is None
+    again = sweep.run(now=late + timedelta(minutes=10))
+    assert phase.pk not in again.reminders and phase.pk not in again.overdue
+
+
+def test_a_paused_games_reminder_is_dropped_until_it_resumes(make_game, enqueued):
+    """The reminders' finder does not join the games (games/play/sweep.py, `due`): a paused game's phase may be taken
+    once. Its task writes no reminder and clears remind_at, so no later sweep takes it; resuming the game moves
+    its deadline, which makes its reminder due again."""
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    near = phase.deadline - timedelta(hours=1)
+    organise.pause_game(game)
+    assert sweep.run(now=near).reminders == [phase.pk]
+    enqueued.run()
+    assert not OutboundEmail.objects.filter(phase=phase, kind="reminder").exists()
+    assert Phase.objects.get(pk=phase.pk).remind_at is None
+    assert sweep.run(now=near + timedelta(minutes=10)).reminders == []
+    organise.resume_game(Game.objects.get(pk=game.pk))
+    resumed = Phase.objects.select_related("game").get(pk=phase.pk)
+    assert reminder_due(resumed)
+    assert sweep.run(now=resumed.deadline - timedelta(hours=1)).reminders == [phase.pk]
+    enqueued.run()
+    assert OutboundEmail.objects.filter(phase=phase, kind="reminder").count() == 3
+
+
+def test_the_migration_schedules_the_reminders_of_open_phases_not_yet_reminded(make_game):
+    waiting, reminded = open_phase(make_game(humans=3, seed=1)), open_phase(make_game(humans=3, seed=2))
+    Phase.objects.filter(pk=waiting.pk).update(remind_at=None)
+    Phase.objects.filter(pk=reminded.pk).update(remind_at=None, reminded=True)
+    migration = importlib.import_module("games.migrations.0007_phase_remind_at")
+    migration.schedule_reminders(apps, None)
+    waiting = Phase.objects.select_related("game").get(pk=waiting.pk)
+    assert reminder_due(waiting)
+    assert Phase.objects.get(pk=reminded.pk).remind_at is None
+
+
+# --- Emails -----------------------------------------------------------------------------------------------
+
+
+def test_a_sender_woken_for_a_straggler_is_woken_again_only_a_minute_later(make_game, enqueued):
+    game = make_game(humans=3)
+    row = OutboundEmail.objects.filter(game=game).first()
+    assert row is not None
+    OutboundEmail.objects.filter(pk=row.pk).update(status="pending")
+    enqueued.calls.clear()  # the game's own wake-up call, when its first emails were written
+    later = row.created_at + timedelta(minutes=2)
+    assert outbox.send_stragglers(at=later) == 1 and enqueued.of("send_due_emails") == [()]
+    assert outbox.send_stragglers(at=later + timedelta(seconds=30)) == 0
+    assert outbox.send_stragglers(at=later + timedelta(seconds=61)) == 1
+
+
+# --- Two sweeps at once -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    # claim() reads its batch size from its own module (games.models re-exports the models, not this knob).
+    monkeypatch.setattr(queries, "CLAIM_BATCH", 3)
+
+
+def due_everything(make_game: Callable[..., Game], now: Any) -> dict[str, set[int]]:
+    """Phases due for each of the sweep's kinds (and one email to retry and one straggler in some games)."""
+    kinds = {"overdue": 8, "reminders": 8, "complete": 4, "bots": 4}
+    due: dict[str, set[int]] = {kind: set() for kind in kinds}
+    hour_ago = now - timedelta(hours=1)
+    columns = {
+        "overdue": {"deadline": hour_ago},
+        "reminders": {"remind_at": hour_ago},
+        "complete": {"complete_at": hour_ago},
+        "bots": {"bots_due_at": hour_ago},
+    }
+    seed = 0
+    for kind, count in kinds.items():
+        for _ in range(count):
+            seed += 1
+            phase = open_phase(make_game(humans=3, seed=seed))
+            Phase.objects.filter(pk=phase.pk).update(**columns[kind])
+            due[kind].add(phase.pk)
+    games = list(Game.objects.order_by("pk").values_list("pk", flat=True))
+    for game_id in games[:6]:
+        OutboundEmail.objects.filter(pk=OutboundEmail.objects.filter(game_id=game_id).order_by("pk")[0].pk).update(
+            status="failed", attempts=1, attempted_at=hour_ago
+        )
+    for game_id in games[6:12]:
+        OutboundEmail.objects.filter(pk=OutboundEmail.objects.filter(game_id=game_id).order_by("pk")[0].pk).update(
+            status="pending", created_at=hour_ago, attempted_at=None
+        )
+    due["failed"], due["stragglers"] = set(games[:6]), set(games[6:12])
+    return due
+
+
+def test_two_sweeps_at_once_take_different_rows_and_enqueue_each_piece_of_work_once(
+    make_game, enqueued, small_batches, postgres
+):
+    """Both sweeps run in their own thread and connection. Each waits, holding the rows of its first batch of
+    each kind locked, until the other has read its own first batch of that kind: so every kind is read by both
+    at the same time, and a sweep that waited for the other's locks instead of skipping them would never get
+    there. Together they enqueue every piece of due work exactly once; a third sweep right after
+    enqueues nothing."""
+    now = timezone.now()
+    due = due_everything(make_game, now)
+    enqueued.calls.clear()  # the games' own wake-up calls, when their first emails were written
+    meet = threading.Barrier(2, timeout=30)
+    results: dict[str, sweep.SweepResult] = {}
+    errors: list[BaseException] = []
+
+    def sweeper(name: str) -> None:
+        met: set[str] = set()
+
+        def hold_first_batch(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+            result = execute(sql, params, many, context)
+            if "FOR NO KEY UPDATE" in sql and sql not in met:  # a claim's read: its rows are now locked
+                met.add(sql)
+                meet.wait()
+            return result
+
+        try:
+            with connection.execute_wrapper(hold_first_batch):
+                results[name] = sweep.run(now=now)
+        except BaseException as error:  # noqa: BLE001  (reported by the test below)
+            errors.append(error)
+            meet.abort()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweeper, args=(name,)) for name in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a sweep did not finish"
+    assert not errors, errors
+    a, b = results["a"], results["b"]
+    for kind in ("overdue", "reminders", "complete", "bots"):
+        mine, theirs = getattr(a, kind), getattr(b, kind)
+        assert mine and theirs, f"{kind}: both sweeps should have taken a batch"
+        assert not set(mine) & set(theirs) and sorted(mine + theirs) == sorted(due[kind]), kind
+    assert sorted(args[0] for args in enqueued.of("resolve_overdue")) == sorted(due["overdue"])
+    assert sorted(args[0] for args in enqueued.of("resolve_phase")) == sorted(due["complete"])
+    assert sorted(args[0] for args in enqueued.of("play_bots")) == sorted(due["bots"])
+    assert sorted(i for args in enqueued.of("send_reminders") for i in args[0]) == sorted(due["reminders"])
+    # Each failed row put back once, each straggler's game woken once; the sender woken for them.
+    assert a.resent + b.resent == len(due["failed"]) + len(due["stragglers"]) and enqueued.of("send_due_emails")
+    enqueued.calls.clear()
+    again = sweep.run(now=now + timedelta(seconds=5))
+    assert again.counts() == dict.fromkeys(again.counts(), 0) and enqueued.calls == []

@@ -1,0 +1,32 @@
+"""The Organiser role at work in the admin: two leagues with an organiser each, an action, what it said."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.test import Client
+from django.urls import reverse
+
+from games.leagues.models import League, Membership
+from games.play import turns
+from tests.support.leagues import make_league
+
+
+def act(client: Client, model: str, action: str, *rows: Any, app: str = "leagues", **more: str) -> Any:
+    """Run a list's bulk action on `rows`, as the admin's form posts it (with `more` fields: an answer to
+    its question); the page it lands on."""
+    form = {"action": action, "_selected_action": [row.pk for row in rows], **more}
+    return client.post(reverse(f"admin:{app}_{model}_changelist"), form, follow=True)
+
+
+def said(page: Any) -> list[str]:
+    return [str(message) for message in page.context["messages"]]
+
+
+def two_leagues() -> tuple[League, League]:
+    """Ours (4 members), and another organiser's (4 others)."""
+    ours = make_league(players=4)
+    theirs = League.objects.create(name="Autumn Cup", slug="autumn", engine="piraeus")
+    for i in range(4):
+        Membership.objects.create(league=theirs, player=turns.player_for(f"a{i}@example.com", f"A{i}"))
+    return ours, theirs
