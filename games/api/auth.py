@@ -24,9 +24,21 @@ from games.models import Player, Seat, unique_row
 @dataclass
 class Caller:
     request: HttpRequest
-    player: Player | None  # None: a session that holds only seat links
+    account: Player | None  # a session's player; None for a token (see `player`) or a session of seat links only
     token: Token | None = None
     _seats: dict[int, Seat | None] = field(default_factory=dict)
+
+    @property
+    def player(self) -> Player | None:
+        """The player the caller acts for (None: a session that holds only seat links). A token's player is read
+        when first asked for: the token's one statement does not join it, and most calls need only its id."""
+        return self.token.player if self.token is not None else self.account
+
+    @property
+    def player_id(self) -> int | None:
+        if self.token is not None:
+            return self.token.player_id
+        return self.account.pk if self.account is not None else None
 
     @property
     def can_play(self) -> bool:
@@ -36,7 +48,8 @@ class Caller:
         """The seat this caller acts for at the table (with its game and player), or None."""
         if game_id not in self._seats:
             if self.token is not None:
-                rows = Seat.objects.select_related("game", "player").filter(game_id=game_id, player=self.player)
+                player_id = self.token.player_id
+                rows = Seat.objects.select_related("game", "player").filter(game_id=game_id, player_id=player_id)
                 self._seats[game_id] = unique_row(rows)
             else:
                 self._seats[game_id] = sessions.seat_of(self.request, game_id)
@@ -44,9 +57,9 @@ class Caller:
 
     def seats(self) -> list[Seat]:
         """Every seat the caller acts for, newest game first."""
-        if self.player is None:
+        if self.player_id is None:
             return sessions.granted_seats(self.request)
-        rows = Seat.objects.filter(player=self.player).select_related("game", "player")
+        rows = Seat.objects.filter(player_id=self.player_id).select_related("game", "player")
         return list(rows.order_by("-game_id"))
 
     def must_play(self) -> None:
@@ -68,7 +81,7 @@ class TokenAuth(HttpBearer):
                 f"wait {limited.retry_after} s before the next.",
                 headers={"Retry-After": str(limited.retry_after)},
             ) from None
-        return Caller(request, found.player, found) if found else None
+        return Caller(request, None, found) if found else None
 
 
 class SessionAuth(APIKeyCookie):

@@ -214,15 +214,17 @@ def put_order(request: HttpRequest, game_id: int, body: OrderIn) -> dict[str, An
     that asks only the caller is refused here (409): check the order, then confirm it."""
     caller(request).must_play()
     seat, phase, asked = _asked(request, game_id, body.phase)
-    checked = _checked(seat, phase, asked, body)
     if calls.needs_confirmation(phase):
+        _checked(seat, phase, asked, body)  # an illegal order is refused as such, before the read-back is asked for
         raise Problem(
             409,
             "confirmation-needed",
             "Only you are asked in this turn, so your order resolves it as it is stored: read it back first "
             "(POST …/order/check) and send its confirmation to …/order/confirm.",
         )
-    return _store(seat, phase.number, checked.order)
+    # The store validates under the phase's lock and refuses with the engine's words, as a check would: checking
+    # first too would read the phase and run the engine's validation twice.
+    return _store(seat, phase.number, orders.read(asked, phase.number, body.order))
 
 
 @router.post("/games/{game_id}/order/confirm", response={200: StoredOut, **TURN_ERRORS}, summary="Confirm my order")

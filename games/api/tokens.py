@@ -4,8 +4,10 @@ A token is "pbem_" and 32 random bytes (URL-safe base64). Its SHA-256 is what th
 that digest, so a token is found in one indexed read and no comparison of secrets runs in Python.
 
 Rate limit: a generic cell rate per token, kept in the token's own row (`allowed_at`, the theoretical arrival
-time): PBEM_API_RATE calls a minute, in bursts of up to PBEM_API_BURST. A call is one conditional UPDATE that
-also records `last_used_at`; when it updates nothing the caller is told how many seconds to wait.
+time): PBEM_API_RATE calls a minute, in bursts of up to PBEM_API_BURST. A call is one statement: an UPDATE of
+the live token with that digest, conditional on its rate, that also records `last_used_at` and RETURNs the row,
+so finding the token and counting the call cost one round trip. When it updates nothing (an unknown or revoked
+token, or one over its rate) a second read tells which, and how many seconds to wait.
 """
 
 from __future__ import annotations
@@ -15,14 +17,17 @@ import math
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db.models import F
+from django.db import connections
+from django.db.models import F, QuerySet
 from django.db.models.functions import Greatest
+from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
 from games.api.models import Token
-from games.models import Player, unique_row
+from games.models import Player
 
 PREFIX = "pbem_"
 MAX_TOKENS = 20  # live tokens per player: enough for every device and bot, few enough to review at a glance
@@ -81,20 +86,38 @@ def live(player: Player) -> list[Token]:
 
 
 def authenticate(secret: str, now: datetime | None = None) -> Token | None:
-    """The live token `secret` is, with its player, counted against its rate limit; None if there is none.
-    RateLimited when the token is over its rate. Two statements: the read and the conditional update."""
+    """The live token `secret` is, counted against its rate limit; None if there is none. RateLimited when the
+    token is over its rate. One statement for a token within its rate; its player is read when first used
+    (the order calls need only its id)."""
     if not secret.startswith(PREFIX) or len(secret) > 100:
-        return None
-    token = unique_row(Token.objects.select_related("player").filter(digest=digest(secret), revoked_at__isnull=True))
-    if token is None:
         return None
     now = now or timezone.now()
     step = interval()
     tolerance = step * (settings.PBEM_API_BURST - 1)
-    taken = Token.objects.filter(pk=token.pk, allowed_at__lte=now + tolerance).update(
-        allowed_at=Greatest(F("allowed_at"), now) + step, last_used_at=now
+    live_one = Token.objects.filter(digest=digest(secret), revoked_at__isnull=True)
+    counted = _update_returning(
+        live_one.filter(allowed_at__lte=now + tolerance),
+        allowed_at=Greatest(F("allowed_at"), now) + step,
+        last_used_at=now,
     )
-    if not taken:
-        wait = (token.allowed_at - tolerance - now).total_seconds()
-        raise RateLimited(max(1, math.ceil(wait)))
-    return token
+    if counted is not None:
+        return counted
+    allowed_at = live_one.values_list("allowed_at", flat=True).first()
+    if allowed_at is None:
+        return None
+    raise RateLimited(max(1, math.ceil((allowed_at - tolerance - now).total_seconds())))
+
+
+def _update_returning(rows: QuerySet[Token], **values: Any) -> Token | None:
+    """`rows.update(**values)` that returns the (one) updated row as it is after the update, or None.
+
+    Django's update() returns only a count; the ORM compiles the UPDATE (its expressions written for this
+    database, as update() would) and RETURNING, which PostgreSQL and SQLite (3.35+) both take, reads the row back
+    in the same statement. raw() builds the model with the fields' converters."""
+    query = rows.query.chain(UpdateQuery)
+    assert isinstance(query, UpdateQuery)  # chain(klass) made it one
+    query.add_update_values(values)
+    sql, params = query.get_compiler(rows.db).as_sql()
+    quote = connections[rows.db].ops.quote_name
+    columns = ", ".join(quote(field.column) for field in Token._meta.concrete_fields)
+    return next(iter(Token.objects.db_manager(rows.db).raw(f"{sql} RETURNING {columns}", params)), None)
