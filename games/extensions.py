@@ -129,19 +129,16 @@ class Outbox:
 
 
 @dataclass(frozen=True)
-class Panel:
-    """What an app shows on the game page: its template, handed `facts` (plain frozen values) as `panel`."""
+class Fragment:
+    """A part of a page an app adds: its `template`, included with `context`. On the game page (a Panel) the
+    context is plain frozen facts, handed as `panel`; on My games (an AccountSection) it is handed as `section`."""
 
     template: str
-    facts: Any
+    context: Any
 
 
-@dataclass(frozen=True)
-class AccountSection:
-    """A card of an app's own on My games: `template` is included with `context` as `section`."""
-
-    template: str
-    context: dict[str, Any]
+Panel = Fragment
+AccountSection = Fragment
 
 
 @dataclass(frozen=True)
