@@ -98,3 +98,7 @@ if apps.is_installed("games.lobby"):  # a plug-in too: players' own tables
     from games.api import lobby_api  # noqa: PLC0415  (it imports the lobby app's models)
 
     api.add_router("/", lobby_api.router)
+if apps.is_installed("games.votes"):  # a plug-in too: ending a game early
+    from games.api import votes_api  # noqa: PLC0415  (it imports the votes app's models)
+
+    api.add_router("/", votes_api.router)

@@ -55,6 +55,10 @@ class Caller:
                 self._seats[game_id] = sessions.seat_of(self.request, game_id)
         return self._seats[game_id]
 
+    def forget(self, game_id: int) -> None:
+        """The caller's seat may have changed hands (they conceded it): read it again when next asked."""
+        self._seats.pop(game_id, None)
+
     def seats(self) -> list[Seat]:
         """Every seat the caller acts for, newest game first."""
         if self.player_id is None:

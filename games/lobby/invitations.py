@@ -12,6 +12,7 @@ from anymail.signals import AnymailTrackingEvent, tracking
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone
 
@@ -24,6 +25,7 @@ from games.play import turns
 
 log = logging.getLogger(__name__)
 NAME_LENGTH = Player._meta.get_field("name").max_length or 80
+NO_INVITATION = "There is no invitation of yours to this table waiting for an answer. Nothing was changed."
 
 
 def clean_address(text: str) -> str:
@@ -75,6 +77,12 @@ def invite_more(table_id: int, inviter: Player, address: str, now: datetime | No
             raise LobbyError("This table is no longer waiting for players.")
         check_inviter_quota(inviter, 1, now)
         return invite(table, inviter, address, now)
+
+
+def pending_of(table: Table, player: Player) -> Invitation | None:
+    """The signed-in player's invitation to `table` waiting for an answer (to their player, or their address)."""
+    mine = Q(player=player) | Q(address=player.email)
+    return table.invitations.filter(mine, answer=Invitation.Answer.PENDING).select_related("player").first()
 
 
 def refusal(invitation: Invitation, table: Table) -> str:

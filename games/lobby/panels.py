@@ -21,7 +21,9 @@ class Rematch:
     proposed: str  # the key of the rematch table already proposed, or ""
 
 
-def account_section(request: Any, player: Player) -> AccountSection:
+def waiting_for(player: Player) -> list[Table]:
+    """The tables waiting for players where `player` sits or has an invitation waiting, soonest start first
+    (My games' card, and the API's /lobby/mine)."""
     invited = Q(invitations__player=player) | Q(invitations__address=player.email)
     waiting = (
         Table.objects.filter(Q(seats__player=player) | invited & Q(invitations__answer=Invitation.Answer.PENDING))
@@ -30,7 +32,11 @@ def account_section(request: Any, player: Player) -> AccountSection:
         .select_related("creator")
         .order_by("start_by")
     )
-    tables = [table_facts(table, player.pk) for table in waiting[:20]]
+    return list(waiting[:20])
+
+
+def account_section(request: Any, player: Player) -> AccountSection:
+    tables = [table_facts(table, player.pk) for table in waiting_for(player)]
     return AccountSection("lobby/_mine.html", {"tables": tables})
 
 

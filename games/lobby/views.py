@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,8 +24,6 @@ from games.lobby.forms import AcceptForm, DeclineForm, InviteForm, TableForm
 from games.lobby.limits import LobbyError
 from games.lobby.models import Invitation, Table
 from games.models import Game, Player
-
-NO_INVITATION = "There is no invitation of yours to this table waiting for an answer. Nothing was changed."
 
 
 def _error(request: HttpRequest, message: str, status: int = 400, title: str = "") -> HttpResponse:
@@ -165,13 +162,7 @@ def _answerer(request: HttpRequest, table: Table) -> tuple[Invitation | None, Pl
     if invitation is not None:
         return invitation, None
     player = sessions.account_player(request)
-    return (pending_of(table, player), player) if player is not None else (None, None)
-
-
-def pending_of(table: Table, player: Player) -> Invitation | None:
-    """The signed-in player's invitation to `table` waiting for an answer (to their player, or their address)."""
-    mine = Q(player=player) | Q(address=player.email)
-    return table.invitations.filter(mine, answer=Invitation.Answer.PENDING).select_related("player").first()
+    return (invitations.pending_of(table, player), player) if player is not None else (None, None)
 
 
 def _answer(request: HttpRequest, key: str, act: Any) -> HttpResponse:
@@ -180,7 +171,7 @@ def _answer(request: HttpRequest, key: str, act: Any) -> HttpResponse:
     table = get_object_or_404(Table, key=key)
     invitation, account = _answerer(request, table)
     if invitation is None:
-        messages.error(request, NO_INVITATION)
+        messages.error(request, invitations.NO_INVITATION)
         return redirect("lobby-table", key=key)
     try:
         messages.success(request, act(invitation, account))

@@ -20,6 +20,7 @@ TEMPLATE = "votes/_panel.html"
 @dataclass(frozen=True)
 class OpenVote:
     id: int
+    kind: str  # draw, cancel
     what: str  # "a draw"
     closes_at: datetime
     proposed_by_me: bool
@@ -28,6 +29,8 @@ class OpenVote:
 
 @dataclass(frozen=True)
 class ClosedVote:
+    id: int
+    kind: str
     what: str
     status: str  # passed, failed, void
     why: str
@@ -76,6 +79,7 @@ def panel(request: Any, game: Game, seat: Seat | None) -> Panel | None:
             mine = Ballot.objects.filter(proposal=open_vote, seat_number=seat.number, player_id=seat.player_id).first()
         shown = OpenVote(
             id=open_vote.pk,
+            kind=open_vote.kind,
             what=open_vote.get_kind_display(),
             closes_at=open_vote.closes_at,
             proposed_by_me=player and seat is not None and open_vote.proposer_id == seat.player_id,
@@ -91,7 +95,8 @@ def panel(request: Any, game: Game, seat: Seat | None) -> Panel | None:
     facts = VotePanel(
         open=shown,
         closed=tuple(
-            ClosedVote(p.get_kind_display(), p.status, p.get_reason_display(), p.closed_at) for p in reversed(closed)
+            ClosedVote(p.pk, p.kind, p.get_kind_display(), p.status, p.get_reason_display(), p.closed_at)
+            for p in reversed(closed)
         ),
         player=player,
         kinds=kinds,

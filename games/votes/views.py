@@ -18,6 +18,10 @@ from games.models import Seat
 from games.votes import services
 from games.votes.models import Proposal
 
+PROPOSED = "Proposed: every other player is asked to vote. Nobody is told who proposed it."
+VOTED = "Your vote is in: {vote}. Nobody else sees it."
+CONCEDED = "You have left this game; someone else plays your seat from now on. Thank you for playing."
+UNCONFIRMED = "Tick the box to confirm that you leave this game. Nothing was changed."
 PASSED = {
     "draw": "Every player agreed: the game ended in a draw.",
     "cancel": "Every player agreed: the game is cancelled.",
@@ -33,15 +37,15 @@ def _acting(request: HttpRequest, game_id: int, action: Callable[[Seat], str]) -
     if seat is None or seat.player_id is None:
         return not_a_player(request, game_id)
     try:
-        said = action(seat)
+        done = action(seat)
     except services.Refused as refusal:
         messages.error(request, str(refusal))
     else:
-        messages.success(request, said)
+        messages.success(request, done)
     return _back(game_id)
 
 
-def _said(outcome: services.Outcome, kind: str, opened: str) -> str:
+def said(outcome: services.Outcome, kind: str, opened: str) -> str:
     if outcome.status == Proposal.Status.PASSED:
         return PASSED[kind]
     if outcome.status == Proposal.Status.FAILED:
@@ -56,7 +60,7 @@ def propose(request: HttpRequest, game_id: int) -> HttpResponse:
     def act(seat: Seat) -> str:
         assert seat.player_id is not None
         outcome = services.propose(seat.pk, seat.player_id, kind)
-        return _said(outcome, kind, "Proposed: every other player is asked to vote. Nobody is told who proposed it.")
+        return said(outcome, kind, PROPOSED)
 
     return _acting(request, game_id, act)
 
@@ -73,7 +77,7 @@ def vote(request: HttpRequest, game_id: int) -> HttpResponse:
             raise services.Refused("There is no such vote at this table. Nothing was changed.")
         outcome = services.vote(seat.pk, seat.player_id, int(proposal), choice == "yes")
         kind = Proposal.objects.filter(pk=outcome.proposal_id).values_list("kind", flat=True).first() or ""
-        return _said(outcome, kind, f"Your vote is in: {choice}. Nobody else sees it.")
+        return said(outcome, kind, VOTED.format(vote=choice))
 
     return _acting(request, game_id, act)
 
@@ -85,8 +89,8 @@ def concede(request: HttpRequest, game_id: int) -> HttpResponse:
     def act(seat: Seat) -> str:
         assert seat.player_id is not None
         if not confirmed:
-            raise services.Refused("Tick the box to confirm that you leave this game. Nothing was changed.")
+            raise services.Refused(UNCONFIRMED)
         services.concede(seat.pk, seat.player_id)
-        return "You have left this game; someone else plays your seat from now on. Thank you for playing."
+        return CONCEDED
 
     return _acting(request, game_id, act)

@@ -1,13 +1,21 @@
-"""The lobby through the API (games/api/lobby_api.py): the open tables, a table, taking an open seat and leaving
-it, with the lobby's own refusals as problem details that change nothing."""
+"""The lobby through the API (games/api/lobby_api.py): proposing a table through the page's form and caps, the open
+tables, a table, the caller's tables and their ready check, taking an open seat and leaving it, answering an
+invitation, inviting, cancelling, a rematch; with the lobby's own refusals as problem details that change nothing."""
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
+from typing import Any
 
-from games.lobby.models import Table, TableSeat
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from games.lobby import invitations
+from games.lobby.models import Invitation, Table, TableSeat
+from games.models import Game, Player
 from tests.support.api import Api, token_for
-from tests.support.lobby import creator, propose
+from tests.support.lobby import creator, invitation_links, propose
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,3 +55,123 @@ def test_a_read_only_token_or_no_token_takes_no_seat():
     assert Api(token_for(pat, scope="read")).post(f"/lobby/tables/{table.key}/join").status_code == 403
     assert Api().post(f"/lobby/tables/{table.key}/join").status_code == 401
     assert not TableSeat.objects.filter(table=table, player=pat).exists()
+
+
+def start_in(days: float = 2) -> str:
+    return (timezone.now() + timedelta(days=days)).isoformat()
+
+
+def a_table(**extra: Any) -> dict[str, Any]:
+    return {"game": "genoa", "size": 3, "start_by": start_in(), "phase_hours": 24, **extra}
+
+
+def test_a_player_proposes_a_table_with_invitations_and_reads_its_ready_check():
+    host = creator()
+    api = Api(token_for(host))
+    games = {row["slug"]: row for row in Api().get("/lobby/games").json()}
+    assert games["genoa"]["min_players"] == 2 and {o["name"] for o in games["genoa"]["options"]} >= {"press"}
+    made = api.post("/lobby/tables", a_table(invite=["ann@example.com"], title="Friday", options={"press": "public"}))
+    assert made.status_code == 201, made.content
+    body = made.json()
+    assert body["title"] == "Friday" and "Table talk: " in " ".join(body["options"])
+    # The creator's view: the invited address, their own seat; an invitation went out as from the page.
+    assert [(s["state"], s["label"], s["you"]) for s in body["seats"]] == [
+        ("taken", "Host", True),
+        ("invited", "Invited: ann@example.com, waiting for an answer", False),
+        ("open", "Open: anyone signed in may take it", False),
+    ]
+    assert invitation_links("ann@example.com")
+    assert Api().get(f"/lobby/tables/{body['key']}").json()["seats"][1]["label"] == "Invited, waiting for an answer"
+
+    ann = creator("ann@example.com", "Ann")
+    ann_api = Api(token_for(ann))
+    [waiting] = ann_api.get("/lobby/mine").json()
+    assert waiting["key"] == body["key"] and waiting["invited"] is True
+    accepted = ann_api.post(f"/lobby/tables/{body['key']}/accept", {"name": "Annie"})
+    assert accepted.status_code == 200 and accepted.json()["seats"][1]["label"] == "Annie"
+    [ready] = api.get("/lobby/mine").json()  # the creator's ready check: one seat left, open
+    assert (ready["status"], ready["seats_left"], ready["open_seats"]) == ("open", 1, 1)
+    assert [s["state"] for s in ready["seats"]] == ["taken", "taken", "open"]
+    pat = Api(token_for(creator("pat@example.com", "Pat")))
+    assert pat.post(f"/lobby/tables/{body['key']}/join").json()["status"] == "started"
+    assert api.get("/lobby/mine").json() == []
+    table = Table.objects.get(key=body["key"])
+    assert table.game is not None and table.game.options["press"] == "public"
+
+
+def test_an_invitee_declines_and_the_creator_may_not_invite_that_address_again():
+    host = creator()
+    api = Api(token_for(host))
+    key = api.post("/lobby/tables", a_table(invite=["ann@example.com"])).json()["key"]
+    ann = Api(token_for(creator("ann@example.com", "Ann")))
+    assert ann.post(f"/lobby/tables/{key}/decline", {"everyone": False}).status_code == 204
+    again = ann.post(f"/lobby/tables/{key}/decline", {})
+    assert again.status_code == 422 and again.json()["detail"] == invitations.NO_INVITATION
+    refused = api.post(f"/lobby/tables/{key}/invite", {"address": "ann@example.com"})
+    assert refused.status_code == 422 and "declined an invitation of yours" in refused.json()["detail"]
+    invited = api.post(f"/lobby/tables/{key}/invite", {"address": "bob@example.com"})
+    assert invited.status_code == 200 and invited.json()["seats"][1]["state"] == "invited"
+    assert Api(token_for(creator("bob@example.com"))).post(f"/lobby/tables/{key}/cancel").status_code == 422
+    cancelled = api.post(f"/lobby/tables/{key}/cancel")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+
+
+def test_proposing_is_refused_as_the_page_refuses_it_and_stores_nothing(settings):
+    settings.PBEM_LOBBY_INVITES_PER_DAY = 2
+    api = Api(token_for(creator()))
+    cases = [
+        (a_table(size=9), "size", "Genoa takes 2 to 5 players."),
+        (a_table(game="chess"), "game", "There is no game 'chess'"),
+        (a_table(options={"colour": "red"}), "options.colour", "Genoa has no option called 'colour' here."),
+        (a_table(options={"press": "loud"}), "options.press", "Select a valid choice."),
+        (a_table(invite=["not an address"]), "invite", "'not an address' is not an email address."),
+        (a_table(start_by=start_in(40)), "", "The start time must be between 10 minutes and 30 days from now."),
+        (a_table(size=5, invite=["a@example.com", "b@example.com", "c@example.com"]), "", "may send at most 2"),
+        (a_table(title="see www.spam.example"), "", "may not hold a web or email address"),
+    ]
+    for body, field, message in cases:
+        response = api.post("/lobby/tables", body)
+        assert response.status_code == 422 and response["Content-Type"] == "application/problem+json"
+        problem = response.json()
+        assert problem["type"] == "urn:pbem:problem:lobby-refused" and message in problem["detail"], problem
+        if field:
+            assert problem["errors"][0]["field"] == field, problem
+    assert not Table.objects.exists() and not Invitation.objects.exists() and not mail.outbox
+
+
+def test_a_read_only_token_reads_the_lobby_but_proposes_and_answers_nothing():
+    host = creator()
+    table = propose(host, ["ann@example.com"], size=3)
+    ann = creator("ann@example.com", "Ann")
+    reader = Api(token_for(ann, scope="read"))
+    assert reader.get("/lobby/mine").json()[0]["invited"] is True
+    for path, body in [
+        ("/lobby/tables", a_table()),
+        (f"/lobby/tables/{table.key}/accept", {}),
+        (f"/lobby/tables/{table.key}/decline", {}),
+        (f"/lobby/tables/{table.key}/invite", {"address": "bob@example.com"}),
+    ]:
+        response = reader.post(path, body)
+        assert response.status_code == 403 and response.json()["type"] == "urn:pbem:problem:read-only-token", path
+    assert Table.objects.count() == 1 and Invitation.objects.get().answer == Invitation.Answer.PENDING
+
+
+def test_a_rematch_after_the_game_ends_invites_the_same_players_once():
+    host = creator()
+    table = propose(host, ["ann@example.com"], size=2)
+    invitations.accept(Invitation.objects.get().pk, None, "Ann")
+    table.refresh_from_db()
+    assert table.game is not None
+    game = table.game
+    ann = Api(token_for(Player.objects.get(email="ann@example.com")))
+    early = ann.post(f"/games/{game.pk}/rematch")
+    assert early.status_code == 422 and early.json()["detail"] == "A rematch can be offered once the game is over."
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    stranger = Api(token_for(creator("pat@example.com")))
+    assert stranger.post(f"/games/{game.pk}/rematch").status_code == 403
+    made = ann.post(f"/games/{game.pk}/rematch")
+    assert made.status_code == 200 and made.json()["private"] is True
+    assert made.json()["seats"][1]["label"] == "Invited: host@example.com, waiting for an answer"
+    assert ann.post(f"/games/{game.pk}/rematch").json()["key"] == made.json()["key"]  # nobody invited twice
+    rematch = Table.objects.get(rematch_of=game)
+    assert list(rematch.invitations.values_list("address", flat=True)) == ["host@example.com"]

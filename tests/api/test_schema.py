@@ -1,7 +1,8 @@
 """schemathesis against the API's own OpenAPI schema (/api/v1/openapi.json), in-process through the WSGI app: for
-every operation a bounded number of generated requests (valid and invalid) as a seated player with a play token.
-No answer is a 5xx, every answer matches the schema (status code, content type, body, headers), and a refused call
-(4xx) changes nothing: the orders, messages, reports and phases read the same after it."""
+every operation a bounded number of generated requests (valid and invalid) as a seated player with a play token,
+who also created a lobby table and sits at a table with a vote open. No answer is a 5xx, every answer matches the
+schema (status code, content type, body, headers), and a refused call (4xx) changes nothing: the orders,
+messages, reports, phases, seats, lobby tables, invitations and votes read the same after it."""
 
 from __future__ import annotations
 
@@ -22,12 +23,16 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from games.api.api import api
+from games.lobby.models import Invitation, Table, TableSeat
 from games.models import Game, Order, Phase, Seat
 from games.talk.models import Message, Report
+from games.votes import services as votes
+from games.votes.models import Ballot, Proposal
 from pbem.wsgi import application
 from tests.support.api import token_for
+from tests.support.lobby import propose
 
-EXAMPLES = 12  # per operation: about 15 operations, a few seconds in all
+EXAMPLES = 12  # per operation: about 30 operations, a minute in all
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -60,7 +65,11 @@ def seated(make_game: Any, settings: Any, wsgi: None) -> tuple[Game, str]:
     settings.PBEM_API_RATE = settings.PBEM_API_BURST = 100_000  # the rate limit has its own test
     game = make_game(humans=3, options={"press": "full"})
     seat = Seat.objects.select_related("player").get(game=game, number=0)
-    return game, token_for(seat.player)  # type: ignore[arg-type]
+    assert seat.player is not None
+    propose(seat.player, ["invited@example.com"], size=4)  # the caller's own table, waiting for players
+    other = Seat.objects.get(game=game, number=1)
+    votes.propose(other.pk, other.player_id or 0, "draw")  # a vote open at the caller's table
+    return game, token_for(seat.player)
 
 
 def snapshot(game: Game) -> tuple[Any, ...]:
@@ -69,6 +78,12 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         sorted(Message.objects.values_list("pk", "text")),
         Report.objects.count(),
         sorted(Phase.objects.filter(game=game).values_list("number", "status")),
+        sorted(Seat.objects.values_list("pk", "player_id")),
+        sorted(Table.objects.values_list("pk", "status")),
+        sorted(TableSeat.objects.values_list("pk", "state", "player_id")),
+        sorted(Invitation.objects.values_list("pk", "answer")),
+        sorted(Proposal.objects.values_list("pk", "status")),
+        sorted(Ballot.objects.values_list("pk", "yes")),
     )
 
 
@@ -76,8 +91,11 @@ def snapshot(game: Game) -> tuple[Any, ...]:
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_the_api_answers_as_its_schema_says(case: Any, seated: tuple[Game, str]) -> None:
     game, token = seated
-    if "game_id" in (case.path_parameters or {}):
-        case.path_parameters["game_id"] = game.pk  # the caller's own game: its real answers, not only 404s
+    first_table, first_vote = Table.objects.order_by("pk").first(), Proposal.objects.order_by("pk").first()
+    assert first_table is not None and first_vote is not None
+    real = {"game_id": game.pk, "key": first_table.key, "proposal_id": first_vote.pk}
+    for name in set(case.path_parameters or {}) & set(real):
+        case.path_parameters[name] = real[name]  # the caller's own game, table and vote: real answers, not only 404s
     before = snapshot(game)
     response = case.call_and_validate(headers={"Authorization": f"Bearer {token}"}, checks=CHECKS)
     if response.status_code >= 400:

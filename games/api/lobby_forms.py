@@ -1,0 +1,164 @@
+"""A table proposed through the API is proposed by the page's own form: the JSON body is turned into what the
+page's form posts (games/lobby/forms.py's TableForm), so the same fields are checked the same way, and the form's
+TableSpec goes to the same service (games.lobby.tables.create_table) with its caps and refusals. Nothing here
+decides whether a table may be proposed; it only translates the body and the form's errors."""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+from typing import Any
+
+from ninja import Field, Schema
+
+from games import extensions
+from games.api.problems import Problem
+from games.engines import all_engines, get_engine
+from games.lobby.facts import option_label
+from games.lobby.forms import LOCAL_FORMAT, OPTION_PREFIX, TableForm
+from games.models import Player
+from games.outgoing import messages
+
+
+class TableIn(Schema):
+    game: str = Field(description="The game's slug, as GET /lobby/games lists them.")
+    size: int = Field(description="Seats at the table, yours included.")
+    start_by: datetime = Field(
+        description="The ready check: the game starts as soon as every seat is taken, or at this time with whoever "
+        "accepted if that is enough to play; otherwise the table is cancelled. From 10 minutes to 30 days ahead. "
+        "Without an offset it is read in your time zone (My games' settings), as the page reads it."
+    )
+    name: str = Field("", description="Your name as the other players see it; blank: the one you have.")
+    title: str = Field("", description="The table's name; blank: the game's.")
+    invite: list[str] = Field(default_factory=list, description="Addresses to invite by email, at most 10.")
+    bots: int = Field(0, description="Seats played by the server from the start.")
+    bots_fill: bool = Field(False, description="At the start time, seats nobody took become bots.")
+    private: bool = Field(False, description="Reached by its link (its key) only: not listed on the open tables.")
+    phase_hours: int = Field(48, description="Hours per turn; with daily_at, the least a turn lasts.")
+    daily_at: time | None = Field(None, description="Each turn ends at this time of day in your time zone instead.")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="The game's options by name (GET /lobby/games); missing: the default."
+    )
+
+
+class ChoiceOut(Schema):
+    value: str
+    label: str
+
+
+class OptionOut(Schema):
+    name: str
+    label: str
+    kind: str = Field(description="integer or choice")
+    default: Any = None
+    choices: list[ChoiceOut]
+    min: int
+    max: int
+
+
+class GameOptionsOut(Schema):
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    options: list[OptionOut]
+
+
+def games_offered() -> list[dict[str, Any]]:
+    """Every game a player may propose a table of, with the options the page's form offers for it."""
+    rows = []
+    for engine in all_engines():
+        form = TableForm(engine.slug, "UTC")
+        offered = [
+            spec for spec in (*extensions.game_options(), *engine.options) if OPTION_PREFIX + spec.name in form.fields
+        ]
+        options = [
+            {
+                "name": spec.name,
+                "label": option_label(spec),
+                "kind": spec.kind,
+                "default": spec.default,
+                "choices": [{"value": c.value, "label": c.label} for c in spec.choices],
+                "min": spec.min,
+                "max": spec.max,
+            }
+            for spec in offered
+        ]
+        rows.append(
+            {
+                "slug": engine.slug,
+                "title": engine.title,
+                "min_players": engine.min_players,
+                "max_players": engine.max_players,
+                "options": options,
+            }
+        )
+    return rows
+
+
+def _refused(detail: str, field: str = "") -> Problem:
+    return Problem(422, "lobby-refused", detail, errors=[{"field": field, "message": detail}])
+
+
+def _option_value(name: str, value: Any) -> str:
+    """An option's value as the form posts it: JSON true/false stand for "yes"/"no", numbers for their digits."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None or isinstance(value, int | str):
+        return "" if value is None else str(value)
+    raise _refused(f"The {name} option takes a single value.", f"options.{name}")
+
+
+def _local_start(start_by: datetime, player: Player) -> str:
+    """The start time as the page's form takes it: the wall-clock time in the player's zone."""
+    if start_by.tzinfo is None:
+        return start_by.strftime(LOCAL_FORMAT)
+    try:
+        return start_by.astimezone(messages.zone_of(player.time_zone)).strftime(LOCAL_FORMAT)
+    except (OverflowError, ValueError):
+        raise _refused("The start time must be between 10 minutes and 30 days from now.", "start_by") from None
+
+
+def api_field(name: str) -> str:
+    if name.startswith(OPTION_PREFIX):
+        return "options." + name.removeprefix(OPTION_PREFIX)
+    return {"phase_hours": "phase_hours", "deadline": "daily_at", "__all__": ""}.get(name, name)
+
+
+def table_form(body: TableIn, player: Player) -> TableForm:
+    """The page's form, filled in with the body and checked; its refusals as one problem (422 lobby-refused)."""
+    try:
+        get_engine(body.game)
+    except KeyError:
+        slugs = ", ".join(engine.slug for engine in all_engines())
+        raise _refused(f"There is no game {body.game[:40]!r}: choose one of {slugs}.", "game") from None
+    data: dict[str, str] = {
+        "name": body.name or player.name,
+        "title": body.title,
+        "size": str(body.size),
+        "invite": "\n".join(body.invite),
+        "bots": str(body.bots),
+        "phase_hours": str(body.phase_hours),
+        "deadline": "daily" if body.daily_at is not None else "length",
+        "daily_at": body.daily_at.strftime("%H:%M") if body.daily_at is not None else "",
+        "start_by": _local_start(body.start_by, player),
+    }
+    data.update({name: "on" for name in ("bots_fill", "private") if getattr(body, name)})
+    offered = TableForm(body.game, player.time_zone)
+    for name, value in body.options.items():
+        if OPTION_PREFIX + name not in offered.fields:
+            raise _refused(f"{offered.engine.title} has no option called {name[:40]!r} here.", f"options.{name[:40]}")
+        data[OPTION_PREFIX + name] = _option_value(name, value)
+    for name, field in offered.fields.items():  # what the page's form posts untouched: the options' defaults
+        if name.startswith(OPTION_PREFIX) and name not in data:
+            data[name] = "" if field.initial is None else str(field.initial)
+    form = TableForm(body.game, player.time_zone, data)
+    if not form.is_valid():
+        errors = [
+            {"field": api_field(name), "message": str(message)}
+            for name, messages_ in form.errors.items()
+            for message in messages_
+        ]
+        first = errors[0]
+        detail = f"{first['field']}: {first['message']}" if first["field"] else first["message"]
+        raise Problem(422, "lobby-refused", detail, errors=errors)
+    return form
