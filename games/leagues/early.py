@@ -2,9 +2,12 @@
 organiser chooses per league what its tables may do (League.early_endings), and a player who concedes a
 league seat leaves it to a standby player like any dropped seat (games/leagues/substitutes.py drop_seat).
 
-Standings need nothing of their own: a draw is a result with shared first places (the league's points per
-place, shared as for any tie: games/leagues/standings.py), a cancelled game has no result and scores nothing,
-and a conceded seat's result goes to whoever holds it at the end, as for a substitute."""
+In the standings a draw is a result with shared first places (the league's points per place, shared as for any
+tie: games/leagues/standings.py), and a cancelled game has no result and scores nothing for anyone. A conceded
+seat's result goes to whoever holds it at the end, as for a substitute; the player who conceded ranks last at
+that table, below every seat still played at the end whatever their score when they left (their Seating is
+marked `conceded`; games/leagues/results.py places them): conceding a lost game must not be a way to escape its
+last place, nor its weight on the rating."""
 
 from __future__ import annotations
 
@@ -43,5 +46,6 @@ def seat_left(seat: Seat, now: datetime) -> bool:
     seating = Seating.objects.filter(table=table, seat_number=seat.number, until_phase__isnull=True).first()
     if seating is None:
         return False
+    Seating.objects.filter(pk=seating.pk).update(conceded=True)
     drop_seat(seating, now)
     return True

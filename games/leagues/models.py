@@ -185,6 +185,8 @@ class Seating(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="seatings")
     from_phase = models.PositiveIntegerField(default=1)
     until_phase = models.PositiveIntegerField(null=True, blank=True)  # the last phase held; None: still
+    # The holder conceded the seat (games/votes): they rank last at this table once its game has a result.
+    conceded = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "seat_number", "from_phase"]

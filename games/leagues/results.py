@@ -1,7 +1,8 @@
 """From the database to standings: finished games, who held each seat, and missed deadlines.
 
-A seat's result belongs to whoever held it at the end of the game; its missed deadlines belong to whoever
-held it in the phase that was missed (a Seating row says who held a seat from which phase on). The public
+A seat's result belongs to whoever held it at the end of the game, and a player who conceded a seat ranks
+after every seat (games/leagues/early.py); its missed deadlines belong to whoever held it in the phase that was
+missed (a Seating row says who held a seat from which phase on). The public
 league page shows the same history: who played each seat, from which phase.
 """
 
@@ -68,6 +69,10 @@ def finishes(tables: Iterable[Table]) -> list[Finish]:
     # model's ordering (by table, i.e. round, season, league) would join three tables to sort.
     seatings = ended.order_by().values_list("table_id", "seat_number", "player_id")
     holders = {(table, seat): player for table, seat, player in seatings}
+    conceded: dict[int, set[int]] = defaultdict(set)
+    gave_up = Seating.objects.filter(table_id__in=[t.pk for t in tables], conceded=True, player__isnull=False)
+    for table_id, player_id in gave_up.order_by().values_list("table_id", "player_id"):
+        conceded[table_id].add(player_id)
     result = []
     for table in tables:
         assert table.game is not None and table.game.finished_at is not None
@@ -79,8 +84,17 @@ def finishes(tables: Iterable[Table]) -> list[Finish]:
         # The points its round was drawn with (a change of the league's applies from the next round).
         points = table.round.points or None
         places = [row["rank"] for row in table.game.result]
+        # Whoever conceded ranks last (early.py says why); a cancelled game (no result) counts for nobody.
+        gone = sorted(conceded[table.pk] - {player for player, _ in ranks}) if places else []
         result.append(
-            Finish(game_id=table.game.pk, finished_at=table.game.finished_at, ranks=ranks, points=points, places=places)
+            Finish(
+                game_id=table.game.pk,
+                finished_at=table.game.finished_at,
+                ranks=ranks,
+                points=points,
+                places=places,
+                conceded=gone,
+            )
         )
     return result
 

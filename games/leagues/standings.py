@@ -1,7 +1,8 @@
 """Season standings and the league rating, from finished games: pure Python over plain data.
 
 Points per finishing place come from the league's table; players sharing a place split the points of the
-places they share. Ties in points are broken by wins, then average place, then reliability. The rating
+places they share. A player who conceded a seat ranks last in that game, after every seat, and scores nothing
+for it (games/leagues/early.py). Ties in points are broken by wins, then average place, then reliability. The rating
 is openskill's Plackett-Luce model (multiplayer, ties allowed) over every finished game in order.
 """
 
@@ -25,6 +26,18 @@ class Finish:
     # Every seat's rank, held at the end or not: a place shared with a seat nobody held at the end (a bot's, a
     # dropped member's) is still shared. Empty: the ranks above are every seat's.
     places: Sequence[int] = ()
+    # Players who conceded a seat of this game: each ranks last, below every seat (games/leagues/early.py),
+    # scoring no points.
+    conceded: Sequence[int] = ()
+
+    @property
+    def last(self) -> int:
+        """The conceders' place: after every seat's, whatever the seats' ranks."""
+        return len(self.places or self.ranks) + 1
+
+    def ranked(self) -> list[tuple[int, int]]:
+        """(player id, rank) for every player of the game: the seats' holders, then those who conceded."""
+        return [*self.ranks, *((player, self.last) for player in self.conceded)]
 
 
 @dataclass
@@ -85,6 +98,10 @@ def season_standings(
             row.places += rank
             if rank == 1:
                 row.wins += 1 / firsts
+        for player in finish.conceded:  # a game played, ranked last, no points
+            row = rows.setdefault(player, Standing(player))
+            row.games += 1
+            row.places += finish.last
     for player, (owed, missed) in (reliability or {}).items():
         if player in rows:
             rows[player].owed, rows[player].missed = owed, missed
@@ -104,10 +121,11 @@ def ratings(finishes: Iterable[Finish]) -> dict[int, float]:
     model = PlackettLuce()
     current: dict[int, PlackettLuceRating] = {}
     for finish in sorted(finishes, key=lambda f: (f.finished_at, f.game_id)):
-        if len(finish.ranks) < 2:
+        ranked = finish.ranked()
+        if len(ranked) < 2:
             continue
-        teams = [[current.get(player) or model.rating(name=str(player))] for player, _ in finish.ranks]
-        rated = model.rate(teams, ranks=[rank for _, rank in finish.ranks])
-        for (player, _), team in zip(finish.ranks, rated, strict=True):
+        teams = [[current.get(player) or model.rating(name=str(player))] for player, _ in ranked]
+        rated = model.rate(teams, ranks=[rank for _, rank in ranked])
+        for (player, _), team in zip(ranked, rated, strict=True):
             current[player] = team[0]
     return {player: round(rating.ordinal(), 2) for player, rating in current.items()}

@@ -24,7 +24,9 @@ state machine checks them after every step (tests/votes/test_machine.py).
 - Conceding is a right, not a vote: a player can always leave (a vote could only keep them at the table
   missing turns). Their seat goes to a standby player in a league, to a bot otherwise; the game goes on.
   The last player at a table cannot concede: they may propose to cancel, which passes at once.
-- In a league, the organiser decides what is allowed (games/leagues: none, by default).
+- In a league, the organiser decides what is allowed (games/leagues: none, by default), and a player who
+  conceded ranks last at that table in the standings, below every seat played to the end, with no points
+  (games/leagues/early.py): conceding a lost game is no way out of its last place.
 """
 
 from __future__ import annotations

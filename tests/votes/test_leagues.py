@@ -7,11 +7,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
+from games.engines.base import Standing
 from games.leagues.models import League, Seating, Substitution
-from games.leagues.results import season_standings
+from games.leagues.results import league_ratings, season_standings
 from games.leagues.services import current_season
+from games.leagues.substitutes import claim, claim_url
 from games.models import Game
+from games.play import endings
 from games.votes import services
 from games.votes.models import Proposal
 from tests.support.leagues import first_game, make_league, play_phase, seat, started_round
@@ -94,3 +98,52 @@ def test_a_vote_is_decided_when_the_league_drops_an_absent_voters_seat():
     assert (proposal.status, proposal.reason) == (Proposal.Status.PASSED, Proposal.Reason.AGREED)
     game.refresh_from_db()
     assert sorted(row["rank"] for row in game.result) == [1, 1, 3]
+
+
+def test_a_player_who_concedes_ranks_last_at_the_table_whatever_the_seat_they_left_scores():
+    league, game = league_game(League.EarlyEndings.DRAWS, standby=1)
+    leaver = seat(game, 1).player
+    assert leaver is not None
+    services.concede(*act(game, 1))
+    substitute = claim(claim_url(Substitution.objects.get()).rstrip("/").rsplit("/", 1)[-1])  # the link's token
+    assert substitute.player is not None and substitute.player.email == "s1@example.com"
+    # The seat they left wins the game: its result is its holder's at the end, and the leaver ranks below every
+    # seat, scoring nothing, as a game played.
+    standings = [Standing(1, score=90, rank=1), Standing(0, score=50, rank=2), Standing(2, score=10, rank=3)]
+    endings.finish_early(game.pk, standings, "The game ended.", timezone.now())
+    rows = {row.player_id: row for row in season_standings(current_season(league))}
+    assert (rows[substitute.player.pk].points, rows[substitute.player.pk].rank) == (10, 1)
+    gone = rows[leaver.pk]
+    assert (gone.points, gone.games, gone.wins, gone.average_place) == (0, 1, 0, 4)
+    assert gone.rank == max(row.rank for row in rows.values())  # last, below the player who finished third
+    third = rows[seat(game, 2).player_id or 0]
+    assert third.points == 3 and third.rank < gone.rank
+    assert league_ratings(league)[leaver.pk] < league_ratings(league)[third.player_id]  # rated last too
+
+
+def test_a_draw_after_a_concession_shares_first_place_among_those_still_playing_and_the_leaver_is_last():
+    league, game = league_game(League.EarlyEndings.DRAWS)
+    leaver = seat(game, 2).player
+    assert leaver is not None
+    services.concede(*act(game, 2))  # nobody on standby: a bot plays the seat
+    services.propose(*act(game, 0), "draw")
+    services.vote(*act(game, 1), Proposal.objects.get().pk, True)
+    game.refresh_from_db()
+    assert sorted(row["rank"] for row in game.result) == [1, 1, 3]
+    rows = season_standings(current_season(league))
+    assert [(row.player_id == leaver.pk, row.points, row.games, row.rank) for row in rows] == [
+        (False, 8.0, 1, 1),
+        (False, 8.0, 1, 1),
+        (True, 0.0, 1, 3),
+    ]
+
+
+def test_a_cancelled_game_counts_for_nobody_who_conceded_in_it_either():
+    league, game = league_game(League.EarlyEndings.ALL)
+    leaver = seat(game, 2).player
+    assert leaver is not None
+    services.concede(*act(game, 2))
+    services.propose(*act(game, 0), "cancel")
+    services.vote(*act(game, 1), Proposal.objects.get().pk, True)
+    rows = {row.player_id: row for row in season_standings(current_season(league))}
+    assert (rows[leaver.pk].games, rows[leaver.pk].points) == (0, 0.0)

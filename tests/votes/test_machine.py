@@ -13,7 +13,8 @@ machine moves), the organiser gives seats to someone else, games end by their ow
 - a passed draw shares the win (every seat held by a player first, the bots after them); a passed cancel
   leaves no result;
 - every refused action changed nothing;
-- the league's standings equal a recount of its games' results with each round's points per place.
+- the league's standings equal a recount of its games' results with each round's points per place, a player who
+  conceded a seat of a game with a result counting it as played with no points.
 
 Bounded (PBEM_MACHINE_EXAMPLES, 4 by default, of up to 25 steps)."""
 
@@ -341,6 +342,10 @@ class VoteMachine(RuleBasedStateMachine):
                 if row["seat"] in holders:
                     totals[holders[row["seat"]]] += by_rank[row["rank"]]
                     played[holders[row["seat"]]] += 1
+            gave_up = Seating.objects.filter(table=table, conceded=True, player__isnull=False)
+            for player in gave_up.values_list("player_id", flat=True) if table.game.result else ():
+                totals[player] += 0.0  # a game played, ranked last, no points (games/leagues/early.py)
+                played[player] += 1
         with self.clock():
             rows = season_standings(leagues.current_season(self.league))
         assert {row.player_id: (round(row.points, 6), row.games) for row in rows if row.games} == {
