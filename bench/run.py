@@ -4,7 +4,8 @@ load, quoted against the bare Django + Celery floor (../shared/floor) measured i
     .venv/bin/python bench/run.py [--engine piraeus] [--no-floor | --floor-from SUMMARY] [--games 10] ...
 
 Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Redis on 127.0.0.1:6379. Uses (and drops)
-the database `pbem_bench` and Redis db 12. Prints a summary table; writes bench/results/summary.json.
+the database `pbem_bench` and Redis db 12 (`--database`, BENCH_REDIS_URL name others). Prints a summary table;
+writes bench/results/summary.json.
 Every process it starts is stopped by PID at the end, on error too. See bench/README.md.
 """
 
@@ -37,7 +38,9 @@ from bench.procs import RESULTS, ROOT, RUN_DIR, VENV_BIN  # noqa: E402
 from games.engines import all_engines  # noqa: E402  (pure Python: needs no Django settings)
 
 PG = "host=127.0.0.1 port=5432 user=postgres"
-REDIS_URL = "redis://127.0.0.1:6379/12"  # db 12 is this benchmark's: flushed at start and between steps
+# db 12 is this benchmark's: flushed at start and between steps. BENCH_REDIS_URL names another, for a checkout
+# that must not touch db 12 (several checkouts on one machine, each with its own Redis databases).
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
 PYTHON = str(VENV_BIN / "python")
 BENCH_SECRET_KEY = "bench-secret-key-not-for-production-0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -659,7 +662,7 @@ def main() -> None:
     check_services()
     has_wrk = "C" in only and ensure_wrk()
     if only & {"A", "B", "C"}:
-        print(f"== fresh database {args.database}, Redis db 12 flushed, migrations", flush=True)
+        print(f"== fresh database {args.database}, Redis {REDIS_URL} flushed, migrations", flush=True)
         fresh_database(args.database)
         flush_redis()
         run_py(["manage.py", "migrate", "-v", "0"], base_env(args.database), "migrate")
