@@ -31,6 +31,11 @@ Declared with `register(app_label, Extension(...))`:
 
 - `phase_related`: rows a resolution reads with the phase it locks (select_related paths from Phase, beyond
   its game), so a `phase_opened` receiver needs no query of its own;
+- `phase_annotations`: what a resolution reads with the phase it locks as query expressions over Phase (name,
+  a function making the expression, e.g. an Exists of the app's rows about the phase's game), in that same
+  statement; the core sets each value on the game row it hands the resolution's signals (`game.<name>`), so
+  a receiver with nothing to do there (no webhook concerns the game) learns it without a query of its own.
+  Elsewhere (a reminder, an organiser's action) the attribute is missing: a receiver then looks for itself;
 - `games_of` / `players_of`: which games and which players a staff user is responsible for in the admin,
   beyond the games they started and those games' players (a Q over Game, a Q over Player);
 - `phase_deadline`: asked when a phase opens, before it is stored: the deadline the app gives it (a
@@ -175,6 +180,7 @@ class Extension:
     """What one app adds to the core (see the module's docstring)."""
 
     phase_related: tuple[str, ...] = ()
+    phase_annotations: tuple[tuple[str, Callable[[], Any]], ...] = ()
     games_of: Responsible | None = None
     players_of: Responsible | None = None
     phase_deadline: Callable[[Game, Phase], datetime | None] | None = None
@@ -202,6 +208,11 @@ def register(app_label: str, extension: Extension) -> None:
 def phase_related() -> list[str]:
     """What resolve_phase reads with the phase it locks: its game, and what the apps asked for."""
     return ["game", *(path for extension in _registered.values() for path in extension.phase_related)]
+
+
+def phase_annotations() -> dict[str, Any]:
+    """What resolve_phase annotates the phase it locks with, by name (see the module's docstring)."""
+    return {name: make() for extension in _registered.values() for name, make in extension.phase_annotations}
 
 
 def games_of(user: Any) -> list[Q]:

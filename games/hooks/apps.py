@@ -13,4 +13,11 @@ class HooksConfig(AppConfig):
         # The receivers that write deliveries with the news, the sender's task, its outbox and My games' part.
         from games.hooks import deliver, notices, tasks, views  # noqa: F401, PLC0415
 
-        register(self.label, Extension(outbox=deliver.OUTBOX, account_section=views.section))
+        register(
+            self.label,
+            Extension(
+                outbox=deliver.OUTBOX,
+                account_section=views.section,
+                phase_annotations=((notices.CONCERNED, notices.concerned),),
+            ),
+        )

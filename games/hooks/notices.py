@@ -9,7 +9,10 @@
 A notice says only what anyone may read: the game's name and its page's address (never a signed link: a chat
 channel is read by others), the phase's name and deadline, the log's public lines, the final standings. Never
 an order, a hand, a private log line, a message's text or who wrote privately to whom; a channel may be public.
-Nothing is read unless some enabled hook wants the news: one query on the hooks' partial indexes otherwise.
+Nothing is read unless some enabled hook wants the news: one query on the hooks' partial indexes otherwise. In a
+resolution not even that: the resolution's own read of the phase it locks asks whether any enabled hook concerns
+the game (`concerned`, through extensions' phase_annotations), so a game no hook concerns costs the app no
+statement there (tests/hooks/test_idle.py).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.urls import reverse
@@ -44,6 +47,28 @@ NOTICE_OF = {
     "game-over": Notice.RESULT,
     "talk": Notice.TALK,
 }
+
+
+CONCERNED = "hooks_concerned"  # set on the game by a resolution (games/extensions.py, phase_annotations)
+
+
+def concerned() -> ExpressionWrapper:
+    """Over the phase a resolution locks: whether any enabled hook concerns its game (the game's own, its league's,
+    or a seated player's). Three EXISTS, each on its partial index."""
+    game = OuterRef("game")
+    hooks = Hook.objects.filter(enabled=True)
+    either = (
+        Q(Exists(hooks.filter(game=game)))
+        | Q(Exists(hooks.filter(player__seats__game=game)))
+        | Q(Exists(hooks.filter(league__seasons__rounds__tables__game=game)))
+    )
+    return ExpressionWrapper(either, output_field=BooleanField())
+
+
+def unconcerned(game: Game) -> bool:
+    """The resolution handing us `game` read that no enabled hook concerns it; False where nobody read it (a
+    reminder, a message, an organiser's action: the receiver looks for itself)."""
+    return getattr(game, CONCERNED, None) is False
 
 
 def game_url(game: Game) -> str:
@@ -131,7 +156,7 @@ def player_notices(
     **kwargs: object,
 ) -> None:
     chosen = NOTICE_OF.get(kind)
-    if chosen is None or not players:
+    if chosen is None or not players or unconcerned(game):
         return
     found = Hook.objects.filter(player_id__in=[p.pk for p in players], enabled=True).select_related("player")
     hooks = [hook for hook in found if chosen in hook.notices]
@@ -157,7 +182,7 @@ def news_hooks(game: Game) -> list[Hook]:
 
 @receiver(extensions.phase_opened, dispatch_uid="hooks-public-news")
 def phase_news(sender: object, game: Game, phase: Phase, previous: Phase | None, now: datetime, **kw: object) -> None:
-    if previous is None:  # a new game: no hook can name it yet (a league's game is told by `league_game_started`)
+    if previous is None or unconcerned(game):  # a new game: no hook can name it yet (`league_game_started` tells)
         return
     hooks = news_hooks(game)
     if hooks:
@@ -184,6 +209,8 @@ def league_game_started(sender: object, instance: Table, update_fields: Any = No
 
 @receiver(extensions.game_finished, dispatch_uid="hooks-game-over")
 def game_over(sender: object, game: Game, now: datetime, **kwargs: object) -> None:
+    if unconcerned(game):
+        return
     hooks = news_hooks(game)
     if hooks:
         item = notice("over", game, f"{game.title} is over.", standings(game), now)

@@ -123,10 +123,12 @@ def resolve_phase(
     its deadline (or while the game was paused), or an app excuses the seat (a league member's vacation).
     Those default orders are marked `excused`: the same order is played, but it is no miss."""
     now = timezone.now()
+    annotations = extensions.phase_annotations()
     with transaction.atomic():
         phase = unique_row(
             Phase.objects.select_for_update(no_key=True, of=("self", "game"))
             .select_related(*extensions.phase_related())  # only the phase and game rows are locked
+            .annotate(**annotations)
             .filter(pk=phase_id)
         )
         if phase is None or phase.status != Phase.Status.OPEN:
@@ -134,6 +136,8 @@ def resolve_phase(
         if overdue_at is not None and phase.deadline > overdue_at:
             return False
         game = phase.game
+        for name in annotations:  # on the game row the signals below hand their receivers
+            setattr(game, name, getattr(phase, name))
         if game.status == Game.Status.FINISHED or (game.status == Game.Status.PAUSED and not force):
             return False
         engine = engine_of(game)
