@@ -15,9 +15,8 @@ from django.urls import reverse
 from games.leagues import services, substitutes, vacations
 from games.leagues.models import League, LeagueEmail, Membership, Round, Table, Vacation
 from tests.support.leagues import first_game, make_league, open_phase_of, organiser_of, started_round
-from tests.support.organisers import act
+from tests.support.organisers import act, said
 from tests.support.phases import headline
-from tests.support.votes import said
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SETTINGS_LINK = re.compile(r"https://pbem\.example/leagues/spring/me/\?k=\S+")

@@ -24,7 +24,7 @@ from tests.support.leagues import (
     started_round,
     submit_for,
 )
-from tests.support.votes import said
+from tests.support.organisers import said
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

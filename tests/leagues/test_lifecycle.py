@@ -15,8 +15,7 @@ from games.leagues.models import League, Round, Season
 from games.models import Game
 from games.play import organise
 from tests.support.leagues import autopilot, first_game, make_league, organiser_of, started_round
-from tests.support.organisers import act
-from tests.support.votes import said
+from tests.support.organisers import act, said
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

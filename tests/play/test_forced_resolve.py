@@ -23,9 +23,8 @@ from tests.support.leagues import (
     started_round,
     submit_for,
 )
-from tests.support.organisers import act
+from tests.support.organisers import act, said
 from tests.support.phases import headline
-from tests.support.votes import said
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

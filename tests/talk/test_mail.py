@@ -23,10 +23,10 @@ from games.talk import services as talk
 from games.talk.models import Delivery, Mailbox, Message, Participant, TalkSettings
 from tests.support.accounts import sign_in_by_email
 from tests.support.emails import unsubscribe_targets
+from tests.support.inbound import post as post_inbound
 from tests.support.inbound import postmark_payload
 from tests.support.phases import open_phase
 from tests.support.races import run_together
-from tests.support.votes import post as post_inbound
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
