@@ -13,8 +13,9 @@ from ninja import Field, Schema
 from games import extensions
 from games.api.problems import Problem
 from games.engines import all_engines, get_engine
+from games.engines.base import OptionSpec
 from games.lobby.facts import option_label
-from games.lobby.forms import LOCAL_FORMAT, OPTION_PREFIX, TableForm
+from games.lobby.forms import LOCAL_FORMAT, OPTION_PREFIX, SEAT_PREFIX, TableForm, seat_field_name
 from games.models import Player
 from games.outgoing import messages
 
@@ -36,7 +37,10 @@ class TableIn(Schema):
     phase_hours: int = Field(48, description="Hours per turn; with daily_at, the least a turn lasts.")
     daily_at: time | None = Field(None, description="Each turn ends at this time of day in your time zone instead.")
     options: dict[str, Any] = Field(
-        default_factory=dict, description="The game's options by name (GET /lobby/games); missing: the default."
+        default_factory=dict,
+        description="The game's options by name (GET /lobby/games); missing: the default. A seat-list option takes "
+        "a list, one value (or null: dealt at random) per seat of the table: seat 1 yours, then the invited "
+        "addresses' in order, the bots', the open seats'.",
     )
 
 
@@ -48,11 +52,12 @@ class ChoiceOut(Schema):
 class OptionOut(Schema):
     name: str
     label: str
-    kind: str = Field(description="integer or choice")
+    kind: str = Field(description="integer, choice, or seat-list (one of the choices, or null, for each seat)")
     default: Any = None
     choices: list[ChoiceOut]
     min: int
     max: int
+    item: str = Field(description="For a seat-list: what one entry is (a country).")
 
 
 class GameOptionsOut(Schema):
@@ -69,7 +74,9 @@ def games_offered() -> list[dict[str, Any]]:
     for engine in all_engines():
         form = TableForm(engine.slug, "UTC")
         offered = [
-            spec for spec in (*extensions.game_options(), *engine.options) if OPTION_PREFIX + spec.name in form.fields
+            spec
+            for spec in (*extensions.game_options(), *engine.options)
+            if OPTION_PREFIX + spec.name in form.fields or spec in form.seat_specs
         ]
         options = [
             {
@@ -80,6 +87,7 @@ def games_offered() -> list[dict[str, Any]]:
                 "choices": [{"value": c.value, "label": c.label} for c in spec.choices],
                 "min": spec.min,
                 "max": spec.max,
+                "item": spec.item,
             }
             for spec in offered
         ]
@@ -108,6 +116,19 @@ def _option_value(name: str, value: Any) -> str:
     raise _refused(f"The {name} option takes a single value.", f"options.{name}")
 
 
+def _seat_values(spec: OptionSpec, value: Any, most: int) -> dict[str, str]:
+    """A per-seat option's list as the page's form posts it: one drop-down per seat."""
+    if value is None:
+        return {}
+    if not isinstance(value, list) or len(value) > most or not all(v is None or isinstance(v, str) for v in value):
+        raise _refused(
+            f"The {spec.name} option takes a list of at most {most} entries: a {spec.item or 'value'} or null for "
+            "each seat of the table, seat 1 yours.",
+            f"options.{spec.name}",
+        )
+    return {seat_field_name(spec, number): entry or "" for number, entry in enumerate(value, 1)}
+
+
 def _local_start(start_by: datetime, player: Player) -> str:
     """The start time as the page's form takes it: the wall-clock time in the player's zone."""
     if start_by.tzinfo is None:
@@ -121,6 +142,9 @@ def _local_start(start_by: datetime, player: Player) -> str:
 def api_field(name: str) -> str:
     if name.startswith(OPTION_PREFIX):
         return "options." + name.removeprefix(OPTION_PREFIX)
+    if name.startswith(SEAT_PREFIX):  # seat_option_<name>_<seat from 1>: the list's entry
+        option, _, number = name.removeprefix(SEAT_PREFIX).rpartition("_")
+        return f"options.{option}[{int(number) - 1}]"
     return {"phase_hours": "phase_hours", "deadline": "daily_at", "__all__": ""}.get(name, name)
 
 
@@ -144,7 +168,11 @@ def table_form(body: TableIn, player: Player) -> TableForm:
     }
     data.update({name: "on" for name in ("bots_fill", "private") if getattr(body, name)})
     offered = TableForm(body.game, player.time_zone)
+    per_seat = {spec.name: spec for spec in offered.seat_specs}
     for name, value in body.options.items():
+        if name in per_seat:
+            data.update(_seat_values(per_seat[name], value, offered.engine.max_players))
+            continue
         if OPTION_PREFIX + name not in offered.fields:
             raise _refused(f"{offered.engine.title} has no option called {name[:40]!r} here.", f"options.{name[:40]}")
         data[OPTION_PREFIX + name] = _option_value(name, value)

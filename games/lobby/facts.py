@@ -77,12 +77,22 @@ def option_lines(table: Table) -> tuple[str, ...]:
     engine = get_engine(table.engine)
     lines = []
     for spec in (*extensions.game_options(), *engine.options):
-        if spec.kind == "seat-list":
-            continue  # dealt at random: the lobby does not offer it (the seats are not known yet)
         value = table.options.get(spec.name)
+        if spec.kind == "seat-list":
+            lines.append(f"{option_label(spec)}: {seat_values(value)}")
+            continue
         shown = {choice.value: choice.label for choice in spec.choices}.get(str(value), value)
         lines.append(f"{option_label(spec)}: {'default' if value in (None, '') else shown}")
     return tuple(lines)
+
+
+def seat_values(chosen: object) -> str:
+    """A per-seat option's values in words: "seat 1 Romans, seat 3 Persians, the others dealt at random"."""
+    named = [f"seat {n} {value}" for n, value in enumerate(chosen if isinstance(chosen, list) else [], 1) if value]
+    if not named:
+        return "dealt at random"
+    rest = ", the others dealt at random" if isinstance(chosen, list) and len(named) < len(chosen) else ""
+    return ", ".join(named) + rest
 
 
 def seat_label(seat: TableSeat, creator_view: bool) -> str:

@@ -1,6 +1,10 @@
 """The form that proposes a table: the game's own options (from its OptionSpecs, checked by the engine's
 setup in games/lobby/tables.py, as the admin's Add game form does), deadlines, table talk, seats. Long
-choices are buttons, not drop-downs, which a phone cuts to their width."""
+choices are buttons, not drop-downs, which a phone cuts to their width.
+
+An option with one value per seat (Port of Piraeus' country of each seat) is a short drop-down per seat of the
+table, the seats as the table numbers them: seat 1 the creator's, then the invited addresses' in order, the
+bots', the open ones. Each value stays with its table seat's player when the game deals the playing order."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from games.outgoing import messages
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 OPTION_PREFIX = "option_"
+SEAT_PREFIX = "seat_option_"  # seat_option_<name>_<seat from 1>: a per-seat option's value for one seat
 MOST_INVITATIONS = 10  # per table at creation (more can follow from the table's page, within the day's cap)
 
 
@@ -33,6 +38,26 @@ def option_field(spec: OptionSpec) -> forms.Field:
     choices = [(choice.value, choice.label) for choice in spec.choices]
     return forms.ChoiceField(
         label=label, choices=choices, initial=spec.default, widget=forms.RadioSelect, help_text=help_text
+    )
+
+
+def seat_field_name(spec: OptionSpec, number: int) -> str:
+    return f"{SEAT_PREFIX}{spec.name}_{number}"
+
+
+def seat_field(spec: OptionSpec, number: int) -> forms.Field:
+    """One seat's value of a per-seat option: blank, the engine deals it."""
+    item = spec.item or "choice"
+    return forms.ChoiceField(
+        label=f"{item.capitalize()} of seat {number}{' (yours)' if number == 1 else ''}",
+        choices=[("", "Dealt at random"), *((choice.value, choice.label) for choice in spec.choices)],
+        required=False,
+        help_text=(
+            f"Blank: dealt at random. Seat 1 is yours; the next go to the addresses you invite, in order, then to "
+            f"the bots, then to whoever takes an open seat. Each {item} goes with its seat's player."
+            if number == 1
+            else ""
+        ),
     )
 
 
@@ -90,12 +115,16 @@ class TableForm(forms.Form):
         size.help_text = f"{self.engine.title}: {self.engine.min_players} to {self.engine.max_players}."
         soon = (timezone.now() + timedelta(days=3)).astimezone(messages.zone_of(zone_name))
         self.fields["start_by"].initial = soon.replace(minute=0, second=0, microsecond=0).strftime(LOCAL_FORMAT)
+        self.seat_specs = [spec for spec in self.engine.options if spec.kind == "seat-list"]
         for spec in (*extensions.game_options(), *self.engine.options):
-            if spec.kind != "seat-list":  # a country per seat: dealt at random, the seats are not known yet
+            if spec.kind != "seat-list":
                 self.fields[OPTION_PREFIX + spec.name] = option_field(spec)
+        for spec in self.seat_specs:
+            for number in range(1, self.engine.max_players + 1):
+                self.fields[seat_field_name(spec, number)] = seat_field(spec, number)
 
     def option_fields(self) -> list[Any]:
-        return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]
+        return [self[name] for name in self.fields if name.startswith((OPTION_PREFIX, SEAT_PREFIX))]
 
     def clean_size(self) -> int:
         size = int(self.cleaned_data["size"])
@@ -128,7 +157,23 @@ class TableForm(forms.Form):
         data = super().clean() or {}
         if data.get("deadline") == "daily" and data.get("daily_at") is None:
             self.add_error("daily_at", "Give the time of day each turn ends.")
+        size = int(data.get("size") or self.engine.max_players)  # a size refused has its own error
+        for spec in self.seat_specs:
+            for number in range(size + 1, self.engine.max_players + 1):
+                if data.get(seat_field_name(spec, number)):
+                    self.add_error(
+                        seat_field_name(spec, number), f"The table has {size} seats: seat {number} is not one of them."
+                    )
         return data
+
+    def seat_options(self, size: int) -> dict[str, list[str | None]]:
+        """Each per-seat option chosen for at least one seat: a value (or None) for each seat of the table."""
+        options = {}
+        for spec in self.seat_specs:
+            chosen = [self.cleaned_data.get(seat_field_name(spec, number)) or None for number in range(1, size + 1)]
+            if any(chosen):
+                options[spec.name] = chosen
+        return options
 
     def spec(self) -> TableSpec:
         data = self.cleaned_data
@@ -137,6 +182,7 @@ class TableForm(forms.Form):
             value = data.get(name)
             if name.startswith(OPTION_PREFIX) and value not in (None, ""):
                 options[name.removeprefix(OPTION_PREFIX)] = value
+        options.update(self.seat_options(data["size"]))
         daily = data["deadline"] == "daily"
         return TableSpec(
             engine=self.engine.slug,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import random
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -77,15 +78,29 @@ def settle(table_id: int, now: datetime) -> bool:
     return True
 
 
+def game_options(engine_slug: str, options: dict[str, Any], numbers: list[int]) -> dict[str, Any]:
+    """A table's options for a game whose seats are the table's seats `numbers` (from 0), in the game's order: a
+    per-seat option (Port of Piraeus' country of each seat), stored in the table's seat order, follows each
+    table seat to its place in the game; a seat left out takes its value with it."""
+    found = dict(options)
+    for spec in get_engine(engine_slug).options:
+        chosen = options.get(spec.name)
+        if spec.kind == "seat-list" and isinstance(chosen, list):
+            found[spec.name] = [chosen[n] if n < len(chosen) else None for n in numbers]
+    return found
+
+
 def start(table: Table, seats: list[TableSeat], now: datetime) -> Game | None:
     """Create the game for `seats` (taken ones as their players, the rest as bots), in a random order. If
     the engine refuses (options that do not fit this many players), the table is cancelled with its reason."""
-    players: list[Player | None] = [s.player if s.state == TableSeat.State.TAKEN else None for s in seats]
-    random.SystemRandom().shuffle(players)
+    dealt = list(seats)
+    random.SystemRandom().shuffle(dealt)
+    players: list[Player | None] = [s.player if s.state == TableSeat.State.TAKEN else None for s in dealt]
+    options = game_options(table.engine, table.options, [s.number for s in dealt])
     try:
         with transaction.atomic():
             game = turns.create_game(
-                table.engine, players, options=table.options, phase_length=table.phase_length, title=table.title
+                table.engine, players, options=options, phase_length=table.phase_length, title=table.title
             )
     except ValueError as error:
         cancel(table, f"The game could not start: {error}", now)

@@ -61,7 +61,8 @@ def check_spec(spec: TableSpec, invited: int, now: datetime) -> None:
         raise LobbyError("The start time must be between 10 minutes and 30 days from now.")
     sizes = [spec.size] if spec.bots_fill else range(max(engine.min_players, 2), spec.size + 1)
     try:
-        newgame.check_options(spec.engine, spec.options, sizes)
+        for size in sizes:  # a per-seat option checked for the seats that game would have (ready.game_options)
+            newgame.check_options(spec.engine, ready.game_options(spec.engine, spec.options, list(range(size))), [size])
     except ValueError as error:
         raise LobbyError(str(error)) from None
 
@@ -161,9 +162,9 @@ def cancel(table_id: int, player: Player, now: datetime | None = None) -> None:
 
 def rematch(game: Game, player: Player, now: datetime | None = None) -> Table:
     """The same table again, after `game` ended: a new private table created by `player`, of the same game,
-    options, deadlines and size, the bots as bots and the other players invited (as any invitation, within
-    the limits; one whose address may not be invited leaves its seat open). An open rematch of this game
-    already proposed is returned instead, so a second click invites nobody twice."""
+    options (a value per seat dealt again), deadlines and size, the bots as bots and the other players invited
+    (as any invitation, within the limits; one whose address may not be invited leaves its seat open). An open
+    rematch of this game already proposed is returned instead, so a second click invites nobody twice."""
     now = now or timezone.now()
     if game.status != Game.Status.FINISHED:
         raise LobbyError("A rematch can be offered once the game is over.")
@@ -175,12 +176,14 @@ def rematch(game: Game, player: Player, now: datetime | None = None) -> Table:
         return proposed
     old = ready.lobby_table(game)
     others = [s.player for s in seats if s.player is not None and not s.is_bot and s.player_id != player.pk]
+    # A value per seat (a country) is dealt again: the new table numbers its seats otherwise (who offers first).
+    per_seat = {spec.name for spec in get_engine(game.engine).options if spec.kind == "seat-list"}
     spec = TableSpec(
         engine=game.engine,
         size=len(seats),
         start_by=now + REMATCH_WAIT,
         phase_length=old.phase_length if old else game.phase_length,
-        options=dict(game.options),
+        options={name: value for name, value in game.options.items() if name not in per_seat},
         title=game.title,
         bots=sum(s.is_bot or s.player is None for s in seats),
         private=True,
