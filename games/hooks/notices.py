@@ -3,8 +3,9 @@
 - A player's hooks get the notices they chose of those the core emails them (extensions.notice_due: their
   turn, a moved deadline, a reminder, each turn's result, the game's end) and table talk written to them.
 - A game's or a league's hooks get its public news (extensions.phase_opened, game_finished): a turn resolved
-  and what opened, it ended, with the standings; and a league's hooks, that one of its games started (the
-  league app's Table saved with its game: this app depends on the leagues app, whose leagues its hooks name).
+  and what opened, it ended, with the standings; a league's hooks, that one of its games started (the
+  league app's Table saved with its game: this app depends on the leagues app, whose leagues its hooks name); a
+  game's hook, that the game started, when it is added during the game's first turn (it cannot exist before).
 
 A notice says only what anyone may read: the game's name and its page's address (never a signed link: a chat
 channel is read by others), the phase's name and deadline, the log's public lines, the final standings. Never
@@ -31,7 +32,7 @@ from django.utils import timezone
 from games import extensions
 from games.hooks.models import Delivery, Hook, Notice
 from games.leagues.models import Table
-from games.models import Event, Game, Phase, Player, Seat
+from games.models import Event, Game, Phase, Player, Seat, unique_row
 from games.outgoing.dispatch import after_commit, task_name
 from games.outgoing.messages import zone_of
 
@@ -205,6 +206,24 @@ def league_game_started(sender: object, instance: Table, update_fields: Any = No
         first = Phase.objects.filter(game=game, number=game.phase_number).values_list("name", flat=True).first()
         item = notice("started", game, f"{game.title} has started: {first}.", [], timezone.now())
         write(hooks, {hook.pk: item for hook in hooks})
+
+
+@receiver(post_save, sender=Hook, dispatch_uid="hooks-game-hook-added")
+def game_hook_added(sender: object, instance: Hook, created: bool, **kwargs: object) -> None:
+    """A game's hook is added by its organiser (the admin) once the game exists, so it cannot hear the game start
+    as a league's hooks do: added while the game's first turn is still open, it is told the game started, with
+    that turn and its deadline (UTC). Added later, it gets the news from then on."""
+    if not created or instance.game_id is None or not instance.enabled:
+        return
+    phase = unique_row(
+        Phase.objects.select_related("game").filter(
+            game_id=instance.game_id, number=1, status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE
+        )
+    )
+    if phase is not None:
+        game = phase.game
+        headline = f"{game.title} has started: {phase.name}, orders by {when(phase.deadline, None)}."
+        write([instance], {instance.pk: notice("started", game, headline, [], timezone.now())})
 
 
 @receiver(extensions.game_finished, dispatch_uid="hooks-game-over")

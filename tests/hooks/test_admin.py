@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,12 @@ from django.urls import reverse
 
 from games.hooks.models import Delivery, Hook
 from games.leagues.models import League
-from games.models import MailStatus
+from games.models import Event, Game, MailStatus, Seat
 from games.play import turns
 from tests.support import hooks_receiver
 from tests.support.hooks_receiver import Receiver
 from tests.support.leagues import first_game, make_league, organiser_of, play_phase, started_round
+from tests.support.phases import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -104,3 +106,31 @@ def test_an_organiser_reaches_only_their_own_hooks_and_turns_them_off_and_on(rec
     deliveries = client.get(reverse("admin:hooks_delivery_changelist")).content.decode()
     assert "ours" in deliveries and re.search(r"\bsent\b", deliveries)
     assert turns  # the service layer made the game above; nothing here bypasses it
+
+
+def test_an_organisers_game_hook_added_in_its_first_turn_is_told_the_game_started(receiver, make_game):
+    user = organiser_of()
+    game = make_game(humans=3, title="Friday table")
+    Game.objects.filter(pk=game.pk).update(started_by=user)  # one of theirs, as Add game records it
+    client = Client()
+    client.force_login(user)
+    assert add(client, name="Table news", kind="json", url=receiver.url("/news"), game=game.pk).status_code == 302
+    phase = open_phase(game)
+    [started] = [json.loads(item.body) for item in receiver.received]
+    assert started["type"] == "pbem.started" and started["lines"] == []
+    assert started["game"] == {"id": game.pk, "title": "Friday table", "url": f"https://pbem.example/games/{game.pk}/"}
+    deadline = phase.deadline.astimezone(UTC)
+    assert (
+        started["headline"] == f"Friday table has started: {phase.name}, orders by {deadline:%a %d %b %Y, %H:%M} UTC."
+    )
+    # Public news only: no player's address, no signed link, no seat's own log line.
+    body = receiver.received[0].body.decode()
+    seats = Seat.objects.filter(game=game).select_related("player")
+    assert not [seat for seat in seats if seat.player and seat.player.email in body] and "/l/" not in body
+    assert not [line for line in Event.objects.filter(game=game, seat__isnull=False) if line.text in body]
+    # A hook added once the first turn is over hears no start: it gets the news from then on.
+    play_phase(Game.objects.get(pk=game.pk))
+    assert add(client, name="Late news", kind="discord", url=receiver.url("/late"), game=game.pk).status_code == 302
+    late = Hook.objects.get(name="Late news")
+    assert not Delivery.objects.filter(hook=late).exists()
+    assert [json.loads(item.body)["type"] for item in receiver.received] == ["pbem.started", "pbem.resolved"]

@@ -95,4 +95,5 @@ def test_a_game_no_hook_concerns_resolves_in_the_statements_of_the_core_alone(
     for delivery in Delivery.objects.select_related("hook"):
         told["game" if delivery.hook.game_id else "player"].add(delivery.notice["event"])
         assert delivery.notice["game"]["id"] == hooked.pk, "only the hooked game's news"
-    assert told == {"game": {"resolved", "over"}, "player": {"turn-started", "game-over"}}, "the hooked game is told"
+    # The hooked game is told: its own hook was added in its first turn, so it heard the game start too.
+    assert told == {"game": {"started", "resolved", "over"}, "player": {"turn-started", "game-over"}}

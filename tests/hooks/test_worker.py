@@ -31,6 +31,9 @@ def test_a_resolution_by_a_real_worker_writes_the_notices_and_an_email_worker_de
             name="mine", kind="json", url=receiver.url("/in"), player=player, notices=[Notice.TURN, Notice.RESULT]
         )
         Hook.objects.create(name="news", kind="discord", url=receiver.url("/news"), game=game)
+        # Added in the first turn, it was told the game started, by this process (tests/hooks/test_admin.py covers
+        # that notice): only what the resolution writes is this test's.
+        Delivery.objects.filter(notice__event="started").delete()
         env: dict[str, Any] = {
             "DJANGO_SETTINGS_MODULE": "tests.support.hooks_worker_settings",
             "PBEM_TEST_HOOKS_CA": ca_file,
