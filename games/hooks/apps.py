@@ -11,7 +11,7 @@ class HooksConfig(AppConfig):
 
     def ready(self) -> None:
         # The receivers that write deliveries with the news, the sender's task, its outbox and My games' part.
-        from games.hooks import deliver, notices, tasks, views  # noqa: F401, PLC0415
+        from games.hooks import deliver, mail, notices, tasks, views  # noqa: F401, PLC0415
 
         register(
             self.label,
@@ -21,3 +21,5 @@ class HooksConfig(AppConfig):
                 phase_annotations=((notices.CONCERNED, notices.concerned),),
             ),
         )
+        # Its emails' outbox, beside its deliveries' (the core registers its two outboxes the same way).
+        register(f"{self.label}.mail", Extension(outbox=mail.OUTBOX))

@@ -6,7 +6,8 @@ A failed attempt is tried again after a growing pause (BACKOFF: 1 minute, 5, 30,
 back to pending with `next_try_at` set, a task is published for then, and the sweep wakes the sender for it
 too if that call is lost (the outbox's `held` keeps a row that is not due yet out of the sweep's stragglers).
 The MAX_ATTEMPTS-th failure marks it failed, disables its hook (its other pending deliveries are skipped), and
-tells the hook's owner by email, once. The owner can enable it again from where they added it.
+tells the hook's owner by email, once, through the outbox (games/hooks/mail.py). The owner can enable it again from
+where they added it.
 """
 
 from __future__ import annotations
@@ -15,19 +16,16 @@ import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
-from django.urls import reverse
 from django.utils import timezone
 
 from games.extensions import Outbox
-from games.hooks import guard, shapes, transport
+from games.hooks import guard, mail, shapes, transport
 from games.hooks.models import Delivery, Hook
 from games.hooks.notices import SEND_HOOKS
 from games.models import MailStatus
-from games.outgoing import messages, outbox
+from games.outgoing import outbox
 from games.outgoing.dispatch import after_commit, publish
 
 log = logging.getLogger(__name__)
@@ -97,44 +95,25 @@ def failed(row: Delivery, answer: transport.Answer, at: datetime) -> None:
         return
     Delivery.objects.filter(pk=row.pk).update(status=MailStatus.FAILED, error=answer.problem, status_code=code)
     reason = f"{row.attempts} attempts to deliver failed; the last one: {answer.problem}."
-    if disable(row.hook, reason, at):
-        tell_owner(row.hook, reason)
+    disable(row.hook, reason, at, tell=True)
 
 
-def disable(hook: Hook, reason: str, at: datetime) -> bool:
-    """Disable `hook` and skip its pending deliveries; False if it was disabled already (told once)."""
+def disable(hook: Hook, reason: str, at: datetime, *, tell: bool = False) -> bool:
+    """Disable `hook` and skip its pending deliveries; False if it was disabled already. With `tell`, its owner's
+    email is written in the same transaction (so told once, and never told of a change that was rolled back)."""
     with transaction.atomic():
         changed = Hook.objects.filter(pk=hook.pk, enabled=True).update(
             enabled=False, disabled_reason=reason[:300], disabled_at=at
         )
         Delivery.objects.filter(hook=hook, status=MailStatus.PENDING).update(status=MailStatus.SKIPPED)
+        if changed and tell:
+            mail.hook_disabled(hook, reason)
     return bool(changed)
 
 
 def enable(hook: Hook) -> None:
     """Its owner enables it again: news from now on is delivered (what was skipped meanwhile is not)."""
     Hook.objects.filter(pk=hook.pk).update(enabled=True, disabled_reason="", disabled_at=None)
-
-
-def tell_owner(hook: Hook, reason: str) -> bool:
-    """Email the hook's owner that it was disabled and why (its name and host, never its URL)."""
-    if hook.player_id:
-        assert hook.player is not None
-        to, zone, where = hook.player.email, hook.player.time_zone, reverse("games-mine")
-    else:
-        user = get_user_model().objects.filter(pk=hook.added_by_id or 0).first()
-        if user is None or not user.email:
-            return False
-        to, zone, where = user.email, None, reverse("admin:hooks_hook_change", args=[hook.pk])
-    context = {
-        "name": hook.name,
-        "kind": hook.get_kind_display(),
-        "host": hook.host,
-        "reason": reason,
-        "link": settings.SITE_URL + where,
-    }
-    rendered = messages.render("emails/hook-disabled", context, messages.zone_of(zone))
-    return messages.send_at_once(rendered, to, kind="hook-disabled", player_id=hook.player_id or 0)
 
 
 def unsent() -> Iterable[Delivery]:

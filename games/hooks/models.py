@@ -136,3 +136,30 @@ class Delivery(MailRow):
 
     def __str__(self) -> str:
         return f"delivery {self.pk} to {self.hook}"
+
+
+class HookEmail(MailRow):
+    """An email to a hook's owner (its hook was turned off after repeated failures), rendered when written, in the
+    transaction that turned the hook off, and sent after commit through the mail pipeline (games/outgoing/outbox.py):
+    retried, and swept when its task is lost, like every outbox (games/hooks/mail.py)."""
+
+    hook = models.ForeignKey(Hook, on_delete=models.CASCADE, related_name="emails")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    to = models.EmailField()
+    kind = models.CharField(max_length=32)
+    subject = models.CharField(max_length=250)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [
+            # Rows still owed (games.outgoing.outbox.unsent: the 5 is MAX_ATTEMPTS), oldest first, like every outbox.
+            models.Index(
+                fields=["created_at"],
+                name="hook-email-unsent",
+                condition=Q(status__in=["pending", "sending"]) | Q(status="failed", attempts__lt=5),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} email {self.pk} about {self.hook}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.hooks import deliver
+from games.hooks import deliver, mail
 from games.hooks.notices import SEND_HOOKS
 from games.outgoing.dispatch import Queue, routed
 
@@ -13,3 +13,8 @@ from games.outgoing.dispatch import Queue, routed
 @shared_task(name=routed(SEND_HOOKS, Queue.EMAIL))
 def send_due() -> int:
     return deliver.send_due()
+
+
+@shared_task(name=routed(mail.SEND_HOOK_EMAILS, Queue.EMAIL))
+def send_emails() -> int:
+    return mail.send_pending()
