@@ -25,5 +25,6 @@ class VotesConfig(AppConfig):
                 outbox=mail.OUTBOX,
                 game_panel=page.panel,
                 guide_section=GUIDE.read_text(encoding="utf-8"),
+                phase_annotations=((services.OPEN_VOTE, services.open_vote),),
             ),
         )

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.dispatch import receiver
 from django.utils import timezone
 
@@ -26,6 +27,21 @@ from games.votes.models import Ballot, Kind, Proposal
 log = logging.getLogger(__name__)
 # Re-counts a game's open vote after its seats changed hands (bound in games/votes/tasks.py).
 SETTLE_VOTE = task_name("votes.tasks.settle")
+OPEN_VOTE = "votes_open"  # set on the game by a resolution (games/extensions.py, phase_annotations)
+
+
+def open_vote() -> Exists:
+    """Over the phase a resolution locks: whether its game has an open vote (read under the game's lock, which a
+    proposal takes too, so none opens unseen)."""
+    return Exists(Proposal.objects.filter(game=OuterRef("game"), status=Proposal.Status.OPEN))
+
+
+def vote_open(game: Game) -> bool:
+    """Whether the game has an open vote: as the resolution handing us `game` read it, or asked now."""
+    known = getattr(game, OPEN_VOTE, None)
+    if known is not None:
+        return bool(known)
+    return Proposal.objects.filter(game=game, status=Proposal.Status.OPEN).exists()
 
 GAME_OVER = "This game is over: nothing more can be proposed, voted on or conceded."
 NOT_HELD = "You no longer hold this seat, so you cannot act for it. Nothing was changed."
@@ -206,6 +222,8 @@ def _end(game: Game, proposal: Proposal, now: datetime) -> None:
 @receiver(extensions.game_finished, sender=Game)
 def on_game_finished(game: Game, now: datetime, **kwargs: Any) -> None:
     """The game ended otherwise (its last turn, or another vote) while a vote was open: that vote is void."""
+    if getattr(game, OPEN_VOTE, None) is False:
+        return
     Proposal.objects.filter(game=game, status=Proposal.Status.OPEN).update(
         status=Proposal.Status.VOID, reason=Proposal.Reason.GAME_OVER, closed_at=now, closed_in_phase=game.phase_number
     )
@@ -215,7 +233,7 @@ def on_game_finished(game: Game, now: datetime, **kwargs: Any) -> None:
 def on_phase_opened(game: Game, **kwargs: Any) -> None:
     """A turn went by: a league may have dropped an absent player's seat as it opened (its ballot no longer
     counts, so the vote may be decided now); counted again after commit."""
-    if Proposal.objects.filter(game=game, status=Proposal.Status.OPEN).exists():
+    if vote_open(game):
         after_commit(SETTLE_VOTE, game.pk)
 
 
