@@ -11,14 +11,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from games import extensions
 from games.hooks import notices
 from games.hooks.models import Delivery, Hook
-from games.models import Game, Order, Phase, Seat
-from games.play import turns
+from games.models import Game, Seat
+from tests.support.resolutions import orders_in, resolved, table
 
 pytestmark = pytest.mark.django_db  # one transaction: the wake-up calls after commit never run, only resolutions count
 
@@ -43,40 +41,22 @@ def core_alone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
                 signal.connect(receiver, dispatch_uid=uid)
 
 
-def table(name: str, seed: int, engine: str) -> Game:
-    players = [turns.player_for(f"{name}{n}@example.com", f"{name} {n}") for n in range(3)]
-    return turns.create_game(engine, players, seed=seed)
 
 
-def orders_in(game: Game, rng: random.Random) -> Phase | None:
-    """Every owed order of the game's open phase written (no resolution asked for); the phase, or None at the end."""
-    game.refresh_from_db()
-    phase = turns.current_phase(game)
-    if phase is None:
-        return None
-    engine = turns.engine_of(game)
-    for seat in game.seats.filter(number__in=phase.owed_seats):
-        order = engine.validate(game.state, seat.number, engine.random_order(game.state, seat.number, rng))
-        Order.objects.create(phase=phase, seat=seat, data=order)
-    return phase
 
 
-def resolved(phase: Phase) -> int:
-    with CaptureQueriesContext(connection) as seen:
-        assert turns.resolve_phase(phase.pk)
-    return len(seen.captured_queries)
 
 
 def test_a_game_no_hook_concerns_resolves_in_the_statements_of_the_core_alone(
     toy_game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hooked = table("hooked", 7, toy_game)  # hooks elsewhere: the app is not idle everywhere, only for this game
+    hooked = table("hooked", toy_game)  # hooks elsewhere: the app is not idle everywhere, only for this game
     Hook.objects.create(name="news", kind="json", url="https://hooks.example/in", game=hooked)
     owner = Seat.objects.select_related("player").get(game=hooked, number=0).player
     Hook.objects.create(
         name="mine", kind="json", url="https://hooks.example/in", player=owner, notices=["turn", "result"]
     )
-    core, idle = table("core", 7, toy_game), table("idle", 7, toy_game)  # the same game twice
+    core, idle = table("core", toy_game), table("idle", toy_game)  # the same game twice
     core_rng, idle_rng, hooked_rng = random.Random(1), random.Random(1), random.Random(1)
     counts: dict[str, list[int]] = {"core": [], "idle": []}
     while (core_phase := orders_in(core, core_rng)) is not None:

@@ -10,14 +10,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from games import extensions
-from games.models import Game, Order, Phase, Seat
-from games.play import turns
+from games.models import Game, Seat
 from games.votes import services
 from games.votes.models import Proposal
+from tests.support.resolutions import orders_in, resolved, table
 
 pytestmark = pytest.mark.django_db  # one transaction: the wake-up calls after commit never run, only resolutions count
 
@@ -41,28 +39,10 @@ def core_alone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
                 signal.connect(receiver, sender=Game)
 
 
-def table(name: str, engine: str) -> Game:
-    players = [turns.player_for(f"{name}{n}@example.com", f"{name} {n}") for n in range(3)]
-    return turns.create_game(engine, players, seed=7)
 
 
-def orders_in(game: Game, rng: random.Random) -> Phase | None:
-    """Every owed order of the game's open phase written (no resolution asked for); the phase, or None at the end."""
-    game.refresh_from_db()
-    phase = turns.current_phase(game)
-    if phase is None:
-        return None
-    engine = turns.engine_of(game)
-    for seat in game.seats.filter(number__in=phase.owed_seats):
-        order = engine.validate(game.state, seat.number, engine.random_order(game.state, seat.number, rng))
-        Order.objects.create(phase=phase, seat=seat, data=order)
-    return phase
 
 
-def resolved(phase: Phase) -> int:
-    with CaptureQueriesContext(connection) as seen:
-        assert turns.resolve_phase(phase.pk)
-    return len(seen.captured_queries)
 
 
 def test_a_game_with_no_open_vote_resolves_in_the_statements_of_the_core_alone(
