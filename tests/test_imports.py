@@ -67,8 +67,8 @@ RANKS: list[tuple[str, ...]] = [
     ("games.play", "pbem.celery"),
     ("games.incoming",),
     ("games.admin",),
-    ("games.talk", "games.leagues", "games.votes"),
-    ("games.lobby", "games.hooks"),
+    ("games.talk", "games.leagues", "games.votes", "games.lobby"),
+    ("games.hooks",),
     ("games.api",),
     ("games.urls", "games.apps", "games.checks", "games.management", "games.templatetags", "pbem"),
 ]
@@ -129,3 +129,22 @@ def test_the_ranks_are_the_contributors_guides_table() -> None:
     documented = documented_ranks()
     assert len(documented) >= len(RANKS), documented
     assert {name: rank_of(package_of(name)) for name in documented} == documented
+
+
+# Which plug-in app may import which other (ranks allow an app of the same rank too): the API is over them all,
+# the webhooks name a league's games. Any other reaches the rest through the core only: what two apps share
+# belongs in the core (the daily deadlines of a league and of a lobby table: games/play/deadlines.py).
+USES: dict[str, set[str]] = {"games.api": set(PLUG_INS), "games.hooks": {"games.leagues"}}
+
+
+def test_a_plug_in_app_imports_no_other_plug_in_but_those_it_may() -> None:
+    graph = import_graph(MODULES)
+    found = sorted(
+        f"{name} imports {other}"
+        for name, imported in graph.items()
+        for other in imported
+        if package_of(name) in PLUG_INS
+        and package_of(other) in PLUG_INS
+        and package_of(other) not in {package_of(name), *USES.get(package_of(name), set())}
+    )
+    assert found == []

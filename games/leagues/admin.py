@@ -19,10 +19,10 @@ from games.admin.scope import StaffScoped, report
 from games.leagues import ical, jobs, services, vacations
 from games.leagues.away import away_on
 from games.leagues.console import console_view
-from games.leagues.deadlines import zone
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
 from games.models import Player, Seat
 from games.outgoing.durations import in_words
+from games.outgoing.messages import zone_of
 from games.play.organise import Said, outcome
 
 
@@ -233,7 +233,7 @@ class MembershipAdmin(OrganisersOwn):
 
     @admin.display(description="away now", boolean=True)
     def away_now(self, membership: Membership) -> bool:
-        today = timezone.now().astimezone(zone(membership.league.time_zone)).date()
+        today = timezone.now().astimezone(zone_of(membership.league.time_zone)).date()
         return away_on(membership, today)
 
     @admin.display(description="vacation days used")

@@ -18,10 +18,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.leagues.away import days_away
-from games.leagues.deadlines import zone
 from games.leagues.models import League, Membership, Round, Table
 from games.models import Game, Order, Phase, Player, Seat
 from games.outgoing.durations import relative
+from games.outgoing.messages import zone_of
 
 
 @dataclass
@@ -47,7 +47,7 @@ class TableRow:
 
 
 def shown(moment: datetime, league: League, now: datetime) -> str:
-    local = moment.astimezone(zone(league.time_zone))
+    local = moment.astimezone(zone_of(league.time_zone))
     return f"{local:%a %d %b %Y %H:%M} {local.tzname()} ({relative(moment, now)})"
 
 
@@ -98,7 +98,7 @@ def console_view(model_admin: ModelAdmin[League], request: HttpRequest, league_i
     chosen = request.GET.get("round")
     round_ = next((r for r in rounds if str(r.pk) == chosen), rounds[0] if rounds else None)
     now = timezone.now()
-    today = now.astimezone(zone(league.time_zone)).date()
+    today = now.astimezone(zone_of(league.time_zone)).date()
     members = Membership.objects.filter(league=league).select_related("player")
     counts: dict[str, int] = defaultdict(int)
     for member in members:

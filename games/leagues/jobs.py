@@ -10,15 +10,15 @@ from django.contrib import messages
 from django.utils import timezone
 
 from games.leagues import services, substitutes
-from games.leagues.deadlines import zone
 from games.leagues.models import League, Membership, Round
 from games.models import Player
+from games.outgoing.messages import zone_of
 from games.play import turns
 from games.play.organise import Said, outcome
 
 
 def when(moment: datetime, league: League) -> str:
-    local = moment.astimezone(zone(league.time_zone))
+    local = moment.astimezone(zone_of(league.time_zone))
     return f"{local:%a %d %b %H:%M} {local.tzname()}"
 
 

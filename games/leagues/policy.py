@@ -37,14 +37,15 @@ from games import extensions
 from games.extensions import EmailAsk
 from games.leagues import emails
 from games.leagues.away import days_away
-from games.leagues.deadlines import add_local, zone
 from games.leagues.models import Membership, Seating, Table
 from games.leagues.services import FINISH_ROUND, league_deadline
 from games.leagues.substitutes import drop_absentee, seat_given, withdraw_offers
 from games.models import Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
 from games.outgoing.dispatch import after_commit
 from games.outgoing.facts import game_facts, phase_facts
+from games.outgoing.messages import zone_of
 from games.play import turns
+from games.play.deadlines import add_local
 
 
 def table_of(game: Game) -> Table | None:
@@ -83,7 +84,7 @@ def excused(game: Game, phase: Phase, missing: Collection[int], now: datetime) -
     if table is None:
         return ()
     league = table.round.season.league
-    today = now.astimezone(zone(league.time_zone)).date()
+    today = now.astimezone(zone_of(league.time_zone)).date()
     holders = dict(
         Seat.objects.filter(game=game, number__in=list(missing), player__isnull=False).values_list(
             "player_id", "number"
@@ -165,7 +166,7 @@ def on_deadline_passed(phase_id: int, now: datetime, **kwargs: Any) -> bool:
         missing = set(phase.owed_seats) - turns.submitted_seats(phase)
         if not Seat.objects.filter(game_id=phase.game_id, number__in=missing, is_bot=False).exists():
             return False
-        deadline = add_local(phase.deadline, league.grace, zone(league.time_zone))
+        deadline = add_local(phase.deadline, league.grace, zone_of(league.time_zone))
         phase.save(update_fields=phase.move_deadline(deadline, phase.game.reminder_before))
         table.grace_used = True
         table.save(update_fields=["grace_used"])

@@ -20,13 +20,14 @@ from django.utils import timezone
 from games.engines import get_engine
 from games.leagues import emails, scheduling
 from games.leagues.away import days_away
-from games.leagues.deadlines import add_local_days, daily_deadline, zone
 from games.leagues.models import League, Membership, Round, Season, Seating, Table
 from games.leagues.results import season_standings
 from games.leagues.standings import Standing
 from games.models import Game, Phase, Player
 from games.outgoing.dispatch import task_name
+from games.outgoing.messages import zone_of
 from games.play import organise, turns
+from games.play.deadlines import add_local_days, daily_deadline
 
 log = logging.getLogger(__name__)
 # The wake-up call that closes a round once a game of it ends (bound in games/leagues/tasks.py).
@@ -182,7 +183,7 @@ def drawable(league: League, starts_at: datetime) -> tuple[list[int], dict[int, 
     their table's first deadline moves by their days away (start_round)."""
     active = Membership.objects.filter(league=league, status=Membership.Status.ACTIVE)
     players = list(active.values_list("player_id", flat=True))
-    day = starts_at.astimezone(zone(league.time_zone)).date()
+    day = starts_at.astimezone(zone_of(league.time_zone)).date()
     away = {p: days for p, days in days_away(league, players, day).items() if days > league.vacation_cap_days}
     return [p for p in players if p not in away], away
 
@@ -252,7 +253,7 @@ def league_deadline(league: League, phase: Phase) -> datetime | None:
     phase_length, set from the league's at creation."""
     if league.deadline_mode != League.DeadlineMode.DAILY:
         return None
-    return daily_deadline(phase.opened_at, league.daily_time, zone(league.time_zone), league.phase_length)
+    return daily_deadline(phase.opened_at, league.daily_time, zone_of(league.time_zone), league.phase_length)
 
 
 def apply_league_deadline(league: League, phase: Phase) -> None:
@@ -267,11 +268,11 @@ def wait_for_vacations(league: League, table: Table, phase: Phase, now: datetime
     """A new table with a member away: its first deadline moves by the days they have left away (the most of
     any of them), as if they had declared their vacation as the round started, within the league's cap per
     game; the days count towards the table's cap. Returns the days it moved."""
-    away = days_away(league, table.players, now.astimezone(zone(league.time_zone)).date())
+    away = days_away(league, table.players, now.astimezone(zone_of(league.time_zone)).date())
     days = min(max(away.values(), default=0), league.vacation_cap_days - table.vacation_added.days)
     if days <= 0:
         return 0
-    moved = add_local_days(phase.deadline, days, zone(league.time_zone))
+    moved = add_local_days(phase.deadline, days, zone_of(league.time_zone))
     phase.save(update_fields=phase.move_deadline(moved, phase.game.reminder_before))
     table.vacation_added += timedelta(days=days)
     table.save(update_fields=["vacation_added"])

@@ -15,11 +15,12 @@ from django.utils import timezone
 
 from games.leagues import emails
 from games.leagues.away import away_on
-from games.leagues.deadlines import add_local_days, zone
 from games.leagues.models import Membership, Seating, Table, Vacation
 from games.leagues.services import LeagueError, current_season
 from games.models import Game
+from games.outgoing.messages import zone_of
 from games.play import turns
+from games.play.deadlines import add_local_days
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ def declare(
     now = now or timezone.now()
     league = membership.league
     check_allowance(membership, days)
-    tz = zone(league.time_zone)
+    tz = zone_of(league.time_zone)
     cap = timedelta(days=league.vacation_cap_days)
     extended: list[Extension] = []
     with transaction.atomic():

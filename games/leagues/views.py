@@ -16,11 +16,11 @@ from games.engines import get_engine
 from games.incoming import sessions
 from games.leagues import emails, ical, services, substitutes, vacations
 from games.leagues.away import away_on
-from games.leagues.deadlines import zone
 from games.leagues.forms import MemberSettingsForm, SignupForm, VacationForm
 from games.leagues.models import League, Membership, Round, Season, Table
 from games.leagues.results import seat_holders
 from games.outgoing.links import seat_url
+from games.outgoing.messages import zone_of
 from games.play import turns
 
 # The settings links of memberships this browser opened (games/incoming/sessions.py keeps them, as seat links).
@@ -47,7 +47,7 @@ def league_page(request: HttpRequest, slug: str, number: int | None = None) -> H
         Round.objects.filter(season=season).prefetch_related("tables__game").order_by("-number") if season else []
     )
     holders = seat_holders(t for r in rounds for t in r.tables.all())
-    today = timezone.now().astimezone(zone(league.time_zone)).date()
+    today = timezone.now().astimezone(zone_of(league.time_zone)).date()
     members = league.memberships.filter(status=Membership.Status.ACTIVE).prefetch_related("vacations")
     context = {
         "league": league,

@@ -25,11 +25,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engines import get_engine
-from games.leagues.deadlines import daily_deadline, zone
 from games.lobby import emails
 from games.lobby.models import Invitation, Table, TableSeat
 from games.models import Game, Phase, Player
+from games.outgoing.messages import zone_of
 from games.play import turns
+from games.play.deadlines import daily_deadline
 
 log = logging.getLogger(__name__)
 CANCELLED_BY_CREATOR = "Its creator cancelled it."
@@ -153,7 +154,7 @@ def lobby_table(game: Game) -> Table | None:
 def deadline_for(table: Table, phase: Phase) -> datetime | None:
     if table.daily_at is None:
         return None
-    return daily_deadline(phase.opened_at, table.daily_at, zone(table.time_zone), table.phase_length)
+    return daily_deadline(phase.opened_at, table.daily_at, zone_of(table.time_zone), table.phase_length)
 
 
 def phase_deadline(game: Game, phase: Phase) -> datetime | None:

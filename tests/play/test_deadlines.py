@@ -1,11 +1,11 @@
-"""Deadline arithmetic at time-zone and daylight-saving edges (games/leagues/deadlines.py)."""
+"""Deadline arithmetic at time-zone and daylight-saving edges (games/play/deadlines.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from games.leagues.deadlines import add_local, add_local_days, daily_deadline
+from games.play.deadlines import add_local, add_local_days, daily_deadline
 
 PARIS = ZoneInfo("Europe/Paris")  # summer time from 2026-03-29 02:00, back on 2026-10-25 03:00
 AUCKLAND = ZoneInfo("Pacific/Auckland")

@@ -1,17 +1,12 @@
-"""Deadline arithmetic in a league's time zone: pure functions of aware datetimes, correct across
-daylight-saving changes because they step in local wall-clock time and convert back."""
+"""Deadline arithmetic in a time zone (a league's, a lobby table creator's): pure functions of aware datetimes,
+correct across daylight-saving changes because they step in local wall-clock time and convert back. The core's,
+so that the apps that set deadlines (games/leagues, games/lobby) share one and depend on no other app for it;
+a zone by its name is games.outgoing.messages.zone_of."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-
-def zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
+from zoneinfo import ZoneInfo
 
 
 def at_local(day_start: datetime, at: time, tz: ZoneInfo) -> datetime:
