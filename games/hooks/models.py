@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from games.leagues.models import League
-from games.models import Game, MailRow, Player
+from games.models import Game, MailRow, Player, unsent_index
 
 
 def new_salt() -> str:
@@ -126,12 +126,7 @@ class Delivery(MailRow):
         verbose_name_plural = "deliveries"
         indexes = [
             models.Index(fields=["next_try_at"], name="delivery-pending", condition=Q(status="pending")),
-            # Rows still owed (games.outgoing.outbox.unsent: the 5 is MAX_ATTEMPTS), oldest first, like every outbox.
-            models.Index(
-                fields=["created_at"],
-                name="delivery-unsent",
-                condition=Q(status__in=["pending", "sending"]) | Q(status="failed", attempts__lt=5),
-            ),
+            unsent_index("delivery-unsent"),
         ]
 
     def __str__(self) -> str:
@@ -153,12 +148,7 @@ class HookEmail(MailRow):
 
     class Meta:
         indexes = [
-            # Rows still owed (games.outgoing.outbox.unsent: the 5 is MAX_ATTEMPTS), oldest first, like every outbox.
-            models.Index(
-                fields=["created_at"],
-                name="hook-email-unsent",
-                condition=Q(status__in=["pending", "sending"]) | Q(status="failed", attempts__lt=5),
-            ),
+            unsent_index("hook-email-unsent"),
         ]
 
     def __str__(self) -> str:

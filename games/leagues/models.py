@@ -15,7 +15,7 @@ from django.db import models
 from django.utils import timezone
 
 from games.engines import engine_choices, get_engine
-from games.models import Game, MailRow, Player
+from games.models import Game, MailRow, Player, unsent_index
 from games.play.newgame import check_options
 
 
@@ -257,12 +257,7 @@ class LeagueEmail(MailRow):
     class Meta:
         indexes = [
             models.Index(fields=["status", "digest"], name="league-email-status"),
-            # Rows still owed (games.outgoing.outbox.unsent: the 5 is MAX_ATTEMPTS), oldest first, for the sweep.
-            models.Index(
-                fields=["created_at"],
-                name="league-email-unsent",
-                condition=models.Q(status__in=["pending", "sending"]) | models.Q(status="failed", attempts__lt=5),
-            ),
+            unsent_index("league-email-unsent"),
         ]
 
     def __str__(self) -> str:

@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.db import models
 from django.utils import timezone
 
-from games.models import Game, MailRow, Player
+from games.models import Game, MailRow, Player, unsent_index
 
 
 def new_key() -> str:
@@ -165,12 +165,7 @@ class LobbyEmail(MailRow):
     class Meta:
         indexes = [
             models.Index(fields=["status"], name="lobby-email-status"),
-            # Rows still owed (games.outgoing.outbox.unsent: the 5 is MAX_ATTEMPTS), oldest first, for the sweep.
-            models.Index(
-                fields=["created_at"],
-                name="lobby-email-unsent",
-                condition=models.Q(status__in=["pending", "sending"]) | models.Q(status="failed", attempts__lt=5),
-            ),
+            unsent_index("lobby-email-unsent"),
         ]
 
     def __str__(self) -> str:

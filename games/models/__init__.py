@@ -4,12 +4,23 @@ the log), mail.py (the outboxes, the replies already read, the senders' wake-up 
 or none; claiming due rows in batches). Import them from here: `from games.models import Game, claim`."""
 
 from games.models.games import Event, Game, Order, Phase, Player, Seat, new_link_key
-from games.models.mail import MailRow, MailStatus, OutboundEmail, ReadReply, Receipt, Wake
+from games.models.mail import (
+    MAX_ATTEMPTS,
+    MailRow,
+    MailStatus,
+    OutboundEmail,
+    ReadReply,
+    Receipt,
+    Wake,
+    owed,
+    unsent_index,
+)
 from games.models.queries import claim, unique_row
 
 __all__ = [
     "Event",
     "Game",
+    "MAX_ATTEMPTS",
     "MailRow",
     "MailStatus",
     "Order",
@@ -22,5 +33,7 @@ __all__ = [
     "Wake",
     "claim",
     "new_link_key",
+    "owed",
     "unique_row",
+    "unsent_index",
 ]

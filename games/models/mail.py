@@ -31,6 +31,22 @@ class MailStatus(models.TextChoices):
     FAILED = "failed"
 
 
+# How many sends a row gets: its last failure leaves it failed for good (games/outgoing/outbox.py).
+MAX_ATTEMPTS = 5
+
+
+def owed() -> models.Q:
+    """An outbox row still owed: pending, being sent, or failed with attempts left."""
+    return models.Q(status__in=[MailStatus.PENDING, MailStatus.SENDING]) | models.Q(
+        status=MailStatus.FAILED, attempts__lt=MAX_ATTEMPTS
+    )
+
+
+def unsent_index(name: str) -> models.Index:
+    """Every outbox's partial index on the rows still owed, oldest first: the sweep's and /healthz's read."""
+    return models.Index(fields=["created_at"], name=name, condition=owed())
+
+
 class MailRow(models.Model):
     """What every outbox table has (this one and the apps'): the claim/send/record path of games/outgoing/outbox.py
     reads and writes only these columns."""
@@ -85,12 +101,7 @@ class OutboundEmail(MailRow):
         ]
         indexes = [
             models.Index(fields=["status"], name="outbox-status"),
-            # Rows still owed (games.outgoing.outbox.unsent: the 5 is MAX_ATTEMPTS), oldest first, for /healthz.
-            models.Index(
-                fields=["created_at"],
-                name="outbox-unsent",
-                condition=models.Q(status__in=["pending", "sending"]) | models.Q(status="failed", attempts__lt=5),
-            ),
+            unsent_index("outbox-unsent"),
             # The sender's claim (games/outgoing/emails.py, send_due): the oldest pending rows, in a backlog's order.
             models.Index(fields=["id"], name="outbox-pending", condition=models.Q(status="pending")),
             # What an email needs of those sent before it (games/outgoing/emails.py, with_history): its seat's last one,

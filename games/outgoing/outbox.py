@@ -26,11 +26,10 @@ from django.utils.timezone import now
 
 from games import extensions
 from games.extensions import Outbox
-from games.models import MailRow, MailStatus, claim
+from games.models import MAX_ATTEMPTS, MailRow, MailStatus, claim, owed
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=MailRow)
-MAX_ATTEMPTS = 5
 # Longer than one provider call can take (anymail's requests time out well before): a row still being
 # sent after this has lost its worker.
 SENDING_TIMEOUT = timedelta(minutes=2)
@@ -165,9 +164,7 @@ def record_sent(model: type[MailRow], rows: Sequence[int], columns: dict[str, st
 def unsent(model: type[MailRow]) -> QuerySet[Any]:
     """Rows owed and not yet sent: pending, being sent, or failed with attempts left. Each outbox has a
     partial index on this condition, so the health check's oldest-first read stays cheap."""
-    return model._default_manager.filter(
-        Q(status__in=[MailStatus.PENDING, MailStatus.SENDING]) | Q(status=MailStatus.FAILED, attempts__lt=MAX_ATTEMPTS)
-    )
+    return model._default_manager.filter(owed())
 
 
 def outboxes() -> list[Outbox]:

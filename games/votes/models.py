@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
-from games.models import Game, MailRow, Player
+from games.models import Game, MailRow, Player, unsent_index
 
 
 class Kind(models.TextChoices):
@@ -94,11 +94,7 @@ class VoteEmail(MailRow):
             models.UniqueConstraint(fields=["proposal", "player", "kind"], name="votes-one-email-per-player-kind")
         ]
         indexes = [
-            models.Index(
-                fields=["created_at"],
-                name="votes-email-unsent",
-                condition=models.Q(status__in=["pending", "sending"]) | models.Q(status="failed", attempts__lt=5),
-            ),
+            unsent_index("votes-email-unsent"),
         ]
 
     def __str__(self) -> str:
