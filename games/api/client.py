@@ -1,7 +1,7 @@
 """A reference client of the JSON API: it plays every seat its tokens hold, with random legal orders drawn from
 each prompt's JSON Schema, over HTTP alone (the standard library's urllib, nothing of the server's code). It is
 what a bot an organiser seats runs, and the tests run it against a live server through whole games of every
-engine (tests/test_api_client.py).
+engine (tests/api/test_bots.py).
 
     python -m games.api.client --url https://pbem.example --token pbem_... [--token ...] [--seed 7]
 

@@ -4,7 +4,7 @@ words.
 
 Ballots are secret: no answer says how anyone voted, nor who proposed, nor how many have voted, before or after
 the vote closes (the page shows none of it); the caller reads only their own ballot of the open vote and whether
-they proposed it. tests/test_api_secrecy.py changes the other seats' ballots and checks no answer changes."""
+they proposed it. tests/api/test_secrecy.py changes the other seats' ballots and checks no answer changes."""
 
 from __future__ import annotations
 
