@@ -16,11 +16,12 @@ from games.api import bots, client
 from games.api.extension import BOT_DOMAIN
 from games.api.models import Bot, Token
 from games.engines import all_engines
+from games.leagues.models import Membership
 from games.models import Game, Order, OutboundEmail, Phase, Seat
 from games.play import orders, turns
 from tests.support.api import Api
 from tests.support.leagues import first_game, organiser_of, started_round
-from tests.support.organisers import two_leagues
+from tests.support.organisers import act, said, two_leagues
 from tests.support.phases import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -100,3 +101,56 @@ def test_the_reference_client_plays_a_whole_game_over_http(live_server: Any, eng
     print(
         f"{engine.slug}: {player.turns} orders in {calls} calls, {player.refused} refused, {player.examples} examples"
     )
+
+
+def test_an_organiser_adds_their_bot_to_their_league_and_the_draw_seats_it(client: Any) -> None:
+    ours, theirs = two_leagues()
+    Membership.objects.filter(league=ours, player__email="p4@example.com").delete()  # a table of 4 with the bot
+    organiser = organiser_of(ours)
+    bots.make_bot("Their bot", organiser_of(theirs, username="other"))
+    client.force_login(organiser)
+    page = client.post(reverse("admin:api_bot_add"), {"name": "League Larry"}).content.decode()
+    secret = re.search(r'value="(pbem_[^"]+)"', page)
+    assert secret
+    # The member form's player picker finds their bot, never another organiser's.
+    picked = client.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "leagues", "model_name": "membership", "field_name": "player", "term": BOT_DOMAIN},
+    ).json()["results"]
+    bot = Bot.objects.get(owner=organiser)
+    assert [row["id"] for row in picked] == [str(bot.player_id)]
+    blank = client.get(reverse("admin:leagues_membership_add")).content.decode()
+    shown = dict(re.findall(r'<input type="text" name="([^"]+)" value="([^"]*)"', blank))  # as a browser posts them
+    form = {**shown, "league": ours.pk, "player": bot.player_id, "status": "active", "notify": "owed"}
+    added = client.post(reverse("admin:leagues_membership_add"), form)
+    assert added.status_code == 302, re.findall(r"errorlist[^>]*>(.*?)</ul>", added.content.decode(), re.S)
+    refused = client.post(reverse("admin:leagues_membership_add"), {**form, "league": theirs.pk})
+    assert refused.status_code == 200 and not Membership.objects.filter(league=theirs, player=bot.player).exists()
+    drawn = act(client, "league", "draw_round_now", ours)
+    assert said(drawn) == ["Spring Cup season 1 round 1 drawn: 1 table(s) started."]
+    game = Game.objects.get(league_table__round__season__league=ours)
+    assert Seat.objects.filter(game=game, player=bot.player, is_bot=False).exists()
+    assert [row["game"]["id"] for row in Api(secret.group(1)).get("/games").json()] == [game.pk]
+    assert not OutboundEmail.objects.filter(to=bot.player.email).exists(), "a bot is never emailed"
+
+
+def test_an_organiser_gives_their_bot_a_seat_in_a_one_off_game_of_theirs_only(client: Any, make_game: Any) -> None:
+    organiser = organiser_of()
+    ours, theirs = make_game(humans=3), make_game(humans=3, seed=9)
+    Game.objects.filter(pk=ours.pk).update(started_by=organiser)  # theirs: started with Add game
+    client.force_login(organiser)
+    page = client.post(reverse("admin:api_bot_add"), {"name": "Table Tom"}).content.decode()
+    secret, address = re.search(r'value="(pbem_[^"]+)"', page), re.search(rf"<code>([^<]+@{BOT_DOMAIN})</code>", page)
+    assert secret and address
+    seat, other = Seat.objects.get(game=ours, number=2), Seat.objects.get(game=theirs, number=2)
+    assert (
+        client.post(reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": address.group(1)}).status_code
+        == 302
+    )
+    client.post(reverse("admin:games_seat_change", args=[other.pk]), {"new_email": address.group(1)})
+    bot = Bot.objects.get()
+    assert list(Seat.objects.filter(player=bot.player).values_list("game_id", flat=True)) == [ours.pk]
+    api = Api(secret.group(1))
+    assert [row["game"]["id"] for row in api.get("/games").json()] == [ours.pk]
+    phase = open_phase(ours)
+    assert api.put(f"/games/{ours.pk}/order", {"phase": phase.number, "order": {"role": "buyer"}}).status_code == 200
