@@ -22,7 +22,7 @@ from django.utils import timezone
 from games.extensions import EmailAsk, Outbox
 from games.leagues.models import League, LeagueEmail, Membership
 from games.models import Game, Phase, Player, Seat
-from games.outgoing import mailpolicy, messages, outbox
+from games.outgoing import mailpolicy, messages, outbox, signed
 from games.outgoing.dispatch import after_commit, task_name
 from games.outgoing.emails import GAME_SUBJECT, first_sent
 from games.outgoing.facts import addressee, game_facts, phase_facts
@@ -62,13 +62,13 @@ class DigestItem:
 def settings_url(membership: Membership) -> str:
     """A member's settings page (email choices, vacations, calendar), signed: the link opens that page, not
     the member's games (games/incoming/sessions.py)."""
-    token = signing.dumps(membership.pk, salt=SETTINGS_SALT)
+    token = signed.dumps(membership.pk, salt=SETTINGS_SALT)
     return settings.SITE_URL + reverse("leagues-member", args=[membership.league.slug]) + f"?k={token}"
 
 
 def read_settings_token(token: str) -> int | None:
     try:
-        return int(signing.loads(token, salt=SETTINGS_SALT, max_age=timedelta(days=SETTINGS_LINK_DAYS)))
+        return int(signed.loads(token, salt=SETTINGS_SALT, max_age=timedelta(days=SETTINGS_LINK_DAYS)))
     except (signing.BadSignature, TypeError, ValueError):
         return None
 

@@ -24,6 +24,7 @@ from games.leagues.models import League, Membership, Round, Season, Seating, Tab
 from games.leagues.results import season_standings
 from games.leagues.standings import Standing
 from games.models import Game, Phase, Player
+from games.outgoing import signed
 from games.outgoing.dispatch import task_name
 from games.outgoing.messages import zone_of
 from games.play import organise, turns
@@ -62,14 +63,14 @@ def request_signup(league: League, email: str, name: str, time_zone: str, *, sta
     comeback = [Membership.Status.DROPPED, Membership.Status.INACTIVE]
     if Membership.objects.filter(league=league, player__email=email).exclude(status__in=comeback).exists():
         raise LeagueError("That address is already signed up for this league.")
-    token = signing.dumps({"l": league.pk, "e": email, "n": name, "z": time_zone, "s": standby}, salt=SIGNUP_SALT)
+    token = signed.dumps({"l": league.pk, "e": email, "n": name, "z": time_zone, "s": standby}, salt=SIGNUP_SALT)
     link = settings.SITE_URL + reverse("leagues-confirm", args=[token])
     emails.queue(league, "signup-confirm", {"link": link, "name": name, "standby": standby}, to=email)
 
 
 def confirm_signup(token: str) -> Membership:
     try:
-        data = signing.loads(token, salt=SIGNUP_SALT, max_age=SIGNUP_MAX_AGE)
+        data = signed.loads(token, salt=SIGNUP_SALT, max_age=SIGNUP_MAX_AGE)
         league = League.objects.get(pk=data["l"])
         email, name, time_zone, standby = data["e"], data["n"], data["z"], bool(data["s"])
     except signing.SignatureExpired:

@@ -21,6 +21,7 @@ from games.leagues import emails
 from games.leagues.models import Membership, Seating, Substitution, Table
 from games.leagues.services import LeagueError
 from games.models import Game, OutboundEmail, Phase, Player, Seat, new_link_key
+from games.outgoing import signed
 from games.outgoing.facts import game_facts, phase_facts
 from games.play import bots, organise, turns
 
@@ -116,13 +117,13 @@ def drop_member(membership: Membership, now: datetime | None = None) -> int:
 
 
 def claim_url(offer: Substitution) -> str:
-    token = signing.dumps({"x": offer.pk, "m": offer.standby_id}, salt=CLAIM_SALT)
+    token = signed.dumps({"x": offer.pk, "m": offer.standby_id}, salt=CLAIM_SALT)
     return settings.SITE_URL + reverse("leagues-claim", args=[token])
 
 
 def read_claim(token: str) -> Substitution:
     try:
-        data = signing.loads(token, salt=CLAIM_SALT)
+        data = signed.loads(token, salt=CLAIM_SALT)
         offer = Substitution.objects.select_related("table__game", "standby__player").get(pk=data["x"])
     except (signing.BadSignature, Substitution.DoesNotExist, KeyError, TypeError):
         raise LeagueError("This claim link is not valid.") from None

@@ -24,6 +24,7 @@ from django.urls import reverse
 from games.incoming.middleware import SESSION_TIME_ZONE
 from games.lobby.models import Invitation, Table
 from games.models import Player, unique_row
+from games.outgoing import signed
 
 SALT = "pbem.lobby-invitation"
 SESSION_INVITATIONS = "pbem_lobby"
@@ -37,7 +38,7 @@ class LinkError(Exception):
 
 
 def token(invitation: Invitation) -> str:
-    return signing.dumps({"i": invitation.pk, "k": invitation.key}, salt=SALT)
+    return signed.dumps({"i": invitation.pk, "k": invitation.key}, salt=SALT)
 
 
 def join_url(invitation: Invitation) -> str:
@@ -51,7 +52,7 @@ def decline_url(invitation: Invitation) -> str:
 def read(value: str) -> Invitation:
     """The invitation a link is for, whatever its answer so far (the caller says what it can still do)."""
     try:
-        payload = signing.loads(value, salt=SALT, max_age=timedelta(days=TOKEN_DAYS))
+        payload = signed.loads(value, salt=SALT, max_age=timedelta(days=TOKEN_DAYS))
         invitation_id, key = int(payload["i"]), str(payload["k"])
     except signing.SignatureExpired:
         raise LinkError("This invitation link has expired.") from None

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games.models import Game, Phase, Player, Seat, unique_row
+from games.outgoing import signed
 
 SALT = "pbem.seat-link"
 SIGN_IN_SALT = "pbem.sign-in"
@@ -39,7 +40,7 @@ class LinkTarget:
 
 def make_token(seat: Seat, phase: Phase) -> str:
     payload = {"g": seat.game_id, "s": seat.number, "p": phase.number, "k": seat.link_key}
-    return signing.dumps(payload, salt=SALT, compress=True)
+    return signed.dumps(payload, salt=SALT, compress=True)
 
 
 def seat_url(seat: Seat, phase: Phase) -> str:
@@ -58,7 +59,7 @@ def link_expiry(phase: Phase, game: Game, now: datetime) -> datetime:
 
 def read_token(token: str) -> LinkTarget:
     try:
-        payload = signing.loads(token, salt=SALT)
+        payload = signed.loads(token, salt=SALT)
         game_id, seat_number, phase_number, key = payload["g"], payload["s"], payload["p"], payload["k"]
     except (signing.BadSignature, KeyError, TypeError):
         raise LinkError("This link is not valid. Please use the latest link from your email.") from None
@@ -89,12 +90,12 @@ class SignIn:
 def sign_in_url(player: Player) -> str:
     assert player.sign_in_sent_at is not None, "the throttle stamps the player before a link is made"
     payload = {"p": player.pk, "t": player.sign_in_sent_at.isoformat(), "v": player.session_epoch}
-    return settings.SITE_URL + reverse("games-sign-in", args=[signing.dumps(payload, salt=SIGN_IN_SALT)])
+    return settings.SITE_URL + reverse("games-sign-in", args=[signed.dumps(payload, salt=SIGN_IN_SALT)])
 
 
 def read_sign_in_token(token: str) -> SignIn:
     try:
-        payload = signing.loads(token, salt=SIGN_IN_SALT, max_age=timedelta(minutes=SIGN_IN_MINUTES))
+        payload = signed.loads(token, salt=SIGN_IN_SALT, max_age=timedelta(minutes=SIGN_IN_MINUTES))
         return SignIn(player_id=int(payload["p"]), sent_at=datetime.fromisoformat(payload["t"]), epoch=payload["v"])
     except signing.SignatureExpired:
         raise LinkError(
@@ -113,7 +114,7 @@ UNSUBSCRIBE_LOCAL = re.compile(r"\+u([0-9]{1,18})-([0-9a-f]{16})$")
 def unsubscribe_token(player: Player) -> str:
     """Signed, with no expiry: an unsubscribe link must keep working in old mail (RFC 8058), and all it can
     do is lower the player's mail to what still lets them play."""
-    return signing.dumps(player.pk, salt=UNSUBSCRIBE_SALT)
+    return signed.dumps(player.pk, salt=UNSUBSCRIBE_SALT)
 
 
 def unsubscribe_url(player: Player) -> str:
@@ -122,7 +123,7 @@ def unsubscribe_url(player: Player) -> str:
 
 def read_unsubscribe_token(token: str) -> Player:
     try:
-        player_id = int(signing.loads(token, salt=UNSUBSCRIBE_SALT))
+        player_id = int(signed.loads(token, salt=UNSUBSCRIBE_SALT))
     except (signing.BadSignature, TypeError, ValueError):
         raise LinkError("This unsubscribe link is not valid. Please use the one from your latest email.") from None
     player = unique_row(Player.objects.filter(pk=player_id))

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Phase, Player, Seat, unique_row
-from games.outgoing import mailpolicy, messages
+from games.outgoing import mailpolicy, messages, signed
 from games.outgoing.dispatch import SEND_ADDRESS_CONFIRMATION, after_commit
 from games.outgoing.facts import addressee
 from games.outgoing.links import LinkError
@@ -53,7 +53,7 @@ def ask_to_change(player: Player, address: str, now: datetime | None = None) -> 
 def confirmation_url(player: Player) -> str:
     assert player.new_email_sent_at is not None
     payload = {"p": player.pk, "e": player.new_email, "t": player.new_email_sent_at.isoformat()}
-    return settings.SITE_URL + reverse("games-address", args=[signing.dumps(payload, salt=SALT)])
+    return settings.SITE_URL + reverse("games-address", args=[signed.dumps(payload, salt=SALT)])
 
 
 def send_confirmation(player_id: int) -> bool:
@@ -71,7 +71,7 @@ def pending_change(token: str) -> Player:
     """The player whose new address the link confirms, if it is genuine, under a day old and the latest
     asked for. Changes nothing (GET). Raises LinkError."""
     try:
-        data = signing.loads(token, salt=SALT, max_age=timedelta(hours=LINK_HOURS))
+        data = signed.loads(token, salt=SALT, max_age=timedelta(hours=LINK_HOURS))
         player_id, address, asked = int(data["p"]), str(data["e"]), datetime.fromisoformat(data["t"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise LinkError(USED) from None
