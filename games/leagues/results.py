@@ -3,7 +3,7 @@
 A seat's result belongs to whoever held it at the end of the game, and a player who conceded a seat ranks
 after every seat (games/leagues/early.py); its missed deadlines belong to whoever held it in the phase that was
 missed (a Seating row says who held a seat from which phase on). The public
-league page shows the same history: who played each seat, from which phase.
+league page shows the same history: who played each seat, from which phase, and who conceded it.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ class Holder:
     kind: str  # "drawn", "substitute", "bot" or "open"
     name: str = ""
     from_phase: int = 1
+    conceded_after: int | None = None  # the last phase this player held the seat, when they conceded it
 
 
 def seat_holders(tables: Iterable[Table]) -> dict[int, list[list[Holder]]]:
@@ -49,7 +50,12 @@ def seat_holders(tables: Iterable[Table]) -> dict[int, list[list[Holder]]]:
         seats = []
         for number in range(len(table.players)):
             chain = [
-                Holder("substitute" if i else "drawn", s.player.display_name if s.player else "", s.from_phase)
+                Holder(
+                    "substitute" if i else "drawn",
+                    s.player.display_name if s.player else "",
+                    s.from_phase,
+                    s.until_phase if s.conceded else None,
+                )
                 for i, s in enumerate(held[(table.pk, number)])  # Meta.ordering: by from_phase
             ]
             last = held[(table.pk, number)][-1:]

@@ -121,6 +121,19 @@ def test_a_player_who_concedes_ranks_last_at_the_table_whatever_the_seat_they_le
     assert league_ratings(league)[leaver.pk] < league_ratings(league)[third.player_id]  # rated last too
 
 
+def test_the_league_page_says_who_conceded_a_seat_and_who_took_it(client):
+    league, game = league_game(League.EarlyEndings.DRAWS, standby=1)
+    leaver = seat(game, 1).player
+    assert leaver is not None
+    play_phase(game)
+    services.concede(*act(game, 1))
+    substitute = claim(claim_url(Substitution.objects.get()).rstrip("/").rsplit("/", 1)[-1])
+    assert substitute.player is not None
+    text = " ".join(client.get(f"/leagues/{league.slug}/").content.decode().split())
+    assert f"{leaver.display_name} (conceded after phase 1) → {substitute.player.display_name} (substitute from" in text
+    assert text.count("conceded") == 1, "only the player who conceded"
+
+
 def test_a_draw_after_a_concession_shares_first_place_among_those_still_playing_and_the_leaver_is_last():
     league, game = league_game(League.EarlyEndings.DRAWS)
     leaver = seat(game, 2).player
