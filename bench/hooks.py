@@ -6,7 +6,7 @@ neither emails nor deliveries are sent: only the resolution's own transaction is
 app adds its reads and its rows). Three ways, interleaved game by game so that the machine's load falls on
 all alike:
 
-  without   the app's receivers disconnected: the core alone;
+  without   the app's receivers disconnected and its extension unregistered: the core alone;
   idle      the app as installed, no hook anywhere (what most servers have);
   hooked    a signed JSON hook for each of the 4 players (every notice) and one for the game's news.
 
@@ -87,6 +87,7 @@ def main() -> None:
         (extensions.phase_opened, notices.phase_news, "hooks-public-news"),
         (extensions.game_finished, notices.game_over, "hooks-game-over"),
     ]
+    registered: extensions.Extension | None = None
     times: dict[str, list[float]] = {way: [] for way in WAYS}
     queries: dict[str, list[int]] = {way: [] for way in WAYS}
     try:
@@ -98,6 +99,12 @@ def main() -> None:
                         signal.disconnect(dispatch_uid=uid)
                     else:
                         signal.connect(receiver, dispatch_uid=uid)
+                # Without the app, no extension of its either: the resolution's read of its phase asks nothing of
+                # the hooks (notices.concerned, through Extension.phase_annotations).
+                if way == "without":
+                    registered = extensions._registered.pop("hooks", None) or registered
+                elif registered is not None:
+                    extensions._registered["hooks"] = registered
                 reset_queries()  # the connection keeps the last 9,000 statements only: a capture must start empty
                 with CaptureQueriesContext(connection) as captured:
                     start = time.perf_counter()

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from django.conf import settings
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q
+from django.db import connection
+from django.db.models import BooleanField, Q
+from django.db.models.expressions import RawSQL
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.urls import reverse
@@ -31,7 +34,7 @@ from django.utils import timezone
 
 from games import extensions
 from games.hooks.models import Delivery, Hook, Notice
-from games.leagues.models import Table
+from games.leagues.models import Round, Season, Table
 from games.models import Event, Game, Phase, Player, Seat, unique_row
 from games.outgoing.dispatch import after_commit, task_name
 from games.outgoing.messages import zone_of
@@ -53,17 +56,35 @@ NOTICE_OF = {
 CONCERNED = "hooks_concerned"  # set on the game by a resolution (games/extensions.py, phase_annotations)
 
 
-def concerned() -> ExpressionWrapper:
-    """Over the phase a resolution locks: whether any enabled hook concerns its game (the game's own, its league's,
-    or a seated player's). Three EXISTS, each on its partial index."""
-    game = OuterRef("game")
-    hooks = Hook.objects.filter(enabled=True)
-    either = (
-        Q(Exists(hooks.filter(game=game)))
-        | Q(Exists(hooks.filter(player__seats__game=game)))
-        | Q(Exists(hooks.filter(league__seasons__rounds__tables__game=game)))
+@cache
+def _concerned_sql() -> str:
+    names = {
+        "phase": Phase._meta.db_table,
+        "hook": Hook._meta.db_table,
+        "seat": Seat._meta.db_table,
+        "table": Table._meta.db_table,
+        "round": Round._meta.db_table,
+        "season": Season._meta.db_table,
+    }
+    q = {key: connection.ops.quote_name(name) for key, name in names.items()}
+    game = f'{q["phase"]}."game_id"'
+    # Table names from the models, quoted; nothing from outside.
+    return (
+        f'(EXISTS (SELECT 1 FROM {q["hook"]} h WHERE h."enabled" AND h."game_id" = {game})'  # noqa: S608
+        f' OR EXISTS (SELECT 1 FROM {q["hook"]} h WHERE h."enabled" AND h."player_id" IN'
+        f' (SELECT s."player_id" FROM {q["seat"]} s WHERE s."game_id" = {game}))'
+        f' OR EXISTS (SELECT 1 FROM {q["hook"]} h WHERE h."enabled" AND h."league_id" IN'
+        f' (SELECT se."league_id" FROM {q["table"]} t JOIN {q["round"]} r ON r."id" = t."round_id"'
+        f' JOIN {q["season"]} se ON se."id" = r."season_id" WHERE t."game_id" = {game})))'
     )
-    return ExpressionWrapper(either, output_field=BooleanField())
+
+
+def concerned() -> RawSQL:
+    """Over the phase a resolution locks (the query's base table, so its own name): whether any enabled hook
+    concerns its game (the game's own, its league's, or a seated player's), three EXISTS on the hooks' partial
+    indexes. Written in SQL once: the same EXISTS built by the ORM cost each resolution about 1.3 ms of Python
+    to compile, more than the two lookups it saves (measured 2026-12-06)."""
+    return RawSQL(_concerned_sql(), (), output_field=BooleanField())  # noqa: S611 (no parameter at all)
 
 
 def unconcerned(game: Game) -> bool:
