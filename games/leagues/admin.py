@@ -229,6 +229,7 @@ class MembershipAdmin(OrganisersOwn):
     list_filter = ["league", "status"]
     search_fields = ["player__email", "player__name"]
     readonly_fields = ["calendar_feed"]
+    exclude = ["calendar_key"]  # made with the membership; the feed's link above is what a member is given
     actions = ["drop", "to_standby", "activate"]
 
     @admin.display(description="away now", boolean=True)

@@ -119,12 +119,13 @@ def test_dropping_a_member_in_their_form_does_what_the_drop_action_does(client):
     game = first_game(started_round(league))
     member = Membership.objects.select_related("player").get(league=league, player=game.seats.get(number=1).player)
     client.force_login(organiser_of(league))
+    change_page = client.get(reverse("admin:leagues_membership_change", args=[member.pk])).content.decode()
+    assert 'name="calendar_key"' not in change_page, "the member's feed key is not the organiser's to edit"
     form = {
         "league": league.pk,
         "player": member.player_id,
         "status": "dropped",
         "notify": member.notify,
-        "calendar_key": member.calendar_key,
         "joined_at_0": member.joined_at.strftime("%Y-%m-%d"),
         "joined_at_1": member.joined_at.strftime("%H:%M:%S"),
     }
