@@ -18,7 +18,7 @@ from games.api import tokens
 from games.api.models import Token
 from games.api.problems import Problem
 from games.incoming import sessions
-from games.models import Player, Seat, unique_row
+from games.models import Player, Seat, unique_row, with_open_phase
 
 
 @dataclass
@@ -45,14 +45,14 @@ class Caller:
         return self.token is None or self.token.can_play
 
     def seat(self, game_id: int) -> Seat | None:
-        """The seat this caller acts for at the table (with its game and player), or None."""
+        """The seat this caller acts for at the table (with its game and player), or None. Read with the game's open
+        phase (games.models.with_open_phase): most calls about a game are about its turn."""
         if game_id not in self._seats:
             if self.token is not None:
-                player_id = self.token.player_id
-                rows = Seat.objects.select_related("game", "player").filter(game_id=game_id, player_id=player_id)
-                self._seats[game_id] = unique_row(rows)
+                rows = Seat.objects.filter(game_id=game_id, player_id=self.token.player_id).select_related("player")
+                self._seats[game_id] = unique_row(with_open_phase(rows))
             else:
-                self._seats[game_id] = sessions.seat_of(self.request, game_id)
+                self._seats[game_id] = sessions.seat_of(self.request, game_id, with_turn=True)
         return self._seats[game_id]
 
     def forget(self, game_id: int) -> None:

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 
 from games.engines.base import ReadBack
 from games.incoming import review
-from games.models import Event, Game, Phase, Seat
+from games.models import Event, Game, Phase, Seat, carried_phase
 from games.play import history, orders, turns
 
 OrderRejected = orders.OrderRejected
@@ -25,6 +25,12 @@ Replayed = history.Replayed
 
 def current_phase(game: Game) -> Phase | None:
     return turns.current_phase(game)
+
+
+def open_phase(seat: Seat) -> Phase | None:
+    """The open phase of the seat's game: the one read with the seat (Caller.seat reads it so), else read now."""
+    read, phase = carried_phase(seat)
+    return phase if read else turns.current_phase(seat.game)
 
 
 def submitted_seats(phase: Phase) -> set[int]:

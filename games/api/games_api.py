@@ -90,7 +90,7 @@ def game_view(request: HttpRequest, game_id: int) -> dict[str, Any]:
     game = seat.game if seat is not None else game_or_404(game_id)
     engine = get_engine(game.engine)
     number = seat.number if seat is not None else None
-    phase = calls.current_phase(game)
+    phase = calls.open_phase(seat) if seat is not None else calls.current_phase(game)
     seats = list(game.seats.select_related("player"))
     table = facts.seat_facts(game, engine, seats, phase, calls.submitted_seats(phase) if phase else set())
     own = None
@@ -119,7 +119,7 @@ def _asked(request: HttpRequest, game_id: int, phase_number: int | None = None) 
     """The caller's seat, the open turn and what it asks them; 409 if the turn is not open to them (or is not
     turn `phase_number`)."""
     seat = my_seat(request, game_id)
-    phase = calls.current_phase(seat.game)
+    phase = calls.open_phase(seat)
     if phase is None or (phase_number is not None and phase.number != phase_number):
         raise Problem(409, "turn-closed", CLOSED if phase_number is not None else "No turn is open in this game.")
     prompt = phase.prompt_for(seat.number)
@@ -265,7 +265,7 @@ def _store(seat: Seat, phase_number: int, order: dict[str, Any]) -> dict[str, An
 def own_order(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """The caller's stored order of the open turn (their own, sealed from everyone else), read back."""
     seat = my_seat(request, game_id)
-    phase = calls.current_phase(seat.game)
+    phase = calls.open_phase(seat)
     stored = unique_row(Order.objects.filter(phase=phase, seat=seat)) if phase is not None else None
     if phase is None or stored is None:
         raise Problem(404, "no-order", "You have no order stored in this turn.")

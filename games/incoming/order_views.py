@@ -50,7 +50,7 @@ def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
     """The order form's buttons: a builder's or a ranked list's show the form again (nothing is stored);
     submitting stores a sealed order, or, where it would resolve a one-seat turn, shows it read back for
     confirmation first; "Change" (from that review) reopens the form with the reviewed order."""
-    seat = seat_of(request, game_id)
+    seat = seat_of(request, game_id, with_turn=True)  # open_turn below then reads nothing more
     if seat is None:
         return not_a_player(request, game_id)
     try:

@@ -25,7 +25,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from games.incoming.middleware import SESSION_TIME_ZONE
-from games.models import Player, Seat, unique_row
+from games.models import Player, Seat, unique_row, with_open_phase
 from games.outgoing import mailpolicy
 from games.outgoing.dispatch import SEND_SIGN_IN_LINK, after_commit
 from games.outgoing.links import LinkError, read_sign_in_token
@@ -107,11 +107,13 @@ def grant_seat(request: HttpRequest, seat: Seat, until: datetime) -> None:
     _add(request, SESSION_SEATS, {**entry, "x": _expiry(until)}, same="s")
 
 
-def seat_of(request: HttpRequest, game_id: int) -> Seat | None:
+def seat_of(request: HttpRequest, game_id: int, *, with_turn: bool = False) -> Seat | None:
     """The seat this browser acts for at this table (with its game and player), or None: the latest seat
-    link opened for the table, else the signed-in account's seat."""
+    link opened for the table, else the signed-in account's seat. `with_turn`: with the game's open phase in
+    the same statement (games.models.with_open_phase), for a view about the turn."""
     grants = [g for g in _entries(request, SESSION_SEATS) if g["g"] == game_id]
-    return _choose(request, grants, "s", Seat.objects.filter(game_id=game_id).select_related("game"))
+    seats = Seat.objects.filter(game_id=game_id)
+    return _choose(request, grants, "s", with_open_phase(seats) if with_turn else seats.select_related("game"))
 
 
 def granted_seats(request: HttpRequest) -> list[Seat]:

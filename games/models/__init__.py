@@ -1,7 +1,8 @@
 """What the server stores, one module per kind of row, all of the app `games` (the tables and migrations are
 those of the single models.py this package replaced): games.py (players, games, seats, phases, sealed orders,
 the log), mail.py (the outboxes, the replies already read, the senders' wake-up calls) and queries.py (one row
-or none; claiming due rows in batches). Import them from here: `from games.models import Game, claim`."""
+or none; a seat with its open phase; claiming due rows in batches). Import them from here:
+`from games.models import Game, claim`."""
 
 from games.models.games import Event, Game, Order, Phase, Player, Seat, new_link_key
 from games.models.mail import (
@@ -15,7 +16,7 @@ from games.models.mail import (
     owed,
     unsent_index,
 )
-from games.models.queries import claim, unique_row
+from games.models.queries import carried_phase, claim, unique_row, with_open_phase
 
 __all__ = [
     "Event",
@@ -31,9 +32,11 @@ __all__ = [
     "Receipt",
     "Seat",
     "Wake",
+    "carried_phase",
     "claim",
     "new_link_key",
     "owed",
     "unique_row",
     "unsent_index",
+    "with_open_phase",
 ]

@@ -1,4 +1,5 @@
-"""Query helpers every service uses: one row or none, and claiming due rows in batches."""
+"""Query helpers every service uses: one row or none, a seat read with its game's open phase, and claiming due
+rows in batches."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.db import models, transaction
-from django.db.models import QuerySet
+from django.db.models import F, FilteredRelation, Q, QuerySet
+
+from games.models.games import Phase, Seat
 
 M = TypeVar("M", bound=models.Model)
 
@@ -15,6 +18,27 @@ def unique_row(queryset: QuerySet[M]) -> M | None:
     """The row of a lookup by a unique key, or None. Unlike `.first()`, it adds no ORDER BY: compiling one
     costs about a millisecond, on paths (an order POST, a resolution) that are measured in a few."""
     return next(iter(queryset.order_by()[:1]), None)
+
+
+def with_open_phase(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """`seats` each read with its game and the game's open phase in the same statement (a LEFT JOIN on the phases'
+    unique game and number), for `carried_phase`. An order's page or call reads the seat first anyway, to know
+    who asks: reading its turn with it saves the order POST and PUT a statement. One statement is one snapshot,
+    so the phase is its game's (a resolution changes both in one transaction)."""
+    current = Q(game__phases__number=F("game__phase_number"), game__phases__status=Phase.Status.OPEN)
+    joined = seats.annotate(open_phase=FilteredRelation("game__phases", condition=current))
+    return joined.select_related("game", "open_phase")  # type: ignore[misc]  # django-stubs knows no FilteredRelation
+
+
+def carried_phase(seat: Seat) -> tuple[bool, Phase | None]:
+    """Whether `seat` was read by `with_open_phase`, and if so its game's open phase then (None: none was open),
+    with the seat's game row as its game."""
+    if "open_phase" not in seat.__dict__:
+        return False, None
+    phase: Phase | None = seat.__dict__["open_phase"]
+    if phase is not None:
+        phase.game = seat.game
+    return True, phase
 
 
 # Rows a sweep takes per statement (games/play/sweep.py): a batch is one short transaction, and a task's arguments.

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from games.engines import OrderError, get_engine
 from games.engines.base import ReadBack
-from games.models import Game, Order, Phase, Seat, unique_row
+from games.models import Game, Order, Phase, Seat, carried_phase, unique_row
 from games.outgoing.dispatch import RESOLVE_PHASE, after_commit
 
 log = logging.getLogger(__name__)
@@ -110,8 +110,12 @@ def _phase(seat: Seat, phase_number: int, *, lock: bool = False) -> Phase | None
 
 def open_turn(seat: Seat, phase_number: int, *, with_example: bool = False, written_at: datetime | None = None) -> Turn:
     """The turn `phase_number` as `seat` is asked it. `written_at` (an email reply's Date) refuses it as
-    Superseded when an order written later already stands. Raises TurnClosed, Superseded."""
-    phase = _phase(seat, phase_number)
+    Superseded when an order written later already stands. Raises TurnClosed, Superseded. A seat read with its
+    open phase (games.models.with_open_phase) costs no statement when that phase is the turn asked for; any
+    other turn is read, for its own refusal."""
+    read, phase = carried_phase(seat)
+    if not read or phase is None or phase.number != phase_number:
+        phase = _phase(seat, phase_number)
     refused = _closed(phase, seat) or (phase and _superseded(phase, seat, written_at))
     if refused or phase is None:
         raise refused or TurnClosed("There is no such turn in this game.")

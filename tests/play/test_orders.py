@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.engines import get_engine
-from games.models import Game, Order
+from games.models import Game, Order, Seat, with_open_phase
 from games.play import orders
 from tests.support.phases import open_phase
 
@@ -55,6 +55,32 @@ def test_open_turn_refuses_a_turn_not_open_to_the_seat(make_game, case: str) -> 
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     with pytest.raises(orders.TurnClosed):
         orders.open_turn(seat, number)
+
+
+@pytest.mark.parametrize("case", ["open", "resolved", "not asked", "no such turn", "game over"])
+def test_a_seat_read_with_its_open_phase_opens_its_turn_without_a_statement(
+    make_game, django_assert_num_queries, case: str
+) -> None:
+    # The order POST and PUT read the seat with its open turn (one statement); open_turn then reads nothing more for
+    # that turn, and any other turn as before, so each refusal is the same.
+    game = make_game(humans=3)
+    number = open_phase(game).number
+    if case in ("resolved", "not asked"):
+        roles_in(game)
+        number = open_phase(game).number if case == "not asked" else number  # the sale asks seat 0 only
+    elif case == "no such turn":
+        number = 99
+    elif case == "game over":
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    seat = with_open_phase(Seat.objects.filter(game=game, number=1)).get()
+    if case != "open":
+        with pytest.raises(orders.TurnClosed):
+            orders.open_turn(seat, number)
+        return
+    with django_assert_num_queries(0):
+        turn = orders.open_turn(seat, number)
+    phase = open_phase(game)
+    assert (turn.phase_number, turn.prompt, turn.deadline) == (phase.number, phase.prompt_for(1), phase.deadline)
 
 
 def test_check_order_reads_an_order_back_and_stores_nothing(make_game) -> None:
