@@ -140,6 +140,9 @@ class Fragment:
 
     template: str
     context: Any
+    # On My games: a card about games (the lobby's tables) stands right under the games list; the others after
+    # the player's settings.
+    beside_games: bool = False
 
 
 Panel = Fragment

@@ -197,8 +197,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "sign_in_form": None,
         "mail_problem": facts.mail_problem(player),
         "address_form": AddressForm(initial={"address": player.email}),
-        "sections": extensions.account_sections(request, player),  # the apps' cards (table talk, API tokens)
     }
+    sections = extensions.account_sections(request, player)  # the apps' cards (new games, table talk, API tokens)
+    context["games_sections"] = [section for section in sections if section.beside_games]
+    context["sections"] = [section for section in sections if not section.beside_games]
     return render(request, "games/mine.html", context, status=400 if settings_form.errors else 200)
 
 

@@ -37,7 +37,7 @@ def waiting_for(player: Player) -> list[Table]:
 
 def account_section(request: Any, player: Player) -> AccountSection:
     tables = [table_facts(table, player.pk) for table in waiting_for(player)]
-    return AccountSection("lobby/_mine.html", {"tables": tables})
+    return AccountSection("lobby/_mine.html", {"tables": tables}, beside_games=True)
 
 
 def game_panel(request: Any, game: Game, seat: Seat | None) -> Panel | None:

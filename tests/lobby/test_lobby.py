@@ -266,6 +266,9 @@ def test_a_finished_games_page_offers_its_players_a_rematch_in_one_click(client)
     assert rematch.status == Table.Status.STARTED  # the host and the bot again: nobody to wait for
     page = client.get(reverse("games-mine")).content
     assert b"Start a game" in page
+    # Starting a game stands right under the games list, before the settings and the other apps' cards.
+    assert page.index(b"<th>Game</th>") < page.index(b"<h2>Start a game") < page.index(b"<h2>Settings")
+    assert page.index(b"<h2>Settings") < page.index(b"<h2>API tokens") < page.index(b"<h2>Sign out everywhere")
 
 
 @pytest.mark.parametrize(
