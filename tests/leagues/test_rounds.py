@@ -74,6 +74,8 @@ def test_the_league_page_shows_standings_rounds_and_links_to_the_public_log(clie
     body = page.content.decode()
     assert "Spring Cup" in body and "P1" in body and reverse("games-game", args=[game.pk]) in body
     assert league.invite_key not in body
+    # Nobody has finished a game yet: no average place to show, rather than 0.00 (better than any real one).
+    assert body.count('<td data-label="Avg. place">—</td>') == 6
 
 
 PUBLIC = ["leagues-league", "leagues-standings-csv", "leagues-results-csv"]
