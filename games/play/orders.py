@@ -101,10 +101,15 @@ def _superseded(phase: Phase, seat: Seat, written_at: datetime | None) -> Supers
     return None
 
 
+# What submit_order reads of the phase it locks and its game, and no more: the rows never leave it, and the other
+# columns (the sweep's marks, the game's options and result) cost their decoding on every order.
+LOCKED = ("number", "name", "prompts", "status", "complete_at", "game__engine", "game__state", "game__status")
+
+
 def _phase(seat: Seat, phase_number: int, *, lock: bool = False) -> Phase | None:
     # The phase and its game in one read: the game's state is the open phase's own (a resolution changes both
     # in one transaction), so an example or a read-back is of the turn the prompt belongs to.
-    phases = Phase.objects.select_for_update(no_key=True) if lock else Phase.objects
+    phases = Phase.objects.select_for_update(no_key=True).only(*LOCKED) if lock else Phase.objects
     return unique_row(phases.select_related("game").filter(game_id=seat.game_id, number=phase_number))
 
 
