@@ -85,6 +85,7 @@ def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_cons
         "talk.tasks.send_digests": "email",
         "talk.tasks.sweep": "sweep",
         "hooks.tasks.send_due": "email",
+        "hooks.tasks.send_emails": "email",
         "lobby.tasks.send_emails": "email",
         "lobby.tasks.sweep": "sweep",
         "votes.tasks.send_emails": "email",
