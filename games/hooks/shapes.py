@@ -3,7 +3,8 @@
 - Discord: an execute-webhook body, mentions off (a game named "@everyone" pings nobody);
 - Slack: an incoming webhook's `text`, with &, < and > escaped as Slack asks (so no <!channel>);
 - Matrix: a hookshot-compatible generic webhook's `text` and `html`;
-- ntfy: a JSON publish to the server's root, naming the URL's topic, with the game's page as the click action;
+- ntfy: a JSON publish to the server's root (under the URL's path, for a server installed there), naming the
+  URL's topic, with the game's page as the click action;
 - JSON: the notice itself, signed as Standard Webhooks specify (webhook-id, webhook-timestamp and
   webhook-signature "v1,<base64 HMAC-SHA256 of id.timestamp.body>", the key being the secret's bytes after
   "whsec_"), so a receiver can check it with any of that specification's libraries, or a few lines of its own.
@@ -61,14 +62,16 @@ def shape(hook: Hook, notice: dict[str, Any], delivery_id: int, at: datetime) ->
         )
         return Shaped(dumps({"text": text_of(notice), "html": html, "username": "pbem"}), JSON_TYPE)
     if kind == Hook.Kind.NTFY:
-        topic = urlsplit(hook.url).path.strip("/")
+        # The topic is the URL's last segment; a server installed under a path (https://host/ntfy/topic) has
+        # its root, where JSON is published, at that path.
+        *base, topic = [segment for segment in urlsplit(hook.url).path.split("/") if segment] or [""]
         publish = {
             "topic": topic,
             "title": notice["headline"][:250],
             "message": "\n".join(notice["lines"]) or notice["headline"],
             "click": notice["game"]["url"],
         }
-        return Shaped(dumps(publish), JSON_TYPE, path="/")
+        return Shaped(dumps(publish), JSON_TYPE, path="/" + "".join(f"{segment}/" for segment in base))
     body = dumps({"type": f"pbem.{notice['event']}", **notice})
     return Shaped(body, {**JSON_TYPE, **signature_headers(hook.secret, f"pbem_{delivery_id}", at, body)})
 

@@ -23,6 +23,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.hooks import shapes
 from games.hooks.models import Delivery, Hook, Notice
 from games.models import Game, MailStatus, Phase
 from games.play import sweep
@@ -238,6 +239,17 @@ def test_each_kind_gets_its_own_shape(make_game, receiver):
     assert ntfy.path == "/" and json.loads(ntfy.body)["topic"] == "ntfy-topic"
     assert json.loads(ntfy.body)["click"] == "https://pbem.example/me/"
     assert all(item.headers["content-type"] == "application/json" for item in receiver.received)
+
+
+@pytest.mark.parametrize(
+    ("path", "root", "topic"),
+    [("/alerts", "/", "alerts"), ("/ntfy/alerts/", "/ntfy/", "alerts"), ("/a/b/c", "/a/b/", "c")],
+)
+def test_ntfy_is_published_to_its_servers_root_also_under_a_path(path: str, root: str, topic: str) -> None:
+    hook = Hook(name="n", kind=Hook.Kind.NTFY, url=f"https://ntfy.example{path}")
+    notice = {"headline": "Your turn", "lines": [], "game": {"url": "https://pbem.example/g/1/", "title": "G"}}
+    shaped = shapes.shape(hook, notice, 1, timezone.now())
+    assert shaped.path == root and json.loads(shaped.body)["topic"] == topic
 
 
 def test_a_resolution_does_not_wait_for_a_receiver_that_is_down(make_game, settings, tmp_path):
