@@ -21,13 +21,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games.engines import OrderError, get_engine
 from games.engines.base import ReadBack
 from games.models import Game, Order, Phase, Seat, carried_phase, unique_row
 from games.outgoing.dispatch import RESOLVE_PHASE, after_commit
+from games.play import order_sql
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +165,9 @@ def submit_order(
         # The lock serialises the submissions of one phase with each other and with its resolution, so
         # of two "last" orders arriving together exactly one sees the phase complete, and no order can
         # slip in while the phase is being resolved.
-        phase = _phase(seat, phase_number, lock=True)
+        read, phase = order_sql.locked_phase(seat.game_id, phase_number)
+        if not read:
+            phase = _phase(seat, phase_number, lock=True)
         refused = _closed(phase, seat) or (phase and _superseded(phase, seat, written_at))
         if refused or phase is None:
             raise refused or TurnClosed("There is no such turn in this game.")
@@ -178,11 +180,7 @@ def submit_order(
         now = timezone.now()
         # A revision is one UPDATE; it cannot change whether the phase is complete, so only a first
         # order counts the phase's orders, and marks the phase complete if it was the last one owed.
-        revised = bool(
-            Order.objects.filter(phase=phase, seat=seat).update(
-                data=normalised, revision=F("revision") + 1, submitted_at=now, is_default=default, written_at=written_at
-            )
-        )
+        revised = order_sql.revise_order(phase.pk, seat.pk, normalised, now, default, written_at)
         complete = phase.complete_at is not None
         if not revised:
             Order.objects.create(phase=phase, seat=seat, data=normalised, is_default=default, written_at=written_at)
@@ -197,4 +195,3 @@ def submit_order(
     # The log line names the seat, never the order's content.
     log.info("order stored: game %s phase %s seat %s revised=%s", game.pk, phase.number, seat.number, revised)
     return Stored(revised=revised, complete=complete, read_back=words)
-
