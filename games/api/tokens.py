@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -59,12 +60,15 @@ def interval() -> timedelta:
 
 
 def make(player: Player, name: str, scope: str) -> Made:
-    """A new token for `player`. TokenRefused for a blank or long name, an unknown scope, or too many tokens."""
+    """A new token for `player`. TokenRefused for a blank or long name, one with control characters, an unknown
+    scope, or too many tokens."""
     name = " ".join(name.split())
     if not name:
         raise TokenRefused("Give the token a name, so you can tell it apart later (a phone, a bot).")
     if len(name) > NAME_LENGTH:
         raise TokenRefused(f"A token's name can be at most {NAME_LENGTH} characters.")
+    if any(unicodedata.category(character) == "Cc" for character in name):  # NUL, which PostgreSQL refuses, and kin
+        raise TokenRefused("A token's name is text to read: it cannot hold control characters.")
     if scope not in Token.Scope.values:
         raise TokenRefused("A token is either read only or play.")
     if Token.objects.filter(player=player, revoked_at__isnull=True).count() >= MAX_TOKENS:

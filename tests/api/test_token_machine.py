@@ -13,6 +13,7 @@ examples of up to 15 steps."""
 from __future__ import annotations
 
 import os
+import unicodedata
 from typing import Any
 
 import pytest
@@ -63,7 +64,9 @@ class TokenMachine(RuleBasedStateMachine):
 
     @rule(target=tokens, scope=st.sampled_from(["read", "play"]), name=st.text(min_size=1, max_size=8))
     def make(self, scope: str, name: str) -> Any:
-        if not name.strip() or len(self.live) >= tokens.MAX_TOKENS:
+        written = " ".join(name.split())
+        unreadable = any(unicodedata.category(character) == "Cc" for character in written)  # NUL among them
+        if not written or unreadable or len(self.live) >= tokens.MAX_TOKENS:
             with pytest.raises(tokens.TokenRefused):
                 tokens.make(self.player, name, scope)
             return multiple()
@@ -148,3 +151,12 @@ def test_tokens_keep_their_invariants_whatever_their_player_does(settings: Any) 
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
         ),
     )
+
+
+@pytest.mark.parametrize("name", ["\x00", "phone\x00", "bot\x07"])
+def test_a_name_with_a_control_character_is_refused_and_nothing_is_stored(name: str) -> None:
+    """Hypothesis found it: a NUL in the name reached PostgreSQL, which refuses it (a 500 on the way)."""
+    player = turns.player_for("nul@example.com", "Nul")
+    with pytest.raises(tokens.TokenRefused, match="control characters"):
+        tokens.make(player, name, "play")
+    assert tokens.live(player) == []
