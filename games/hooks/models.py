@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from games.leagues.models import League
-from games.models import Game, MailRow, Player, unsent_index
+from games.models import Game, MailRow, Player, WrittenEmail, unsent_index
 
 
 def new_salt() -> str:
@@ -133,18 +133,13 @@ class Delivery(MailRow):
         return f"delivery {self.pk} to {self.hook}"
 
 
-class HookEmail(MailRow):
+class HookEmail(WrittenEmail):
     """An email to a hook's owner (its hook was turned off after repeated failures), rendered when written, in the
     transaction that turned the hook off, and sent after commit through the mail pipeline (games/outgoing/outbox.py):
     retried, and swept when its task is lost, like every outbox (games/hooks/mail.py)."""
 
     hook = models.ForeignKey(Hook, on_delete=models.CASCADE, related_name="emails")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    to = models.EmailField()
-    kind = models.CharField(max_length=32)
-    subject = models.CharField(max_length=250)
-    text = models.TextField()
-    html = models.TextField(blank=True)
 
     class Meta:
         indexes = [

@@ -15,7 +15,7 @@ from django.db import models
 from django.utils import timezone
 
 from games.engines import engine_choices, get_engine
-from games.models import Game, MailRow, Player, unsent_index
+from games.models import Game, Player, WrittenEmail, unsent_index
 from games.play.newgame import check_options
 
 
@@ -233,20 +233,15 @@ class Vacation(models.Model):
         return self.starts_on + timedelta(days=self.days)
 
 
-class LeagueEmail(MailRow):
+class LeagueEmail(WrittenEmail):
     """League news for one player (sign-up, round started, vacation, substitute offer, standings), rendered
     when it happens: sent at once, or gathered into the player's daily digest (then `digest` is set and the
     row waits, pending, for the daily task). Sent, retried and swept like the game emails (games/outgoing/outbox.py)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="emails")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True)
-    to = models.EmailField()
-    kind = models.CharField(max_length=32)
-    subject = models.CharField(max_length=250)
     # What this piece of news says in a line (the subject stays the thread's): the body's first line.
     headline = models.CharField(max_length=250, blank=True)
-    text = models.TextField()
-    html = models.TextField(blank=True)
     digest = models.BooleanField(default=False)
     # Its player may decline it (games/outgoing/mailpolicy.py: league news): it carries the one-click unsubscribe.
     declinable = models.BooleanField(default=False)

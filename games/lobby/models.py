@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.db import models
 from django.utils import timezone
 
-from games.models import Game, MailRow, Player, unsent_index
+from games.models import Game, Player, WrittenEmail, unsent_index
 
 
 def new_key() -> str:
@@ -149,18 +149,13 @@ class Block(models.Model):
         return f"block {self.pk} ({self.reason})"
 
 
-class LobbyEmail(MailRow):
+class LobbyEmail(WrittenEmail):
     """An invitation or a table's news, rendered when it is written and sent after commit through the mail
     pipeline's claim/send/record path (games/outgoing/outbox.py), retried by the sweep like every outbox."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="emails")
     invitation = models.ForeignKey(Invitation, on_delete=models.CASCADE, null=True, blank=True)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True)
-    to = models.EmailField()
-    kind = models.CharField(max_length=32)
-    subject = models.CharField(max_length=250)
-    text = models.TextField()
-    html = models.TextField(blank=True)
 
     class Meta:
         indexes = [

@@ -13,6 +13,7 @@ from games.models.mail import (
     ReadReply,
     Receipt,
     Wake,
+    WrittenEmail,
     owed,
     unsent_index,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "Receipt",
     "Seat",
     "Wake",
+    "WrittenEmail",
     "carried_phase",
     "claim",
     "new_link_key",

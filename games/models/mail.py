@@ -67,6 +67,20 @@ class MailRow(models.Model):
         abstract = True
 
 
+class WrittenEmail(MailRow):
+    """An app's outbox row that holds its email as written (rendered in the transaction that decided it is due):
+    the address, its kind, and the subject and bodies the sender sends as they are."""
+
+    to = models.EmailField()
+    kind = models.CharField(max_length=32)
+    subject = models.CharField(max_length=250)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+
+    class Meta:
+        abstract = True
+
+
 class OutboundEmail(MailRow):
     """The email outbox: a row per (phase, seat, kind), written in the transaction that decides the
     email is due, claimed and sent by a task after commit. The unique constraint makes every email
