@@ -7,6 +7,10 @@ is first read. Both are pure and deterministic, so a payload that fails to parse
 What a payload that was read says is games/incoming/mail/inbound.py's (orders) and games/talk/inbound.py's (table talk):
 they answer through the receipts' outbox (games/outgoing/receipts.py), so nothing after the reading depends on outgoing
 mail.
+
+A message that comes without a provider (the mail server's pipe, `manage.py readmail`; a mailbox read over IMAP,
+`manage.py mailbox`) is handed to the same receivers by take_raw, as the event anymail's raw-MIME webhooks build:
+one path from the raw message on.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from anymail import urls as anymail_urls
-from anymail.signals import AnymailInboundEvent
+from anymail.inbound import AnymailInboundMessage
+from anymail.signals import AnymailInboundEvent, EventType, inbound
 from anymail.webhooks.base import AnymailCoreWebhookView
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
@@ -78,3 +83,19 @@ def inbound_urlpatterns() -> list[URLPattern]:
             readable: Any = type(view.__name__, (ReadableInbound, view), {})
             patterns.append(re_path(route.pattern.regex.pattern, readable.as_view(), name=route.name))
     return patterns
+
+
+def take_raw(raw: bytes, via: str, envelope_recipient: str | None = None) -> bool:
+    """Hand one RFC 5322 message, as the mail server delivered it, to the inbound receivers, as anymail's raw-MIME
+    webhooks do (Python's email package parses it: AnymailInboundMessage is its EmailMessage). `via` names the
+    way in for the log lines ("pipe", "imap"). True once the receivers took it (stored, answered or ignored, in
+    their own transactions); False if it cannot be read, which a retry would not change. Errors of the database
+    or the code propagate: the caller keeps the message for another try."""
+    message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
+    message.envelope_recipient = envelope_recipient
+    event = AnymailInboundEvent(event_type=EventType.INBOUND, esp_event=raw, message=message)
+    try:
+        inbound.send(sender=take_raw, event=event, esp_name=via)
+    except UnreadablePayload:
+        return False
+    return True
