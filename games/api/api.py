@@ -59,11 +59,20 @@ def _refused(request: HttpRequest, error: Problem) -> HttpResponse:
 
 @api.exception_handler(ValidationError)
 def _malformed(request: HttpRequest, error: ValidationError) -> HttpResponse:
-    errors = [
-        {"field": ".".join(str(part) for part in e.get("loc", ())), "message": e.get("msg", "")} for e in error.errors
-    ]
+    errors = [{"field": field_name(e.get("loc", ())), "message": e.get("msg", "")} for e in error.errors]
     first = errors[0] if errors else {"field": "", "message": "malformed request"}
     return _problem(422, "request-shape", f"{first['field']}: {first['message']}", errors=errors)
+
+
+def field_name(loc: Any) -> str:
+    """A field as the caller wrote it: `vote`, `options.press`, `page` (django-ninja's location starts with where
+    the value came from and, for a body, the endpoint's own parameter name: `body.body.vote`)."""
+    parts = [str(part) for part in loc]
+    if parts[:1] == ["body"]:
+        parts = parts[2:] or parts[1:]
+    elif parts[:1] and parts[0] in ("query", "path", "header", "cookie", "form", "file"):
+        parts = parts[1:]
+    return ".".join(parts)
 
 
 @api.exception_handler(AuthenticationError)

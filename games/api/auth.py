@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from ninja.errors import AuthenticationError
 from ninja.security import APIKeyCookie, HttpBearer
 
 from games.api import tokens
@@ -93,6 +94,13 @@ class SessionAuth(APIKeyCookie):
 
     param_name = settings.SESSION_COOKIE_NAME
 
+    def _get_key(self, request: HttpRequest) -> str | None:
+        """No session to check, no CSRF to check: a call with no session cookie, or one that sent a bearer token
+        (which TokenAuth did not know), is unauthenticated (401), never a CSRF refusal (403)."""
+        if not request.COOKIES.get(self.param_name) or "authorization" in request.headers:
+            return None
+        return super()._get_key(request)
+
     def authenticate(self, request: HttpRequest, key: str | None) -> Any:
         player = sessions.account_player(request)
         if player is not None:
@@ -101,3 +109,15 @@ class SessionAuth(APIKeyCookie):
 
 
 AUTH = [TokenAuth(), SessionAuth()]
+
+
+def optional_caller(request: HttpRequest) -> Caller | None:
+    """The caller of a public endpoint, if it names one (a token, a session); a token it does not know is a 401
+    there too, as everywhere."""
+    for method in AUTH:
+        found = method(request)
+        if isinstance(found, Caller):
+            return found
+    if "authorization" in request.headers:
+        raise AuthenticationError()
+    return None

@@ -16,6 +16,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
+from games.api.auth import optional_caller
 from games.api.lobby_forms import GameOptionsOut, TableIn, games_offered, table_form
 from games.api.problems import ERRORS, Problem
 from games.api.views_common import caller, game_or_404, my_seat
@@ -150,8 +151,13 @@ def open_tables(request: HttpRequest) -> list[dict[str, Any]]:
 
 @router.get("/lobby/tables/{key}", response={200: TableOut, **ERRORS}, auth=None, summary="A table")
 def table(request: HttpRequest, key: str) -> dict[str, Any]:
-    """A table as anyone with its key sees it (a private one's key is its link)."""
-    return _out(table_facts(_table(key)))
+    """A table as anyone with its key sees it (a private one's key is its link); with a token (or a session), as
+    its player sees it: their own seat (`you`), their invitation (`invited`), the invited addresses to its creator."""
+    found = _table(key)
+    who = optional_caller(request)
+    if who is None or who.player is None:
+        return _out(table_facts(found))
+    return _seen_by(found, who.player)
 
 
 def _act(request: HttpRequest, key: str, action: Callable[[Table, Player], object]) -> tuple[Table, Player]:

@@ -15,7 +15,7 @@ from games.api.problems import Problem
 from games.engines import all_engines, get_engine
 from games.engines.base import OptionSpec
 from games.lobby.facts import option_label
-from games.lobby.forms import LOCAL_FORMAT, OPTION_PREFIX, SEAT_PREFIX, TableForm, seat_field_name
+from games.lobby.forms import OPTION_PREFIX, SEAT_PREFIX, SECONDS_FORMAT, TableForm, seat_field_name
 from games.models import Player
 from games.outgoing import messages
 
@@ -130,11 +130,11 @@ def _seat_values(spec: OptionSpec, value: Any, most: int) -> dict[str, str]:
 
 
 def _local_start(start_by: datetime, player: Player) -> str:
-    """The start time as the page's form takes it: the wall-clock time in the player's zone."""
+    """The start time as the page's form takes it: the wall-clock time in the player's zone, to the second."""
     if start_by.tzinfo is None:
-        return start_by.strftime(LOCAL_FORMAT)
+        return start_by.strftime(SECONDS_FORMAT)
     try:
-        return start_by.astimezone(messages.zone_of(player.time_zone)).strftime(LOCAL_FORMAT)
+        return start_by.astimezone(messages.zone_of(player.time_zone)).strftime(SECONDS_FORMAT)
     except (OverflowError, ValueError):
         raise _refused("The start time must be between 10 minutes and 30 days from now.", "start_by") from None
 

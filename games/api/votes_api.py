@@ -112,7 +112,12 @@ def one_vote(request: HttpRequest, game_id: int, proposal_id: int) -> dict[str, 
     raise Problem(404, "no-vote", "There is no such vote at this table.")
 
 
-@router.post("/games/{game_id}/votes", response={200: ActedOut, **ERRORS}, summary="Propose a draw or a cancel")
+@router.post(
+    "/games/{game_id}/votes",
+    response={200: ActedOut, **ERRORS},
+    summary="Propose a draw or a cancel",
+    operation_id="propose_vote",  # the lobby's `propose` proposes a table: an operationId is unique
+)
 def propose(request: HttpRequest, game_id: int, body: ProposeIn) -> dict[str, Any]:
     """Propose to the table, voting yes; every other player is asked by email. Refused (422) while a vote is
     open, once the same proposal failed in this turn, while the game is paused, or where its league does not

@@ -23,6 +23,7 @@ from games.lobby.tables import TableSpec
 from games.outgoing import messages
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
+SECONDS_FORMAT = LOCAL_FORMAT + ":%S"
 OPTION_PREFIX = "option_"
 SEAT_PREFIX = "seat_option_"  # seat_option_<name>_<seat from 1>: a per-seat option's value for one seat
 MOST_INVITATIONS = 10  # per table at creation (more can follow from the table's page, within the day's cap)
@@ -147,8 +148,9 @@ class TableForm(forms.Form):
         return [address.lower() for address in addresses]
 
     def clean_start_by(self) -> datetime:
-        try:
-            naive = datetime.strptime(self.cleaned_data["start_by"], LOCAL_FORMAT)  # noqa: DTZ007 (local: below)
+        text = self.cleaned_data["start_by"]
+        try:  # a browser's datetime-local posts minutes, or seconds too; the API sends seconds (SECONDS_FORMAT)
+            naive = datetime.strptime(text, SECONDS_FORMAT if text.count(":") == 2 else LOCAL_FORMAT)  # noqa: DTZ007
         except ValueError:
             raise forms.ValidationError("Give the start time as a date and a time of day.") from None
         return naive.replace(tzinfo=messages.zone_of(self.zone_name))

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -24,7 +25,10 @@ from games.outgoing import messages
 DAY = timedelta(hours=24)
 # What an invitation quotes of its sender (their name, the table's name) goes to addresses that did not ask for
 # it: no web or email address in it, or the form would carry a spammer's link to anyone.
-LINK_LIKE = re.compile(r"://|www\.|@|\.(?:[a-z]{2,})(?:/|\b)", re.IGNORECASE)
+LINK_LIKE = re.compile(r"://|www\.|@|\.(?:[^\W\d_]{2,})(?:/|\b)", re.IGNORECASE)  # any script's letters: .рф
+# A domain's dots as IDNA reads them (RFC 3490 3.1: the ideographic, fullwidth and halfwidth full stops separate
+# labels too, so `evil。example。com` is a link in a mail client); NFKC folds the other wide forms (＠, ｗｗｗ).
+FULL_STOPS = str.maketrans(dict.fromkeys("\u3002\uff0e\uff61", "."))
 
 
 class LobbyError(ValueError):
@@ -89,7 +93,7 @@ def check_address(inviter: Player, address: str, now: datetime) -> None:
 
 def check_quotable(text: str, what: str) -> None:
     """LobbyError if `text` (a name an invitation quotes) holds something like a web or email address."""
-    if LINK_LIKE.search(text):
+    if LINK_LIKE.search(unicodedata.normalize("NFKC", text).translate(FULL_STOPS)):
         raise LobbyError(f"{what} may not hold a web or email address: invitations quote it. Nothing was sent.")
 
 

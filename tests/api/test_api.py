@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from openapi_spec_validator import validate
 
 from games.api import tokens
 from games.api.models import Token
@@ -103,6 +104,9 @@ def test_refusals_carry_the_pages_messages_and_store_nothing(client: Client, mak
     assert "has no field 'nonsense'" in shape["detail"]
     malformed = refused(api.put(f"/games/{game.pk}/order", {"phase": "one"}), 422)
     assert malformed["type"] == "urn:pbem:problem:request-shape"
+    # A field is named as the caller wrote it, not by where django-ninja found it (body.body.phase)
+    assert {error["field"] for error in malformed["errors"]} == {"phase", "order"}
+    assert malformed["detail"].startswith(("phase: ", "order: "))
     assert orders_of(game) == []
 
 
@@ -183,6 +187,18 @@ def test_a_revoked_or_unknown_token_is_not_signed_in(make_game: Any) -> None:
     assert "Bearer" in Api(made.secret).get("/games")["WWW-Authenticate"] and body["title"] == "Not signed in"
     refused(Api("pbem_" + "x" * 43).get("/games"), 401)
     refused(Api().get("/games"), 401)
+    # Every method: a token the server does not know is not signed in, never a CSRF refusal (the session's)
+    for secret in (made.secret, "pbem_" + "x" * 43):
+        unknown = Api(secret, client=Client(enforce_csrf_checks=True))
+        order = {"phase": 1, "order": {"role": "buyer"}}
+        for response in (
+            unknown.put(f"/games/{game.pk}/order", order),
+            unknown.post(f"/games/{game.pk}/order/check", order),
+            unknown.post(f"/games/{game.pk}/talk", {"text": "hello"}),
+            unknown.get(f"/games/{game.pk}"),
+        ):
+            assert refused(response, 401)["type"] == "urn:pbem:problem:not-signed-in"
+    assert orders_of(game) == []
 
 
 def test_a_token_over_its_rate_is_told_when_to_come_back(make_game: Any, settings: Any) -> None:
@@ -247,6 +263,9 @@ def test_table_talk_within_the_games_options(make_game: Any) -> None:
 def test_the_schema_is_openapi_3_1_with_problem_details_and_browsable_docs() -> None:
     schema = Client().get("/api/v1/openapi.json").json()
     assert schema["openapi"].startswith("3.1")
+    validate(schema)  # what SDK generators check first: among others, every operationId unique
+    ids = [operation["operationId"] for path in schema["paths"].values() for operation in path.values()]
+    assert len(ids) == len(set(ids)) and {"propose", "propose_vote"} <= set(ids)
     put = schema["paths"]["/api/v1/games/{game_id}/order"]["put"]
     assert put["operationId"] == "put_order" and PROBLEM in put["responses"]["422"]["content"]
     docs = Client().get("/api/v1/docs")

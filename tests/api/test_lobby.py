@@ -175,3 +175,25 @@ def test_a_rematch_after_the_game_ends_invites_the_same_players_once():
     assert ann.post(f"/games/{game.pk}/rematch").json()["key"] == made.json()["key"]  # nobody invited twice
     rematch = Table.objects.get(rematch_of=game)
     assert list(rematch.invitations.values_list("address", flat=True)) == ["host@example.com"]
+
+
+def test_a_table_read_with_a_token_is_the_table_as_its_player_sees_it():
+    host = creator()
+    table = propose(host, ["ann@example.com"], size=3)
+    ann = creator("ann@example.com", "Ann")
+    anonymous = Api().get(f"/lobby/tables/{table.key}").json()
+    assert anonymous["invited"] is False and not any(seat["you"] for seat in anonymous["seats"])
+    assert Api(token_for(ann, scope="read")).get(f"/lobby/tables/{table.key}").json()["invited"] is True
+    own = Api(token_for(host, scope="read")).get(f"/lobby/tables/{table.key}").json()
+    assert own["seats"][0]["you"] is True and "ann@example.com" in str(own["seats"])
+    assert "ann@example.com" not in str(anonymous)
+    unknown = Api("pbem_not-a-token").get(f"/lobby/tables/{table.key}")
+    assert unknown.status_code == 401 and unknown.json()["type"] == "urn:pbem:problem:not-signed-in"
+
+
+def test_a_start_time_keeps_its_seconds():
+    start = (timezone.now() + timedelta(days=2)).replace(microsecond=0)
+    start = start.replace(second=41 if start.second != 41 else 17)
+    created = Api(token_for(creator())).post("/lobby/tables", a_table(start_by=start.isoformat()))
+    assert created.status_code == 201, created.json()
+    assert Table.objects.get().start_by == start

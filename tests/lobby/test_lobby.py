@@ -273,7 +273,17 @@ def test_a_finished_games_page_offers_its_players_a_rematch_in_one_click(client)
 
 @pytest.mark.parametrize(
     ("name", "title"),
-    [("Cheap pills at www.spam.example", ""), ("Ann", "Visit https://spam.example"), ("mail me@spam.example", "")],
+    [
+        ("Cheap pills at www.spam.example", ""),
+        ("Ann", "Visit https://spam.example"),
+        ("mail me@spam.example", ""),
+        # IDNA's other full stops separate a domain's labels too: a mail client links each of these
+        ("evil\u3002example\u3002com", ""),
+        ("Ann", "evil\uff0eexample\uff0ecom"),
+        ("evil\uff61example\uff61com", ""),
+        ("mail me\uff20spam.example", ""),
+        ("\u0441\u0430\u0439\u0442.\u0440\u0444", ""),
+    ],
 )
 def test_an_invitation_quotes_no_link_a_spammer_typed_as_a_name(name, title):
     with pytest.raises(LobbyError, match="may not hold a web or email address"):
