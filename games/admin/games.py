@@ -22,6 +22,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import extensions
 from games.admin.newgame import NewGameForm
@@ -228,6 +230,11 @@ def seat_name(seat: Seat) -> str:
     return f"seat {seat.number + 1}: {who}"
 
 
+def seat_in_game(seat: Seat) -> str:
+    """A seat and its game by name, as an organiser reads them ("seat 2: Ann, in #14 Spring Cup ...")."""
+    return _("%(seat)s, in %(game)s") % {"seat": seat_name(seat), "game": seat.game}
+
+
 def shown_deadline(moment: datetime | None, zone_name: str | None = None) -> str:
     """A deadline as an organiser reads it: in the server's time zone (or `zone_name`), which it names."""
     if moment is None:
@@ -370,9 +377,21 @@ class OutboundEmailAdmin(ReadOnlyMixin, OrganisersGames):
     )
     actions = ["send_again"]
 
-    @admin.action(description="Send again (failed or skipped emails)")
+    def has_send_permission(self, request: HttpRequest) -> bool:
+        """Sending is changing the outbox: not the Organiser role's, which reads it (games/leagues/roles.py)."""
+        return bool(request.user.has_perm("games.change_outboundemail"))
+
+    @admin.action(description=gettext_lazy("Send again (failed or skipped emails)"), permissions=["send"])
     def send_again(self, request: HttpRequest, queryset: QuerySet[OutboundEmail]) -> None:
-        games = set(queryset.values_list("game_id", flat=True))
-        queryset.exclude(status=OutboundEmail.Status.SENT).update(status=OutboundEmail.Status.PENDING)
-        sent = sum(emails.send_pending(game_id) for game_id in games)
-        self.message_user(request, f"{sent} email(s) sent.", messages.SUCCESS)
+        """Only an email to the seat's holder now goes again: it is rendered when sent, with the seat's hand and
+        live links, so one written for an earlier holder would hand them the seat (emails.for_holder)."""
+        rows = list(queryset.exclude(status=OutboundEmail.Status.SENT).select_related("seat__player", "game"))
+        again = [row for row in rows if emails.for_holder(row)]
+        OutboundEmail.objects.filter(pk__in=[row.pk for row in again]).update(status=OutboundEmail.Status.PENDING)
+        sent = sum(emails.send_pending(game_id) for game_id in {row.game_id for row in again})
+        self.message_user(request, ngettext("%d email sent.", "%d emails sent.", sent) % sent, messages.SUCCESS)
+        stale = [row for row in rows if not emails.for_holder(row)]
+        if stale:
+            names = "; ".join(f"{row.kind} to {row.to} ({seat_in_game(row.seat)})" for row in stale)
+            refused = _("Not sent, as the seat is no longer theirs (its holder now gets their own emails): %s.")
+            self.message_user(request, refused % names, messages.WARNING)

@@ -64,8 +64,10 @@ class ListedLookupsOnly(admin.ModelAdmin):
 
 class StaffScoped(ListedLookupsOnly):
     """On a server shared by several organisers, staff who are not superusers see only the rows `scope`
-    keeps. Lists, change pages, pickers and bulk actions all start from get_queryset, so nothing else can
-    reach another organiser's rows. Lengths of time read "2 days", not Django's "2 00:00:00"."""
+    keeps. Lists, change pages and bulk actions start from get_queryset; a form's choices of another model
+    (a membership's player, a vacation's member) and a list's filter by a related row ("By league") are
+    scoped as that model's own admin list is, so nothing else can reach another organiser's rows. Lengths
+    of time read "2 days", not Django's "2 00:00:00"."""
 
     formfield_overrides = {models.DurationField: {"form_class": DurationInWordsField}}
 
@@ -75,6 +77,23 @@ class StaffScoped(ListedLookupsOnly):
 
     def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
         raise NotImplementedError
+
+    def get_field_queryset(self, db: Any, db_field: Any, request: HttpRequest) -> QuerySet[Any] | None:
+        """A form's choices of a related model: the rows its own admin lists to this user. Django would offer
+        every row of the table (a picker's POST takes any id it is given: another league's player)."""
+        related = self.admin_site._registry.get(db_field.remote_field.model)
+        if isinstance(related, StaffScoped) and not request.user.is_superuser:
+            return related.get_queryset(request).using(db)
+        return super().get_field_queryset(db, db_field, request)
+
+    def get_list_filter(self, request: HttpRequest) -> Any:
+        """A filter by a related row offers only the rows of this list (Django's lists every league)."""
+        return [self.scoped_filter(item) for item in super().get_list_filter(request)]
+
+    def scoped_filter(self, item: Any) -> Any:
+        if isinstance(item, str) and get_fields_from_path(self.model, item)[-1].is_relation:
+            return (item, admin.RelatedOnlyFieldListFilter)
+        return item
 
     def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> HttpResponse | None:
         """A bulk action run from another page (the organiser's console posts to the lists' own actions, so a

@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.urls import path, reverse
 from django.utils import timezone
@@ -34,13 +34,8 @@ class OrganisersOwn(StaffScoped):
     league_path = "league"
 
     def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
+        # Pick lists (a league, a player, a member) come scoped from those models' own admins (StaffScoped).
         return queryset.filter(**{f"{self.league_path}__in": League.objects.filter(organisers=user)})
-
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        # Pick lists offer only the organiser's own leagues (players come scoped from the player admin).
-        if db_field.name == "league" and not request.user.is_superuser:
-            kwargs["queryset"] = League.objects.filter(**{"organisers": request.user})
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(League)
@@ -60,6 +55,15 @@ class LeagueAdmin(OrganisersOwn):
         ("Standings", {"fields": ["points"]}),
         ("Ending games early", {"fields": ["early_endings"]}),
     ]
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """The organisers an organiser may name: themselves and those they already run a league with (the
+        server's other staff accounts are other organisers' business; a superuser names anyone)."""
+        if db_field.name == "organisers" and not request.user.is_superuser:
+            ours = League.objects.filter(organisers__pk=request.user.pk or 0)
+            users = db_field.remote_field.model._default_manager
+            kwargs["queryset"] = users.filter(Q(pk=request.user.pk) | Q(leagues__in=ours)).distinct()
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -317,6 +321,9 @@ class VacationAdmin(OrganisersOwn):
             members = Membership.objects.exclude(status=Membership.Status.DROPPED).select_related("player", "league")
             if not request.user.is_superuser:
                 members = members.filter(league__in=League.objects.filter(organisers__pk=request.user.pk or 0))
+            league = request.GET.get("league", "")  # the console's link: that league's members only
+            if league.isdigit():
+                members = members.filter(league_id=league)
             kwargs["queryset"] = members.order_by("league__name", "player__name", "player__email")
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 

@@ -295,12 +295,20 @@ def build_with_sections(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlt
     return message, [shown for _, shown in sections]
 
 
+def for_holder(row: OutboundEmail) -> bool:
+    """The row is addressed to whoever holds its seat now, at their address now. An email is rendered when it is
+    sent, with the seat's hand and live links: one written for an earlier holder (the seat was replaced since),
+    or for an address its player has left, would give them to someone who no longer holds the seat."""
+    return row.seat.player is not None and row.to == row.seat.player.email
+
+
 def is_obsolete(row: OutboundEmail) -> bool:
-    """A turn email or reminder for a phase that has resolved asks for something no longer wanted; and an email
-    its player would no longer be written (the address bounced, or they declined it, since the row was)."""
+    """A turn email or reminder for a phase that has resolved asks for something no longer wanted; an email
+    its player would no longer be written (the address bounced, or they declined it, since the row was); and
+    one to somebody who no longer holds the seat."""
     if row.asks_for_order and row.phase.status != Phase.Status.OPEN:
         return True
-    return not mailpolicy.emails_seat(row.seat, row.kind)
+    return not for_holder(row) or not mailpolicy.emails_seat(row.seat, row.kind)
 
 
 # Rows a sender claims at a time: a burst (a league's deadline) goes out in tasks of this many emails, each

@@ -118,7 +118,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
 
         page.goto(server + reverse("admin:leagues_league_console", args=[league.pk]))
         page.get_by_role("link", name="Record a vacation").click()
-        page.wait_for_url(f"**{reverse('admin:leagues_vacation_add')}")
+        page.wait_for_url(f"**{reverse('admin:leagues_vacation_add')}?league={league.pk}")
         look(page, "recording a vacation", findings)
         away = Membership.objects.select_related("player").get(league=league, player=second.seats.get(number=2).player)
         page.get_by_label("Member").select_option(str(away.pk))
