@@ -10,6 +10,8 @@ from django.conf import settings
 from django.core.checks import Error, Warning, register
 from django.utils.module_loading import import_string
 
+from games.outgoing import dkim
+
 
 @register()
 def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
@@ -53,6 +55,7 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
         )
     if settings.EMAIL_PROVIDER == "smtp":
         problems += smtp_problems()
+    problems += dkim_problems()
     try:
         ZoneInfo(settings.TIME_ZONE)
     except (ZoneInfoNotFoundError, ValueError):
@@ -97,3 +100,38 @@ def smtp_problems() -> list[Any]:
             )
         )
     return problems
+
+
+def dkim_problems() -> list[Any]:
+    """PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE go together, the key must be a PEM private key we can read (or every
+    email would fail at its signing), and only mail through our own relay is signed by us."""
+    if not (settings.PBEM_DKIM_SELECTOR or settings.PBEM_DKIM_KEY_FILE):
+        return []
+    if not dkim.configured():
+        return [
+            Error(
+                "Only one of PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE is set: mail is sent unsigned.",
+                hint="Set both (manage.py dnsrecords then prints the record to publish), or neither.",
+                id="pbem.E008",
+            )
+        ]
+    try:
+        dkim.public_key(settings.PBEM_DKIM_KEY_FILE)
+    except (OSError, ValueError, TypeError) as error:
+        return [
+            Error(
+                f"PBEM_DKIM_KEY_FILE is no RSA private key in PEM without a password ({type(error).__name__}).",
+                hint="openssl genrsa -out /etc/pbem/dkim.pem 2048 makes one (RSA); the server's user must read it.",
+                id="pbem.E009",
+            )
+        ]
+    if settings.EMAIL_PROVIDER != "smtp":
+        return [
+            Warning(
+                "PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE are set, but mail goes through a provider's API, which "
+                "signs with its own keys: the key is not used.",
+                hint="Set up DKIM at the provider, or send through your own relay (EMAIL_PROVIDER=smtp).",
+                id="pbem.W005",
+            )
+        ]
+    return []

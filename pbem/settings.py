@@ -338,8 +338,16 @@ EMAIL_PORT = env_int("EMAIL_PORT", 465 if EMAIL_USE_SSL else 587 if EMAIL_USE_TL
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
+# DKIM signing of what goes through a relay of one's own (games/outgoing/dkim.py): the selector (a name of the
+# operator's choice, published as <selector>._domainkey.<domain>), the PEM private key's file, and the signing domain
+# (default: DEFAULT_FROM_EMAIL's). `manage.py dnsrecords` prints the records to publish.
+PBEM_DKIM_SELECTOR = os.environ.get("PBEM_DKIM_SELECTOR", "").strip()
+PBEM_DKIM_KEY_FILE = os.environ.get("PBEM_DKIM_KEY_FILE", "").strip()
+PBEM_DKIM_DOMAIN = os.environ.get("PBEM_DKIM_DOMAIN", "").strip()
 if EMAIL_PROVIDER == "test":
     EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
+elif EMAIL_PROVIDER == "smtp" and PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE:
+    EMAIL_BACKEND = "games.outgoing.dkim.SigningBackend"
 elif EMAIL_PROVIDER == "smtp":
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 elif EMAIL_PROVIDER:

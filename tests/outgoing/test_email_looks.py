@@ -7,12 +7,14 @@ sign-in email, a vote's two emails (games/votes) and the lobby's three (games/lo
 dark (prefers-color-scheme: dark: the emails' own dark styles) and in a client's forced dark (Chromium's auto dark
 mode, which leaves an email that declares its own dark colours alone): axe-core finds no text below 4.5:1
 contrast, and no email holds text it hides (a preheader that repeats the first line). Debian's SpamAssassin, local
-tests only (`spamassassin -t -L`), scores every email 0.0, all of them read in one call. Skips without Chromium or
-SpamAssassin unless PBEM_REQUIRE_SERVICES=1. With PBEM_SCREENSHOTS (`make screenshots`) it keeps a picture of each
-game's turn email in the three modes."""
+tests only (`spamassassin -t -L`), scores every email 0.0, all of them read in one call. Sent through our own relay
+with a DKIM key (issue 42), every kind arrives signed, and dkimpy verifies it with the key's public half. Skips
+without Chromium or SpamAssassin unless PBEM_REQUIRE_SERVICES=1. With PBEM_SCREENSHOTS (`make screenshots`) it
+keeps a picture of each game's turn email in the three modes."""
 
 from __future__ import annotations
 
+import base64
 import mailbox
 import re
 import shutil
@@ -23,6 +25,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.core.mail import get_connection
 
 from games.engines import all_engines
 from games.incoming.sessions import email_sign_in_link
@@ -35,6 +38,7 @@ from tests.support.browser import AXE, CHROMIUM, picture
 from tests.support.game_renders import PLAYERS, emails_due, points
 from tests.support.lobby import spec as lobby_spec
 from tests.support.services import missing_service
+from tests.support.smtp import DKIM_SELECTOR, Sink, dkim_key, verifies
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +176,37 @@ def test_spamassassin_scores_every_kind_of_game_email_zero(
         if float(score) != 0.0
     ]
     assert not scored, "\n".join(scored)
+
+
+@pytest.fixture
+def smtp_extra_env(tmp_path: Path) -> dict[str, str]:
+    """The relay's operator has a DKIM key (smtp_sink reads this)."""
+    return {"PBEM_DKIM_SELECTOR": DKIM_SELECTOR, "PBEM_DKIM_KEY_FILE": str(dkim_key(tmp_path))}
+
+
+def test_every_kind_of_email_sent_through_our_relay_is_dkim_signed_and_verifies(
+    make_game: Any, django_capture_on_commit_callbacks: Any, smtp_sink: Sink, settings: Any
+) -> None:
+    signing = settings.EMAIL_BACKEND  # games.outgoing.dkim.SigningBackend, as pbem.settings chose it for the relay
+    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"  # where collected() finds the emails
+    found = collected(make_game, django_capture_on_commit_callbacks)
+    with get_connection(signing) as relay:
+        assert relay.send_messages([message for _what, message in found]) == len(found)
+    assert len(smtp_sink.received) == len(found)
+    key = {f"{DKIM_SELECTOR}._domainkey.pbem.localhost": f"v=DKIM1; k=rsa; p={public_half(settings)}".encode()}
+    arrived = zip(found, smtp_sink.received, strict=True)
+    assert [what for (what, _), (_, _, raw) in arrived if not verifies(raw, key)] == []
+    unsubscribing = [raw for _, _, raw in smtp_sink.received if b"\r\nList-Unsubscribe-Post:" in raw]
+    assert unsubscribing, "the news emails offer one-click unsubscribe"
+    for raw in unsubscribing:  # RFC 8058: a one-click unsubscribe counts only when both its headers are signed
+        signature = re.sub(r"\s+", "", raw.split(b"\r\n\r\n")[0].decode()).lower()
+        signed = re.findall(r"h=([^;]*)", signature)[0].split(":")
+        assert {"list-unsubscribe", "list-unsubscribe-post"} <= set(signed), signed
+
+
+def public_half(settings: Any) -> str:
+    """The key's public half as `openssl rsa -pubout` gives it, base64 of the DER: what a DKIM record's p= holds."""
+    pem = subprocess.run(
+        ["openssl", "rsa", "-in", settings.PBEM_DKIM_KEY_FILE, "-pubout", "-outform", "DER"], capture_output=True
+    )
+    return base64.b64encode(pem.stdout).decode()

@@ -51,4 +51,3 @@ class Command(BaseCommand):
             log.error("readmail: the message could not be taken (%s): the mail server will retry", type(error).__name__)
             raise CommandError("the message could not be taken now: try again later", returncode=EX_TEMPFAIL) from None
         self.stdout.write("taken" if taken else "refused: unreadable")
-
