@@ -17,11 +17,11 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.extensions import Outbox
-from games.hooks import guard, mail, shapes, transport
+from games.hooks import guard, mail, pace, shapes, transport
 from games.hooks.models import Delivery, Hook
 from games.hooks.notices import SEND_HOOKS
 from games.models import MailStatus
@@ -58,6 +58,9 @@ def attempt(row: Delivery, at: datetime) -> bool:
     if not hook.enabled:  # disabled since the row was written: it is not sent
         Delivery.objects.filter(pk=row.pk).update(status=MailStatus.SKIPPED)
         return False
+    if pace.slot(hook.pk, hook.kind) is None:  # the receiver's pace (or its 429) says later
+        put_back(row, pace.next_free(hook.pk, hook.kind), "")
+        return False
     try:
         target = guard.check(hook.url)
     except guard.Refused as refusal:
@@ -69,6 +72,10 @@ def attempt(row: Delivery, at: datetime) -> bool:
             shaped.body,
             shaped.headers,
         )
+    seconds = pace.retry_after(answer.retry_after, timezone.now()) if answer.status == 429 else None
+    if seconds is not None:  # the receiver's own limit: obeyed, and not counted against the hook
+        put_back(row, pace.hold(hook.pk, hook.kind, seconds), answer.problem, code=429)
+        return False
     if answer.ok:
         Delivery.objects.filter(pk=row.pk).update(
             status=MailStatus.SENT, sent_at=at, status_code=answer.status, error=""
@@ -77,6 +84,14 @@ def attempt(row: Delivery, at: datetime) -> bool:
         return True
     failed(row, answer, at)
     return False
+
+
+def put_back(row: Delivery, when: datetime, error: str, code: int | None = None) -> None:
+    """Back to pending for `when`, the claim's attempt given back: a receiver's pace is not a failure."""
+    Delivery.objects.filter(pk=row.pk).update(
+        status=MailStatus.PENDING, next_try_at=when, attempts=F("attempts") - 1, error=error, status_code=code
+    )
+    publish(SEND_HOOKS, countdown=max((when - timezone.now()).total_seconds(), 0.0))
 
 
 def failed(row: Delivery, answer: transport.Answer, at: datetime) -> None:
@@ -112,8 +127,9 @@ def disable(hook: Hook, reason: str, at: datetime, *, tell: bool = False) -> boo
 
 
 def enable(hook: Hook) -> None:
-    """Its owner enables it again: news from now on is delivered (what was skipped meanwhile is not)."""
-    Hook.objects.filter(pk=hook.pk).update(enabled=True, disabled_reason="", disabled_at=None)
+    """Its owner enables it again: news from now on is delivered (what was skipped meanwhile is not), its pace
+    starting afresh."""
+    Hook.objects.filter(pk=hook.pk).update(enabled=True, disabled_reason="", disabled_at=None, next_post_at=None)
 
 
 def unsent() -> Iterable[Delivery]:

@@ -67,6 +67,8 @@ class Hook(models.Model):
     disabled_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     last_ok_at = models.DateTimeField(null=True, blank=True)
+    # The receiver's pace (games/hooks/pace.py): the bucket's next theoretical post, pushed on by a 429.
+    next_post_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [

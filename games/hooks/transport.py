@@ -37,6 +37,7 @@ USER_AGENT = "pbem-webhooks/1"
 class Answer:
     status: int  # 0: no answer (the connection failed)
     problem: str = ""  # why it is not a success, in words safe to store and show its owner (never the URL)
+    retry_after: str | None = None  # a 429's Retry-After header, as sent (games/hooks/pace.py reads it)
 
     @property
     def ok(self) -> bool:
@@ -81,12 +82,15 @@ def post(target: Target, body: bytes, headers: dict[str, str]) -> Answer:
         return Answer(0, "the receiver did not answer in time")
     except (urllib3.exceptions.HTTPError, OSError) as error:
         return Answer(0, f"could not connect to the receiver ({type(error).__name__})")
-    return Answer(response.status, problem_of(response.status))
+    wait = response.headers.get("Retry-After") if response.status == 429 else None
+    return Answer(response.status, problem_of(response.status), wait)
 
 
 def problem_of(status: int) -> str:
     if 200 <= status < 300:
         return ""
+    if status == 429:
+        return "the receiver asked us to slow down (429)"
     if 300 <= status < 400:
         return f"the receiver answered {status}, a redirect; webhooks follow no redirects"
     return f"the receiver answered {status}"
