@@ -287,11 +287,20 @@ class Engine(ABC):
                 chain.append(after.choices[0].spelled())
             yield from reversed(legal)  # the longest legal chain first
 
-    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
-        """A copy of `state` with everything `seat` may not see re-randomised (other hands, deck order).
-        The contract test checks that `view(state, seat)` does not change under it: that is how we know a
-        view leaks nothing. An engine without hidden information returns the state as it is."""
+    def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """A full state drawn at random among those `seat` cannot tell from `state`: everything it may not
+        see (other hands, deck order, hidden money) dealt again from what it knows, sizes kept. It depends on
+        what `seat` sees and on `rng` alone, so two states that differ only where `seat` cannot see give the
+        same state under the same `rng`: the bots' search (games/engines/search.py) plays on these and never
+        on the true hidden state, and the contract test checks both. An engine without hidden information
+        returns the state as it is."""
         return state
+
+    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """A copy of `state` with everything `seat` may not see re-randomised: the determinization. The
+        contract test checks that `view(state, seat)` does not change under it: that is how we know a view
+        leaks nothing."""
+        return self.determinize(state, seat, rng)
 
     def seat_name(self, state: State, seat: int) -> str:
         """How the rules name a seat (a country, a colour); the server adds the player's own name."""

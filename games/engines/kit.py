@@ -126,6 +126,14 @@ def copy_state(state: State) -> State:
     return copied
 
 
+def redealt(items: Iterable[Any], rng: random.Random) -> list[Any]:
+    """`items` in an order drawn by `rng` alone: put in a fixed order first, so that a determinization
+    does not depend on the hidden order they came in (other hands, a deck)."""
+    pool = sorted(items, key=json.dumps)
+    rng.shuffle(pool)
+    return pool
+
+
 class DecisionEngine(Engine):
     decisions: Mapping[str, Decision]
     seat_word = "seat"  # what `validate` calls a seat that does not exist

@@ -33,7 +33,7 @@ from games.engines.genoa.decisions import DECISIONS
 from games.engines.genoa.flow import begin_turn
 from games.engines.genoa.orders import not_asked_reason
 from games.engines.genoa.view import build_view
-from games.engines.kit import DecisionEngine, Placing, copy_state, ranked
+from games.engines.kit import DecisionEngine, Placing, copy_state, ranked, redealt
 
 
 def _goods_count(state: State, seat: int) -> int:
@@ -123,26 +123,26 @@ class GenoaEngine(DecisionEngine):
             "acquire": f"{where} — acquisitions ({colour(state['asked'][0])})" if state["asked"] else where,
         }[state["step"]]
 
-    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
+    def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         hidden = copy_state(state)
         others = [other for other in range(hidden["players"]) if other != seat]
         for kind in PILES:
             # Card backs show the pile, so only the faces of other hands and of the deck are re-dealt.
-            pool = hidden["decks"][kind] + [c for o in others for c in hidden["hands"][o] if c[0] == kind]
-            rng.shuffle(pool)
+            pool = redealt(hidden["decks"][kind] + [c for o in others for c in hidden["hands"][o] if c[0] == kind], rng)
             for other in others:
                 count = sum(1 for c in hidden["hands"][other] if c[0] == kind)
                 kept = [c for c in hidden["hands"][other] if c[0] != kind]
                 hidden["hands"][other] = sort_cards(kept + [pool.pop() for _ in range(count)])
             hidden["decks"][kind] = pool
         for key in ("goods", "tiles"):
-            pool = [item for o in others for item in hidden[key][o]]
-            rng.shuffle(pool)
+            pool = redealt([item for o in others for item in hidden[key][o]], rng)
             for other in others:
                 count = len(hidden[key][other])
                 hidden[key][other] = sorted(pool.pop() for _ in range(count))
+        # Other purses are hidden: guessed near the seat's own (everyone starts alike and earns alike).
+        own = START_DUCATS if seat is None else hidden["ducats"][seat]
         for other in others:
-            hidden["ducats"][other] = rng.randint(0, 400)
+            hidden["ducats"][other] = round(own * rng.uniform(0.6, 1.4))
         return hidden
 
     def seat_name(self, state: State, seat: int) -> str:

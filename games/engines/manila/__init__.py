@@ -17,7 +17,7 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import Choice, OptionSpec, Standing, State
-from games.engines.kit import DecisionEngine, Placing, copy_state, ranked
+from games.engines.kit import DecisionEngine, Placing, copy_state, ranked, redealt
 from games.engines.manila.data import (
     COLOURS,
     REDEEM,
@@ -125,12 +125,11 @@ class ManilaEngine(DecisionEngine):
         stage = STAGE_NAMES.get(state["step_stage"], state["step_stage"])
         return f"Voyage {state['voyage']} — {stage}"
 
-    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
+    def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Other seats' shares are face down: deal their wares out again among them, same counts."""
         hidden = copy_state(state)
         others = [other for other in range(hidden["players"]) if other != seat]
-        pile = [ware for other in others for ware in hidden["shares"][other]]
-        rng.shuffle(pile)
+        pile = redealt([ware for other in others for ware in hidden["shares"][other]], rng)
         for other in others:
             count = len(hidden["shares"][other])
             hidden["shares"][other], pile = sorted(pile[:count]), pile[count:]

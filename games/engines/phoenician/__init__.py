@@ -17,7 +17,7 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import OptionSpec, Standing, State
-from games.engines.kit import DecisionEngine, Placing, copy_state, ranked
+from games.engines.kit import DecisionEngine, Placing, copy_state, ranked, redealt
 from games.engines.phoenician.data import COLOURS, DEFAULT_ROUND_LIMIT, HAND_SIZE, START_GOLD, full_deck
 from games.engines.phoenician.decisions import DECISIONS
 from games.engines.phoenician.map import generate
@@ -111,12 +111,11 @@ class PhoenicianEngine(DecisionEngine):
             return f"Round {state['round']} — {COLOURS[state['offer']['to']]} answers {active}'s trade offer"
         return f"Round {state['round']} — {active}'s turn"
 
-    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
+    def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Other hands and the deck order re-dealt at random (sizes kept); offers hidden from third ships."""
         hidden = copy_state(state)
         others = [other for other in range(hidden["players"]) if other != seat]
-        pool = hidden["deck"] + [card for other in others for card in hidden["hands"][other]]
-        rng.shuffle(pool)
+        pool = redealt(hidden["deck"] + [card for other in others for card in hidden["hands"][other]], rng)
         for other in others:
             size = len(hidden["hands"][other])
             hidden["hands"][other], pool = pool[:size], pool[size:]

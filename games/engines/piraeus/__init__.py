@@ -14,7 +14,7 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import Choice, OptionSpec, Standing, State
-from games.engines.kit import DecisionEngine, Placing, copy_state, ranked
+from games.engines.kit import DecisionEngine, Placing, copy_state, ranked, redealt
 from games.engines.piraeus.data import (
     COUNTRIES,
     GOODS,
@@ -119,12 +119,12 @@ class PiraeusEngine(DecisionEngine):
             "bid": f"{day} — deals, round {state['round']}, bidding",
         }.get(state["step"], "Game over")
 
-    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
+    def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         hidden = copy_state(state)
         for other, country in enumerate(hidden["countries"]):
             if other != seat:
                 hidden["hands"][other] = sort_cards(rng.sample(country_deck(country), len(hidden["hands"][other])))
-        rng.shuffle(hidden["greek_deck"])
+        hidden["greek_deck"] = redealt(hidden["greek_deck"], rng)
         return hidden
 
     def seat_name(self, state: State, seat: int) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import Choice, OptionSpec, Standing, State
-from games.engines.kit import DecisionEngine, copy_state
+from games.engines.kit import DecisionEngine, copy_state, redealt
 from games.engines.ports_of_call.data import START_CASH
 from games.engines.ports_of_call.decisions import DECISIONS
 from games.engines.ports_of_call.flow import new_state, standings_rows
@@ -95,7 +95,7 @@ class PortsOfCallEngine(DecisionEngine):
             return f"Home cities — {name(state['queue'][0])} chooses"
         return f"Year {state['year']}, quarter {state['quarter']} — {name(state['queue'][0])}'s turn"
 
-    def conceal(self, state: State, seat: int | None, rng: random.Random) -> State:
+    def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Re-deal everything `seat` cannot see: both decks (but forecast cards), other seats' dealt and
         kept cards, and other seats' face-down completed orders."""
         hidden = copy_state(state)
@@ -105,7 +105,7 @@ class PortsOfCallEngine(DecisionEngine):
             pool += hidden["dealt"][other] + hidden["completed"][other]
             if hidden["kept"][other] is not None:
                 pool.append(hidden["kept"][other])
-        rng.shuffle(pool)
+        pool = redealt(pool, rng)
         for other in others:
             hidden["dealt"][other] = [pool.pop() for _ in hidden["dealt"][other]]
             hidden["completed"][other] = [pool.pop() for _ in hidden["completed"][other]]
@@ -114,9 +114,7 @@ class PortsOfCallEngine(DecisionEngine):
         hidden["order_discard"] = [pool.pop() for _ in hidden["order_discard"]]
         hidden["order_deck"] = pool
         shown = 2 if hidden["options"]["forecast"] else 0
-        rest = hidden["news_deck"][shown:]
-        rng.shuffle(rest)
-        hidden["news_deck"] = hidden["news_deck"][:shown] + rest
+        hidden["news_deck"] = hidden["news_deck"][:shown] + redealt(hidden["news_deck"][shown:], rng)
         return hidden
 
     def seat_name(self, state: State, seat: int) -> str:

@@ -1,0 +1,132 @@
+"""The bots' search (games/engines/search.py) and the engines' determinizations it plays on: a bot never
+reads what its seat cannot see, proven by giving it two states that differ only there."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games.engines import all_engines
+from games.engines.base import Engine, State
+from games.engines.search import Budget, choose_order, draw_order, integer_values, reward
+
+ENGINES = all_engines()
+# Enough iterations for the search to try several orders, few enough for a fast suite (a Ports of Call
+# play-out is the slowest, about a tenth of a second).
+TINY = Budget(seconds=60, iterations=6)
+
+
+def states(engine: Engine, seed: int, every: int = 5, limit: int = 60) -> list[tuple[State, int]]:
+    """(state, an asked seat) at every `every`th decision of a random game of `players(engine, seed)`."""
+    rng = random.Random(seed)
+    state = engine.setup(players(engine, seed), {}, random.Random(f"{seed}:0"))
+    found = []
+    for step in range(limit):
+        prompts = engine.prompts(state)
+        if not prompts:
+            break
+        if step % every == 0:
+            found.append((state, sorted(prompts)[step % len(prompts)]))
+        state, _ = engine.resolve(state, {s: engine.random_order(state, s, rng) for s in prompts}, rng)
+    return found
+
+
+def players(engine: Engine, seed: int) -> int:
+    return engine.min_players + seed % (engine.max_players - engine.min_players + 1)
+
+
+def dumped(state: State) -> str:
+    return json.dumps(state, sort_keys=True)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_a_determinization_reads_only_what_the_seat_sees(engine: Engine) -> None:
+    """It shows the seat what the true state shows it, and two states that differ only where the seat
+    cannot see (`conceal`) give the same determinization under the same random seed."""
+    for seed in range(2):
+        rng = random.Random(seed)
+        for state, _ in states(engine, seed, every=3):
+            for seat in range(players(engine, seed)):
+                drawn = engine.determinize(state, seat, random.Random(7))
+                assert engine.view(drawn, seat) == engine.view(state, seat)
+                other = engine.conceal(state, seat, random.Random(rng.random()))
+                assert dumped(engine.determinize(other, seat, random.Random(7))) == dumped(drawn)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_the_bot_chooses_the_same_order_whatever_it_cannot_see(engine: Engine) -> None:
+    """The search never peeks: the true state and one re-dealt where the seat cannot see give the same
+    order under the same seed, and that order is legal in the true state."""
+    rng = random.Random(engine.slug)
+    chosen_orders = set()
+    for state, seat in states(engine, seed=1, every=9)[:3]:
+        hidden = engine.conceal(state, seat, random.Random(rng.random()))
+        assert dumped(hidden) != dumped(state) or not _has_hidden(engine, state, seat)
+        chosen = choose_order(engine, state, seat, "seed", TINY)
+        assert choose_order(engine, hidden, seat, "seed", TINY) == chosen
+        assert engine.validate(state, seat, chosen) == chosen
+        chosen_orders.add(json.dumps(chosen, sort_keys=True))
+    assert chosen_orders
+
+
+def _has_hidden(engine: Engine, state: State, seat: int) -> bool:
+    return any(dumped(engine.conceal(state, seat, random.Random(n))) != dumped(state) for n in range(5))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_orders_drawn_step_by_step_are_built_from_what_the_engine_offers(engine: Engine) -> None:
+    """draw_order fills each field from its prompt and each "steps" field from next_steps: what it draws
+    is mostly legal, and every "steps" value it draws is one the builder offered step by step."""
+    legal = 0
+    tried = 0
+    for state, seat in states(engine, seed=2, every=3):
+        prompt = engine.prompts(state)[seat]
+        for n in range(3):
+            tried += 1
+            order = draw_order(engine, state, seat, random.Random(n))
+            try:
+                engine.validate(state, seat, order)
+            except ValueError:
+                continue
+            legal += 1
+            for spec in prompt.fields:
+                if spec.kind == "steps":
+                    steps = engine.builder_steps(state, seat, spec.name, order[spec.name])
+                    for k, step in enumerate(steps):
+                        offered = engine.next_steps(state, seat, spec.name, steps[:k]).choices
+                        assert any(_matches(choice.value, step) for choice in offered), (step, offered)
+    assert legal >= tried / 2
+
+
+def _matches(value: str, step: str) -> bool:
+    head, _, tail = value.partition("{n}")
+    return step == value or ("{n}" in value and step.startswith(head) and step.endswith(tail))
+
+
+def test_integer_values_take_both_ends_and_spread_between() -> None:
+    assert integer_values(0, 3) == [0, 1, 2, 3]
+    spread = integer_values(10, 80)
+    assert spread[0] == 10 and spread[-1] == 80 and len(spread) == 8 and spread == sorted(set(spread))
+
+
+def test_a_search_with_no_time_left_still_chooses_a_legal_order() -> None:
+    engine = next(e for e in ENGINES if e.slug == "manila")
+    state, seat = states(engine, seed=3)[0]
+    chosen = choose_order(engine, state, seat, "now", Budget(seconds=0, iterations=1000))
+    assert engine.validate(state, seat, chosen) == chosen
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_the_reward_is_the_win_shared_plus_the_score_place(engine: Engine) -> None:
+    rng = random.Random(4)
+    state = engine.setup(engine.min_players, {}, random.Random(4))
+    while engine.prompts(state):
+        state, _ = engine.resolve(state, {s: engine.random_order(state, s, rng) for s in engine.prompts(state)}, rng)
+    standings = engine.outcome(state)
+    assert standings is not None
+    rewards = {s.seat: reward(engine, state, s.seat) for s in standings}
+    winners = [s.seat for s in standings if s.rank == 1]
+    assert all(rewards[w] >= 0.75 / len(winners) for w in winners)
+    assert all(0 <= r <= 0.25 for seat, r in rewards.items() if seat not in winners)
