@@ -319,6 +319,11 @@ PBEM_REMINDER_HOURS = int(os.environ.get("PBEM_REMINDER_HOURS", "12"))
 # Signed links stay valid this long after the phase's deadline (mail is sometimes read late; the
 # page then shows the phase has moved on rather than a bare error).
 PBEM_LINK_GRACE_HOURS = int(os.environ.get("PBEM_LINK_GRACE_HOURS", "24"))
+# A strong bot's time per decision, in seconds on one core, and its iteration cap (games/play/bots.py): a
+# search that reaches the cap first chooses the same order for the same game, whatever the machine. An easy
+# bot searches a tenth of both.
+PBEM_BOT_SECONDS = float(os.environ.get("PBEM_BOT_SECONDS", "2"))
+PBEM_BOT_ITERATIONS = int(os.environ.get("PBEM_BOT_ITERATIONS", "2000"))
 
 # --- Email -----------------------------------------------------------------------------------------
 # EMAIL_PROVIDER is "smtp" (Django's SMTP backend, for a relay of your own, set by the EMAIL_* variables

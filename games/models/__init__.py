@@ -4,7 +4,7 @@ the log), mail.py (the outboxes, the replies already read, the senders' wake-up 
 or none; a seat with its open phase; claiming due rows in batches). Import them from here:
 `from games.models import Game, claim`."""
 
-from games.models.games import Event, Game, Order, Phase, Player, Seat, new_link_key
+from games.models.games import BotLevel, Event, Game, Order, Phase, Player, Seat, new_link_key
 from games.models.mail import (
     MAX_ATTEMPTS,
     MailRow,
@@ -20,6 +20,7 @@ from games.models.mail import (
 from games.models.queries import carried_phase, claim, unique_row, with_open_phase
 
 __all__ = [
+    "BotLevel",
     "Event",
     "Game",
     "MAX_ATTEMPTS",

@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 def new_link_key() -> str:
@@ -98,6 +99,15 @@ class Game(models.Model):
         return f"#{self.pk} {self.title or self.engine}"
 
 
+class BotLevel(models.TextChoices):
+    """How well a built-in bot plays: any legal order, or the search of games/engines/search.py, briefly
+    (easy) or for the whole time budget per decision (strong); games/play/bots.py."""
+
+    RANDOM = "random", _("random: any legal order")
+    EASY = "easy", _("easy: a short search")
+    STRONG = "strong", _("strong: plays to win")
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -106,6 +116,8 @@ class Seat(models.Model):
     # A bot that stands in for a player who left (a league seat nobody claimed) plays the documented
     # default orders, at once, so it neither stalls the table nor plays moves of its own choosing.
     bot_plays_defaults = models.BooleanField(default=False)
+    # How a bot seat plays when it plays orders of its own choosing.
+    bot_level = models.CharField(max_length=6, choices=BotLevel.choices, default=BotLevel.RANDOM)
     # Part of every signed link: changing it (a replacement) makes the old links stop working.
     link_key = models.CharField(max_length=24, default=new_link_key)
 

@@ -5,13 +5,31 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import Phase, Player, Seat, unique_row
+from games.engines.base import Engine, Order, State
+from games.engines.search import Budget, choose_order
+from games.models import BotLevel, Phase, Player, Seat, unique_row
 from games.outgoing.dispatch import PLAY_BOTS, after_commit
 from games.play.orders import OrderRejected, submit_order
 from games.play.turns import engine_of
+
+
+def budget(level: str, seconds: float | None = None) -> Budget:
+    """A level's search budget per decision: the settings' for `strong`, a tenth of them for `easy`;
+    `seconds` (manage.py simulate's --bot-budget) in place of the setting."""
+    seconds = settings.PBEM_BOT_SECONDS if seconds is None else seconds
+    share = 1 if level == BotLevel.STRONG else 10
+    return Budget(seconds=seconds / share, iterations=max(1, settings.PBEM_BOT_ITERATIONS // share))
+
+
+def bot_order(engine: Engine, state: State, seat: int, level: str, seed: str, seconds: float | None = None) -> Order:
+    """A bot's order at `level`: a random legal order, or the search's, which reads only what the seat sees."""
+    if level == BotLevel.RANDOM:
+        return engine.random_order(state, seat, random.Random(f"{seed}:{seat}"))
+    return choose_order(engine, state, seat, f"{seed}:{seat}:{level}", budget(level, seconds))
 
 
 def ask_bots(phase: Phase) -> None:
@@ -22,8 +40,9 @@ def ask_bots(phase: Phase) -> None:
 
 def play_bots(phase_id: int) -> int:
     """Every bot seat owed in the phase and not yet played submits its order through the players' own
-    path: a random legal order, or the default order for a seat that stands in for a player who left; and a
-    seat whose player's address bounced plays its default order, marked as a miss (games/incoming/mail/bounces.py).
+    path: an order at the seat's level (bot_order), or the default order for a seat that stands in for a player
+    who left; and a seat whose player's address bounced plays its default order, marked as a miss
+    (games/incoming/mail/bounces.py).
     Run again (the sweep, after a worker died half-way), it plays only the bots still owing."""
     phase = unique_row(Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN))
     if phase is None:
@@ -41,9 +60,7 @@ def play_bots(phase_id: int) -> int:
         if seat.bot_plays_defaults or missed:
             order = engine.default_order(game.state, seat.number)
         else:
-            order = engine.random_order(
-                game.state, seat.number, random.Random(f"{game.seed}:{phase.number}:bot:{seat.number}")
-            )
+            order = bot_order(engine, game.state, seat.number, seat.bot_level, f"{game.seed}:{phase.number}:bot")
         try:
             submit_order(seat, phase.number, order, default=missed)
             played += 1

@@ -24,7 +24,7 @@ from games import extensions
 from games.engines import get_engine
 from games.engines.base import Engine
 from games.extensions import split_options
-from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
+from games.models import BotLevel, Event, Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
 from games.outgoing import mailpolicy
 from games.outgoing.dispatch import PLAY_BOTS, after_commit
 from games.outgoing.emails import wake_sender as wake_email_sender
@@ -62,10 +62,12 @@ def create_game(
     seed: int | None = None,
     title: str = "",
     autopilot: Collection[int] = (),
+    bot_levels: Sequence[str] = (),
 ) -> Game:
     """A new game with one seat per entry of `players` (None is a bot), its first phase open and the
     first emails queued. Seats numbered in `autopilot` are played by the bot although a player sits
-    there and receives the emails (simulations, a player who asked to be replaced by a bot).
+    there and receives the emails (simulations, a player who asked to be replaced by a bot). A bot seat
+    plays at its level in `bot_levels` (by seat number; random where it names none).
     Raises ValueError for a bad player count or bad options."""
     engine = get_engine(engine_slug)
     if not engine.min_players <= len(players) <= engine.max_players:
@@ -97,7 +99,14 @@ def create_game(
             reminder_before=reminder_before,
         )
         seats = Seat.objects.bulk_create(
-            Seat(game=game, number=n, player=p, is_bot=p is None or n in autopilot) for n, p in enumerate(players)
+            Seat(
+                game=game,
+                number=n,
+                player=p,
+                is_bot=p is None or n in autopilot,
+                bot_level=bot_levels[n] if n < len(bot_levels) else BotLevel.RANDOM,
+            )
+            for n, p in enumerate(players)
         )
         _open_next_phase(game, seats, state, previous=None, now=timezone.now())
     return game
