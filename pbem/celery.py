@@ -1,6 +1,6 @@
 """The Celery app, configured from Django settings (CELERY_* names), and its queues.
 
-The three queues (games.outgoing.dispatch.Queue) are declared here, so a worker started without -Q consumes all of
+The four queues (games.outgoing.dispatch.Queue) are declared here, so a worker started without -Q consumes all of
 them and `-Q resolve`, `-Q email`, `-Q sweep` (or any list of them) picks its share. Each queue has its own
 direct exchange of the same name, as Celery makes for a queue it was not told of, so a task reaches only its
 queue on RabbitMQ too. Where a task goes is said where it is bound (games/play/tasks.py, games/leagues/tasks.py)

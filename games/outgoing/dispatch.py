@@ -10,10 +10,10 @@ league module for its own tasks) and never imports a tasks module; a tasks modul
 binds each name to a Celery task (`@shared_task(name=...)`). Each app's AppConfig.ready() imports its tasks
 module, so every declared name is bound before a request or a worker runs (tests/outgoing/test_dispatch.py).
 
-Each task goes to one of three queues (Queue), so that workers can be given the work they are sized for:
-resolutions and bots, email, the sweeps. The tasks module that binds a name says its queue (`routed`), and
-`route` (Celery's router, set in pbem/celery.py) sends it there. A worker started without -Q consumes all
-three (pbem/celery.py declares them); README, "Running it for real".
+Each task goes to one of four queues (Queue), so that workers can be given the work they are sized for:
+resolutions, the bots' decisions, email, the sweeps. The tasks module that binds a name says its queue
+(`routed`), and `route` (Celery's router, set in pbem/celery.py) sends it there. A worker started without -Q
+consumes all four (pbem/celery.py declares them); README, "Running it for real".
 
 Inline mode (no broker) queues the calls and drains them in a loop instead of nesting them: in a game of
 bots every resolution opens a phase whose bots submit, which resolves the next phase, and nesting those
@@ -46,7 +46,8 @@ DECLARED: set[TaskName] = set()
 class Queue(StrEnum):
     """The broker queues. A resolution never waits behind a phase's emails, nor either behind a sweep."""
 
-    RESOLVE = "resolve"  # resolutions (last order in, deadline passed) and the bots' orders: short, latency-bound
+    RESOLVE = "resolve"  # resolutions (last order in, deadline passed): short, latency-bound
+    BOTS = "bots"  # the bots' orders: a strong bot searches for seconds a decision, so it never holds up the others
     EMAIL = "email"  # rendering and handing mail to the provider: several times a resolution's cost, and I/O
     SWEEP = "sweep"  # the beat's periodic finders: one at a time is enough
 

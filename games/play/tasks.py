@@ -21,7 +21,7 @@ def resolve_phase_task(phase_id: int, use_defaults: bool = False) -> bool:
     return turns.resolve_phase(phase_id, use_defaults=use_defaults)
 
 
-@shared_task(name=routed(dispatch.PLAY_BOTS, Queue.RESOLVE))
+@shared_task(name=routed(dispatch.PLAY_BOTS, Queue.BOTS))
 def play_bots_task(phase_id: int) -> int:
     return bots.play_bots(phase_id)
 

@@ -58,18 +58,18 @@ print(json.dumps({
 
 
 def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_consumes_all_of_them() -> None:
-    """In a fresh process, as a worker or beat starts: resolutions and bots, email, and the sweeps each have a
-    queue; a worker started without -Q consumes all three, so one worker alone still does everything."""
+    """In a fresh process, as a worker or beat starts: resolutions, the bots' decisions, email, and the sweeps
+    each have a queue; a worker started without -Q consumes all four, so one worker alone still does everything."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "pbem.settings"}
     out = subprocess.run(
         [sys.executable, "-c", QUEUES_AFTER_SETUP], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     )
     found = json.loads(out.stdout)
-    assert found["declared"] == ["email", "resolve", "sweep"]
+    assert found["declared"] == ["bots", "email", "resolve", "sweep"]
     assert found["routes"] == {
         "games.tasks.resolve_phase": "resolve",
         "games.tasks.resolve_overdue": "resolve",
-        "games.tasks.play_bots": "resolve",
+        "games.tasks.play_bots": "bots",
         "games.tasks.send_due_emails": "email",
         "games.tasks.send_emails": "email",
         "games.tasks.send_reminders": "email",

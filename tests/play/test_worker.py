@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.management.commands.replay import replay
 from games.models import Event, Game, OutboundEmail, Phase, Player
 from games.outgoing import outbox
-from games.outgoing.dispatch import RESOLVE_PHASE, SEND_DUE, Queue
+from games.outgoing.dispatch import PLAY_BOTS, RESOLVE_PHASE, SEND_DUE, Queue
 from games.play import orders, sweep, turns
 from pbem.celery import app as celery_app
 from tests.support import recording_mail
@@ -27,16 +27,6 @@ from tests.support.workers import database_url, started_workers, wait_for
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
-
-
-
-
-
-
-
-
-
 @pytest.fixture(params=["redis", "rabbitmq"])
 def broker_workers(request, postgres, settings, tmp_path):
     """Real workers on Redis, then on RabbitMQ: the test runs once on each."""
@@ -44,15 +34,11 @@ def broker_workers(request, postgres, settings, tmp_path):
     yield from started_workers(url, settings, tmp_path)
 
 
-
-
 def waiting_in(queue: Queue) -> int:
     """Tasks waiting in `queue` on the broker the tasks go to (declared as the workers declare it)."""
     with celery_app.connection_for_write() as conn:
         declared: Any = celery_app.amqp.queues[queue](conn.default_channel).queue_declare()
         return int(declared.message_count)  # kombu types the reply as the queue's name
-
-
 
 
 def test_a_real_worker_resolves_the_phase_when_the_last_order_commits(make_game, broker_workers):
@@ -101,6 +87,27 @@ def test_resolutions_and_emails_go_to_their_own_queues_each_taken_by_its_own_wor
     resolver_log, mailer_log = (tmp_path / "worker-1.log").read_text(), (tmp_path / "worker-2.log").read_text()
     assert f"Task {RESOLVE_PHASE}[" in resolver_log and f"Task {SEND_DUE}[" not in resolver_log
     assert f"Task {SEND_DUE}[" in mailer_log and f"Task {RESOLVE_PHASE}[" not in mailer_log
+
+
+def test_the_bots_decisions_wait_in_their_own_queue_and_never_hold_up_a_resolution(make_game, broker_workers, tmp_path):
+    """A strong bot searches for seconds: its decisions go to the bots' queue. With no worker there yet, a table
+    of players resolves at once on the resolutions' worker while the bots' table waits, untouched; a worker on
+    the bots' queue then plays them (at a tiny budget, in its environment) and their phase resolves."""
+    players = make_game(humans=3)
+    resolver = broker_workers(Queue.RESOLVE)
+    bot_table = make_game(humans=1, bots=2, bot_levels=["random", "strong", "strong"], seed=7)
+    phase = open_phase(players)
+    for seat in players.seats.order_by("number"):
+        orders.submit_order(seat, phase.number, {"role": "seller" if seat.number == 0 else "buyer"})
+    wait_for(lambda: Phase.objects.filter(game=players, number=2).exists(), 60, "the resolution", resolver)
+    bots_phase = open_phase(bot_table)
+    assert waiting_in(Queue.BOTS) == 1 and turns.submitted_seats(bots_phase) == set()
+
+    bot_worker = broker_workers(Queue.BOTS, PBEM_BOT_SECONDS="0.5", PBEM_BOT_ITERATIONS="6")
+    wait_for(lambda: turns.submitted_seats(bots_phase) == {1, 2}, 60, "the bots to play", bot_worker)
+    bot_log, resolver_log = (tmp_path / "worker-2.log").read_text(), (tmp_path / "worker-1.log").read_text()
+    assert f"Task {PLAY_BOTS}[" in bot_log and f"Task {RESOLVE_PHASE}[" not in bot_log
+    assert f"Task {PLAY_BOTS}[" not in resolver_log
 
 
 def test_a_burst_of_resolutions_emails_goes_out_in_one_sender_task(make_game, broker_workers, tmp_path):
