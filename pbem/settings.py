@@ -370,6 +370,8 @@ PBEM_HOOKS_ALLOW_LOOPBACK = False
 PBEM_HOOKS_CA_FILE: str | None = None
 
 PBEM_REPLY_ADDRESS = os.environ.get("PBEM_REPLY_ADDRESS", "")
+# Replies read from a mailbox by `manage.py mailbox` (games/incoming/mail/mailbox.py): imaps://user:password@host/INBOX.
+PBEM_INBOUND_IMAP = os.environ.get("PBEM_INBOUND_IMAP", "").strip()
 # A reply whose provider's spam score (SpamAssassin's scale at every provider anymail reads one from) is at least
 # this is refused as spam, as SpamAssassin's own default threshold does (games/incoming/mail/replies.py, spam_verdict).
 PBEM_SPAM_SCORE = float(os.environ.get("PBEM_SPAM_SCORE", "5.0"))

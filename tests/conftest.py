@@ -34,6 +34,7 @@ from pbem.celery import app as celery_app
 
 # Fixtures kept in tests/support/ that tests in several folders ask for by name.
 from tests.support.browser import chromium  # noqa: F401
+from tests.support.dovecot import dovecot, dovecot_without_idle  # noqa: F401
 from tests.support.faults import broker_at, complete_but_unresolved, lost  # noqa: F401
 from tests.support.services import missing_service
 from tests.support.smtp import smtp_extra_env, smtp_sink  # noqa: F401

@@ -1,12 +1,13 @@
-"""What the server stores, one module per kind of row, all of the app `games` (the tables and migrations are
-those of the single models.py this package replaced): games.py (players, games, seats, phases, sealed orders,
-the log), mail.py (the outboxes, the replies already read, the senders' wake-up calls) and queries.py (one row
-or none; a seat with its open phase; claiming due rows in batches). Import them from here:
-`from games.models import Game, claim`."""
+"""What the server stores, one module per kind of row, all of the app `games` (the tables and migrations are those of
+the single models.py this package replaced): games.py (players, games, seats, phases, sealed orders, the log),
+mail.py (the outboxes, the replies already read, the senders' wake-up calls, the IMAP mailbox's cursor) and
+queries.py (one row or none; a seat with its open phase; claiming due rows in batches). Import them from here: `from
+games.models import Game, claim`."""
 
 from games.models.games import BotLevel, Event, Game, Order, Phase, Player, Seat, new_link_key
 from games.models.mail import (
     MAX_ATTEMPTS,
+    MailboxCursor,
     MailRow,
     MailStatus,
     OutboundEmail,
@@ -24,6 +25,7 @@ __all__ = [
     "Event",
     "Game",
     "MAX_ATTEMPTS",
+    "MailboxCursor",
     "MailRow",
     "MailStatus",
     "Order",

@@ -160,3 +160,16 @@ class ReadReply(models.Model):
 
     def __str__(self) -> str:
         return f"reply read at {self.read_at:%Y-%m-%d %H:%M}"
+
+
+class MailboxCursor(models.Model):
+    """How far `manage.py mailbox` has taken an IMAP mailbox (games/incoming/mail/mailbox.py): the highest UID whose
+    message is taken, committed in the same transaction as what the message did, under the mailbox's UIDVALIDITY
+    (UIDs mean nothing under another one: the mailbox was made anew)."""
+
+    mailbox = models.CharField(max_length=300, unique=True)  # user@host:port/folder, never the password
+    uidvalidity = models.BigIntegerField()
+    last_uid = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.mailbox} at UID {self.last_uid}"

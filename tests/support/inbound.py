@@ -9,6 +9,8 @@ import json
 
 from django.core import mail
 
+from tests.support.reply_samples import Turn
+
 WEBHOOK = "/anymail/postmark/inbound/"
 
 
@@ -42,6 +44,20 @@ def reply_to_of(seat_email: str) -> str:
     message = next(m for m in mail.outbox if m.to == [seat_email])
     assert message.reply_to, "turn emails offer a reply address when replies are on"
     return message.reply_to[0]
+
+
+def turn_email(address: str = "player1@example.com") -> Turn:
+    """The turn email sent to `address`, as the player's mail client sees it when replying (reply_samples.Turn)."""
+    message = next(m for m in mail.outbox if m.to == [address])
+    headers = message.extra_headers
+    return Turn(
+        reply_to=message.reply_to[0],
+        sender=message.from_email,
+        subject=str(message.subject),
+        message_id=headers["Message-ID"],
+        references=headers.get("References", ""),
+        text=str(message.body),
+    )
 
 
 def post(client, payload):

@@ -12,11 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from django.core import mail
 from django.core.management import call_command
 
 from games.models import Order, ReadReply, Receipt
 from tests.support import reply_samples as samples
+from tests.support.inbound import turn_email
 from tests.support.phases import open_phase
 from tests.support.workers import ROOT, database_url
 
@@ -28,18 +28,6 @@ REPLY_ADDRESS = "turns@in.pbem.example"
 def replies_on(settings):
     settings.PBEM_REPLY_ADDRESS = REPLY_ADDRESS
     settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret"}
-
-
-def the_turn(address: str = "player1@example.com") -> samples.Turn:
-    message = next(m for m in mail.outbox if m.to == [address])
-    return samples.Turn(
-        reply_to=message.reply_to[0],
-        sender=message.from_email,
-        subject=str(message.subject),
-        message_id=message.extra_headers["Message-ID"],
-        references=message.extra_headers.get("References", ""),
-        text=str(message.body),
-    )
 
 
 def readmail(raw: bytes, *args: str) -> str:
@@ -71,7 +59,7 @@ def receipts_for(address: str) -> list[Receipt]:
 
 def test_a_reply_piped_in_by_the_mail_server_is_stored_once_and_answered(make_game, postgres, tmp_path):
     game = make_game(humans=3)
-    raw = samples.gmail(the_turn(), ["role: seller"]).as_bytes()
+    raw = samples.gmail(turn_email(), ["role: seller"]).as_bytes()
     done = run_readmail(raw, database_url(), tmp_path / "env")
     assert (done.returncode, done.stdout.decode().strip()) == (0, "taken"), done.stderr.decode()
     order = Order.objects.get(phase=open_phase(game), seat__number=0)
@@ -87,7 +75,7 @@ def test_a_reply_piped_in_by_the_mail_server_is_stored_once_and_answered(make_ga
 def test_the_envelope_recipient_counts_as_the_webhooks_do(make_game):
     """A reply that reached the reply address through an alias or a Bcc: the pipe's --recipient is the envelope's."""
     game = make_game(humans=3)
-    turn = the_turn()
+    turn = turn_email()
     message = samples.gmail(turn, ["role: buyer"])
     message.replace_header("To", "Harbour club <club@example.org>")
     assert readmail(message.as_bytes()) == "taken"
@@ -98,7 +86,7 @@ def test_the_envelope_recipient_counts_as_the_webhooks_do(make_game):
 
 def test_a_reply_from_another_address_is_refused_and_only_the_seat_is_told(make_game):
     game = make_game(humans=3)
-    message = samples.gmail(the_turn(), ["role: seller"])
+    message = samples.gmail(turn_email(), ["role: seller"])
     message.replace_header("From", "Someone <someone@elsewhere.example>")
     assert readmail(message.as_bytes()) == "taken"
     assert not Order.objects.filter(phase=open_phase(game)).exists()
@@ -128,14 +116,14 @@ def test_junk_on_standard_input_is_refused_with_status_0_and_changes_nothing(mak
 def test_a_message_too_large_to_be_a_reply_is_refused_unread(make_game, monkeypatch):
     monkeypatch.setattr("games.management.commands.readmail.MAX_BYTES", 1000)
     game = make_game(humans=3)
-    raw = samples.gmail(the_turn(), ["role: seller", "x" * 2000]).as_bytes()
+    raw = samples.gmail(turn_email(), ["role: seller", "x" * 2000]).as_bytes()
     assert readmail(raw) == "refused: too large"
     assert not Order.objects.filter(phase=open_phase(game)).exists()
 
 
 def test_with_the_database_down_the_mail_server_is_told_to_retry(make_game, tmp_path):
     make_game(humans=3)
-    raw = samples.gmail(the_turn(), ["role: seller"]).as_bytes()
+    raw = samples.gmail(turn_email(), ["role: seller"]).as_bytes()
     with socket.socket() as closed:  # a port nothing listens on: PostgreSQL down
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
