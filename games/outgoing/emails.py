@@ -35,7 +35,7 @@ from games.outgoing import mailpolicy, messages, outbox, wakes
 from games.outgoing.dispatch import SEND_DUE
 from games.outgoing.facts import GameFacts, LogLine, PhaseFacts, addressee, game_facts, phase_facts
 from games.outgoing.links import SIGN_IN_MINUTES, seat_url, sign_in_url
-from games.outgoing.order_text import order_lines
+from games.outgoing.order_text import SYNTAX, order_lines
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
@@ -235,6 +235,7 @@ def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> 
     news, older = batch.news(row)
     board = board_templates(batch.game.engine)
     phase = batch.phase(row.phase)
+    prompt = row.phase.prompt_for(seat.number)
     return {
         "game": batch.facts,
         "phase": phase,
@@ -249,13 +250,15 @@ def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> 
         "player": addressee(seat.player),
         "seat_title": engine.seat_name(state, seat.number),
         "view": engine.view(state, seat.number),
-        "prompt": row.phase.prompt_for(seat.number),
+        "prompt": prompt,
         "time_zone": seat.player.time_zone if seat.player else "UTC",
         "link": seat_url(seat, batch.current),
         "can_reply": reply_address(row) is not None,
         # The lines a reply would hold, filled with an order the engine says is legal now
         # (games/incoming/mail/replies.py).
         "reply_example": reply_example(row, batch) if reply_address(row) is not None else [],
+        "reply_syntax": SYNTAX,  # its separators, and (reply_steps) whether a value here may span lines
+        "reply_steps": any(SYNTAX.spans_lines(spec) for spec in (prompt or {}).get("fields", [])),
         "news": [LogLine(text=line.text, private=line.seat is not None) for line in news],
         "older_news": older,
         "sections": sections,

@@ -1,26 +1,69 @@
-"""An order written as the lines of an email reply: what a turn email shows as its example, and what
-games/incoming/mail/replies.py reads back. Written here, where the turn email is built, so what goes out
-needs nothing of what comes in."""
+"""The reply syntax: how an order is written as the lines of an email reply. One declaration (`SYNTAX`, and each
+field's name, label and kind from the prompt) that the turn email's example and help are written from and that
+games/incoming/mail/replies.py reads replies with, so the two cannot disagree. It is data (separators, the words
+for "no pick"), not sentences: what the email says around it is the templates', which the languages issue
+translates. Written here, where the turn email is built, so what goes out needs nothing of what comes in.
+
+A reply is "name: value" lines, one field a line, by the field's name or its label. A value that is a sequence
+of steps (a route, a list of actions) may span lines: its steps go one a line right under the field line (the
+first may share it), between the step separator on one line, or both; it ends at the next field line, a blank
+line or the quoted email.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 
-def order_lines(prompt: dict[str, Any], order: dict[str, Any]) -> list[str]:
-    """`order` as the lines of a reply that `parse_order` reads back as it: "name: value" for each of the
-    prompt's fields, one a line, choices by their value, picks joined by ", " ("none" for no pick), steps
-    by "; ". A field the order leaves blank (an optional number) is left out."""
+@dataclass(frozen=True)
+class ReplySyntax:
+    name_separator: str = ":"  # between a field's name or label and its value: "role: seller"
+    pick_separators: tuple[str, ...] = (",", "and")  # between picks of a multichoice; the first is written
+    no_pick: tuple[str, ...] = ("none", "nothing")  # a multichoice with no pick; the first is written
+    step_separator: str = ";"  # between steps written on one line
+    multi_line_kinds: frozenset[str] = frozenset({"text", "steps"})  # kinds whose value may span lines
+
+    def spans_lines(self, spec: dict[str, Any]) -> bool:
+        return spec["kind"] in self.multi_line_kinds
+
+    def picks_joined(self) -> str:
+        return f"{self.pick_separators[0]} "
+
+    def steps_joined(self) -> str:
+        return f"{self.step_separator} "
+
+
+SYNTAX = ReplySyntax()
+
+
+def split_steps(value: str, syntax: ReplySyntax = SYNTAX) -> list[str]:
+    """A multi-line value's steps: its parts between new lines and the step separator."""
+    return [step.strip() for line in value.splitlines() for step in line.split(syntax.step_separator) if step.strip()]
+
+
+def order_lines(
+    prompt: dict[str, Any], order: dict[str, Any], one_line: bool = False, syntax: ReplySyntax = SYNTAX
+) -> list[str]:
+    """`order` as the lines of a reply that games/incoming/mail/replies.py reads back as it: "name: value" for
+    each of the prompt's fields, in the prompt's order; choices by their value, picks joined (`no_pick` for
+    none), and a value of steps as the field line followed by one step a line (`one_line`: its steps joined on
+    the field line instead). A field the order leaves blank (an optional number) is left out."""
     lines = []
     for spec in prompt["fields"]:
         value = order.get(spec["name"])
         if value is None:
             continue
+        head = f"{spec['name']}{syntax.name_separator}"
         if spec["kind"] == "multichoice":
-            written = ", ".join(str(pick) for pick in value) or "none"
-        elif isinstance(value, str):
-            written = "; ".join(part.strip() for part in value.splitlines() if part.strip())
+            written = syntax.picks_joined().join(str(pick) for pick in value) or syntax.no_pick[0]
+        elif syntax.spans_lines(spec) and isinstance(value, str):
+            steps = split_steps(value, syntax)
+            if not one_line:
+                lines += [head, *steps]
+                continue
+            written = syntax.steps_joined().join(steps)
         else:
             written = str(value)
-        lines.append(f"{spec['name']}: {written}".rstrip())
+        lines.append(f"{head} {written}".rstrip())
     return lines

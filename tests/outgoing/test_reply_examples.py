@@ -123,4 +123,5 @@ def test_an_order_written_as_lines_has_each_field_once_in_the_prompts_order():
         ]
     }
     order = {"role": "seller", "bid": 3, "loans": None, "cards": [], "route": "a; b\nc", "other": 1}
-    assert order_lines(prompt, order) == ["cards: none", "route: a; b; c", "bid: 3", "role: seller"]
+    assert order_lines(prompt, order) == ["cards: none", "route:", "a", "b", "c", "bid: 3", "role: seller"]
+    assert order_lines(prompt, order, one_line=True) == ["cards: none", "route: a; b; c", "bid: 3", "role: seller"]

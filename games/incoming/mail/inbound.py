@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -38,6 +39,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext
 
 from games.engines.base import ReadBack
 from games.incoming import review
@@ -156,9 +158,10 @@ def ours(row: OutboundEmail) -> Ours:
 
 
 def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: list[str]) -> str:
-    """Why a reply's order cannot be taken as meant, or "" if it can. A field line the client may have broken
-    is never taken. In a turn that is the seat's alone the order is played as it is stored, with no confirm
-    step: every field must be there, and none given twice differently."""
+    """Why a reply's order cannot be taken as meant, or "" if it can. A line of the order the client may have
+    broken is never taken, nor an order with lines under it that may belong to it but were not read (it would
+    be stored shortened). In a turn that is the seat's alone the order is played as it is stored, with no
+    confirm step: every field must be there, and none given twice differently."""
     if reading.broken:
         line, after = reading.broken
         return (
@@ -166,7 +169,15 @@ def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: l
             "programs break long lines, so we cannot be sure where your order ends. Send it again with each field "
             "on a line of its own, shorter, or as HTML, or use the game page."
         )
-    lines = "\n".join(f"  {line}" for line in example)
+    if reading.unread:
+        return gettext(
+            "Your reply was not used: we read these lines as your order:\n%(read)s\nbut under them are lines we "
+            "did not read, which may be part of it:\n%(unread)s\nSo that your order is never stored shorter than "
+            "you wrote it, send it again: a value of several steps goes on the lines right under its field line, "
+            "one step a line, with no blank line between (a blank line ends it); anything else goes above the "
+            "order. Like:\n%(example)s"
+        ) % {"read": indented(reading.read), "unread": indented(reading.unread), "example": indented(example)}
+    lines = indented(example)
     missing = [spec["name"] for spec in prompt["fields"] if spec["name"] not in reading.order]
     if one_seat and missing:
         return (
@@ -180,6 +191,10 @@ def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: l
             "turn is yours alone (played the moment your order is stored), so we cannot tell which you meant."
         )
     return ""
+
+
+def indented(lines: Iterable[str]) -> str:
+    return "\n".join(f"  {line}" for line in lines)
 
 
 def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
@@ -197,7 +212,7 @@ def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
     reading = read_order(turn.prompt, reply.texts, ours(row))
     example = order_lines(turn.prompt, turn.example or {})
     if not reading.order and not reading.broken:
-        lines = "\n".join(f"  {line}" for line in example)
+        lines = indented(example)
         refusal = f"No order found in your reply. Write it above the quoted email, like:\n{lines}"
     else:
         refusal = unclear(turn.prompt, reading, turn.alone, example)
@@ -231,7 +246,7 @@ def what_stands(row: OutboundEmail) -> str:
             f"\n\nNo order of yours is stored for {phase.name}: unless one is in by {deadline}, the default order "
             "is played."
         )
-    lines = "\n".join(f"  {line}" for line in review.read_back(phase.game, row.seat.number, stored.data).lines)
+    lines = indented(review.read_back(phase.game, row.seat.number, stored.data).lines)
     return f"\n\nYour order stored before stands:\n{lines}"
 
 
@@ -240,7 +255,7 @@ def receipt_text(read: ReadBack | None, verdict: str) -> str:
     became of it."""
     if read is None:
         return verdict
-    lines = "\n".join(f"  {line}" for line in read.lines)
+    lines = indented(read.lines)
     warnings = "".join(f"\n  Note: {warning}" for warning in read.warnings)
     return f"We read your reply as:\n{lines}{warnings}\n\n{verdict}"
 

@@ -1,6 +1,5 @@
 """Where what a player wrote in a reply ends: above the quoted email, its header block or attribution, a
-signature, in whatever language the mail client speaks; and whether a line of it may have been broken by the
-client (hard-wrapped plain text).
+signature, in whatever language the mail client speaks.
 
 The quoted email is found three ways, and the earliest wins:
 - by its shape, the same in every language: a ">" line, a "-- " signature line, Outlook's line of underscores
@@ -10,8 +9,9 @@ The quoted email is found three ways, and the earliest wins:
   line) or a header line ending in the game's subject (the header block's Subject line in any language), with
   the header lines above it;
 - by mail-parser-reply's header patterns, in every language it knows ("Am … schrieb …:", "Von:"/"Gesendet:"…).
-A line that introduces the quote ("Begin forwarded message:", "Le … a écrit :") goes with it. A line that
-is one of the prompt's fields is never taken for a quote's header: what the player wrote is not thrown away.
+A line that introduces the quote ("Begin forwarded message:", "Le … a écrit :") goes with it. A line of the
+order (a field line, or a line of a value that spans lines) is never taken for a quote's header: what the player
+wrote is not thrown away.
 """
 
 from __future__ import annotations
@@ -64,29 +64,49 @@ def _ours(line: str, ours: Ours) -> bool:
     return bool(ours.subject) and HEADER_LINE.match(line) is not None and lowered.endswith(ours.subject.lower())
 
 
-def _library_start(lines: list[str], keys: Collection[str]) -> int:
+def order_lines_at(lines: list[str], keys: Collection[str], spanning: Collection[str] = ()) -> set[int]:
+    """The indexes of the lines that are the player's order, never a quote's header: its field lines and the
+    lines right under a field whose value may span lines (`spanning`: their keys), up to a blank line."""
+    found: set[int] = set()
+    going_on = False
+    for i, line in enumerate(lines):
+        if is_field(line, keys):
+            found.add(i)
+            going_on = key(line.partition(":")[0]) in spanning
+        elif going_on and line:
+            found.add(i)
+        else:
+            going_on = False
+    return found
+
+
+def _library_start(lines: list[str], order: set[int]) -> int:
     """The first line where mail-parser-reply finds a header or attribution (len(lines) if none)."""
     text = "\n".join(lines)
     for found in LIBRARY_HEADERS.finditer(text):
         start = found.start() + (text[found.start() : found.start() + 1] == "\n")
         at = text.count("\n", 0, start)
-        if not is_field(lines[at], keys):
+        if at not in order:
             return at
     return len(lines)
 
 
-def quote_start(lines: list[str], ours: Ours = NONE_OF_OURS, keys: Collection[str] = ()) -> int:
+def quote_start(
+    lines: list[str], ours: Ours = NONE_OF_OURS, keys: Collection[str] = (), spanning: Collection[str] = ()
+) -> int:
     """The index of the first line of `lines` (stripped) that is not the player's own."""
+    order = order_lines_at(lines, keys, spanning)
+    # What shows our address or subject is no step of a value, even right under one: only a field line is kept.
     own = (i for i, line in enumerate(lines) if _ours(line, ours) and not is_field(line, keys))
-    at = min(_library_start(lines, keys), next(own, len(lines)))
+    at = min(_library_start(lines, order), next(own, len(lines)))
     at = next((i for i, line in enumerate(lines[:at]) if QUOTED.match(line) or DASHED.match(line)), at)
     if at < len(lines) and HEADER_LINE.match(lines[at]):
         # The rest of a header block above the line found ("Von:", "Gesendet:", "An:" ...).
-        while at > 0 and lines[at - 1] and HEADER_LINE.match(lines[at - 1]) and not is_field(lines[at - 1], keys):
+        while at > 0 and lines[at - 1] and HEADER_LINE.match(lines[at - 1]) and at - 1 not in order:
             at -= 1
     # A line that introduces the quote ("Begin forwarded message:", "On … wrote:"), a blank line apart at most.
     above = at - 1 if at > 0 and lines[at - 1] else at - 2
-    if at < len(lines) and above >= 0 and lines[above].endswith(":") and not is_field(lines[above], keys):
+    if at < len(lines) and above >= 0 and lines[above].endswith(":") and above not in order:
         at = above
     return at
 
@@ -96,18 +116,9 @@ def reply_lines(text: str, ours: Ours = NONE_OF_OURS, keys: Collection[str] = ()
     return [line for line in written(text, ours, keys) if line]
 
 
-def written(text: str, ours: Ours = NONE_OF_OURS, keys: Collection[str] = ()) -> list[str]:
-    """The lines above the quote, stripped, blank ones kept (they tell a broken line from the next one)."""
+def written(
+    text: str, ours: Ours = NONE_OF_OURS, keys: Collection[str] = (), spanning: Collection[str] = ()
+) -> list[str]:
+    """The lines above the quote, stripped, blank ones kept (they end a value that spans lines)."""
     lines = [line.replace("\xa0", " ").strip() for line in text.splitlines()]
-    return lines[: quote_start(lines, ours, keys)]
-
-
-def broken_line(lines: list[str], keys: Collection[str]) -> tuple[str, str] | None:
-    """A field line that a client may have broken in two, and the line it would go on with; or None. It is a
-    field line long enough to have reached the client's wrap with the next line's first word, followed at once
-    by a line that is not a field of its own (a new field, or a blank line, means the player ended it there)."""
-    for line, after in zip(lines, lines[1:], strict=False):
-        continued = after and not is_field(after, keys)
-        if continued and is_field(line, keys) and len(line) + 1 + len(after.split()[0]) > WRAP_AT:
-            return line, after
-    return None
+    return lines[: quote_start(lines, ours, keys, spanning)]

@@ -3,9 +3,12 @@ whether a spam filter flagged it, and the order in it. Pure functions over anyma
 games/incoming/mail/inbound.py does the rest.
 
 - The text is the first text/plain part, with format=flowed (RFC 3676) soft line breaks joined, and the HTML
-  read as text. The text part is read unless it is empty, or a field line in it may have been broken by the
-  client (games/incoming/mail/quotes.py, broken_line): then the HTML, which no client breaks; without HTML such a reply
-  is refused, never read as a different order.
+  read as text. The text part is read unless it is empty, or a line of its order may have been broken by the
+  client (read_order): then the HTML, which no client breaks; without HTML such a reply is refused, never read
+  as a different order.
+- The order is read with the reply syntax the turn email teaches (games/outgoing/order_text.py SYNTAX): a value
+  of steps goes on over the lines under its field line; lines that may belong to the order but are not read
+  into it make the reply refused, never stored shortened.
 - What the player wrote is what comes before the quoted email, its header block or their signature, in any
   language (games/incoming/mail/quotes.py).
 - A message is automatic when its headers say so (automatic_marker; README "Replies by email" gives why).
@@ -20,7 +23,8 @@ from typing import Any
 
 from anymail.inbound import AnymailInboundMessage
 
-from games.incoming.mail.quotes import NONE_OF_OURS, QUOTE_MARK, Ours, broken_line, is_field, key, reply_lines, written
+from games.incoming.mail.quotes import NONE_OF_OURS, QUOTE_MARK, WRAP_AT, Ours, is_field, key, written
+from games.outgoing.order_text import SYNTAX
 
 # --- Automatic messages (RFC 3834 and the conventions of common auto-responders) -----------------------------------
 
@@ -145,51 +149,85 @@ def _starts_quote(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
 
 
 class _HtmlText(HTMLParser):
-    """HTML as a mail client shows it, in lines: block elements and <br> break lines, whitespace collapses,
-    nothing in <head>, <style> or <script> shows, each outermost <blockquote> (the quoted email, in Gmail,
-    Apple Mail and Thunderbird) reads as one ">" line, and a client's mark of where the quote starts as a line
-    of underscores (QUOTE_MARK)."""
+    """HTML as a mail client shows it, in lines: block elements and <br> break lines, whitespace collapses but
+    in <pre> (its line breaks are lines), nothing in <head>, <style> or <script> shows, each outermost
+    <blockquote> (the quoted email, in Gmail, Apple Mail and Thunderbird) reads as one ">" line, and a client's
+    mark of where the quote starts as a line of underscores (QUOTE_MARK). A blank line is one the client shows
+    as blank: a <br> on a line of its own (Gmail's and Apple Mail's <div><br></div>, two <br>s), or a block of
+    nothing but no-break spaces (Outlook's <p>&nbsp;</p>); a block's end alone is no blank line."""
 
     BREAKS = {"br", "p", "div", "tr", "li", "ul", "ol", "table", "hr", "pre", "h1", "h2", "h3", "h4", "h5", "h6"}
     HIDDEN = {"head", "style", "script", "title", "template"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.chunks: list[str] = []
+        self.lines: list[str] = []
+        self.line = ""
+        self.blank = False  # the line so far is a no-break space: it shows as a blank line
         self.hidden = 0
         self.quoted = 0
+        self.pre = 0
+
+    def end_line(self, always: bool = False) -> None:
+        """End the line: one with text, one shown blank, or (`always`: a <br>) any."""
+        if always or self.line.strip() or self.blank:
+            self.lines.append(self.line.strip())
+        self.line, self.blank = "", False
+
+    def mark(self, line: str) -> None:
+        self.end_line()
+        self.lines.append(line)
 
     def handle_starttag(self, tag: str, attrs: Any) -> None:
         if tag in self.HIDDEN:
             self.hidden += 1
         elif tag == "blockquote":
             if not self.quoted:
-                self.chunks.append("\n>\n")
+                self.mark(">")
             self.quoted += 1
-        elif not self.hidden and not self.quoted and _starts_quote(tag, attrs):
-            self.chunks.append(f"\n{QUOTE_MARK}\n")
+        elif self.hidden or self.quoted:
+            return
+        elif _starts_quote(tag, attrs):
+            self.mark(QUOTE_MARK)
         elif tag in self.BREAKS:
-            self.chunks.append("\n")
+            self.end_line(always=tag == "br")
+            self.pre += tag == "pre"
 
     def handle_endtag(self, tag: str) -> None:
         if tag in self.HIDDEN:
             self.hidden = max(0, self.hidden - 1)
         elif tag == "blockquote":
             self.quoted = max(0, self.quoted - 1)
-        elif tag in self.BREAKS - {"br"}:
-            self.chunks.append("\n")
+        elif tag in self.BREAKS - {"br"} and not self.hidden and not self.quoted:
+            self.end_line()
+            self.pre = max(0, self.pre - (tag == "pre"))
 
     def handle_data(self, data: str) -> None:
-        if not self.hidden and not self.quoted:
-            self.chunks.append(re.sub(r"\s+", " ", data))
+        if self.hidden or self.quoted:
+            return
+        if self.pre:
+            first, *rest = data.replace("\r\n", "\n").split("\n")
+            self.line += first
+            for line in rest:
+                self.end_line(always=True)
+                self.line = line
+            return
+        self.blank = self.blank or (not self.line.strip() and "\xa0" in data and not data.strip())
+        self.line += re.sub(r"\s+", " ", data)
 
 
 def html_to_text(html: str) -> str:
+    """The HTML's lines as a client shows them, no-break spaces as spaces; blank lines where it shows one (no
+    two in a row, none first or last)."""
     parser = _HtmlText()
     parser.feed(html)
     parser.close()
-    lines = (line.strip() for line in "".join(parser.chunks).replace("\xa0", " ").split("\n"))
-    return "\n".join(line for line in lines if line)
+    parser.end_line()
+    lines: list[str] = []
+    for line in (line.replace("\xa0", " ").strip() for line in parser.lines):
+        if line or (lines and lines[-1]):
+            lines.append(line)
+    return "\n".join(lines).strip("\n")
 
 
 # --- Answering: the thread -------------------------------------------------------------------------
@@ -238,58 +276,134 @@ def field_keys(prompt: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return fields
 
 
+def spanning_keys(keys: dict[str, dict[str, Any]]) -> frozenset[str]:
+    """The keys of the fields whose value may span lines (games/outgoing/order_text.py SYNTAX)."""
+    return frozenset(name for name, spec in keys.items() if SYNTAX.spans_lines(spec))
+
+
 @dataclass(frozen=True)
 class Reading:
     """What a reply says for a prompt: the lines read as the player's own, the order in them (a field given twice
     keeps its first value: what follows an order, a signature the cuts missed, is not the order), the fields
-    given again with another value, and a field line the client may have broken (with the line after it)."""
+    given again with another value, a line the client may have broken (with the line after it), and the lines
+    that may belong to the order but were not read into it (`read`: the lines that were, field lines and the
+    lines of their values)."""
 
     lines: tuple[str, ...]
     order: dict[str, Any]
     twice: tuple[str, ...] = ()
     broken: tuple[str, str] | None = None
+    read: tuple[str, ...] = ()
+    unread: tuple[str, ...] = ()
 
 
 def read_order(prompt: dict[str, Any], reply: Texts, ours: Ours = NONE_OF_OURS) -> Reading:
-    """The reply's text part, unless it is empty or a field line in it may have been broken and there is HTML."""
+    """The reply's text part, unless it is empty or a line of its order may have been broken by the client
+    (hard-wrapped, not format=flowed) and there is HTML, which no client breaks."""
     keys = field_keys(prompt)
+    spanning = spanning_keys(keys)
     if reply.plain.strip():
-        lines = written(reply.plain, ours, keys)
-        broken = None if reply.flowed else broken_line(lines, keys)
-        if broken is None or not reply.html.strip():
-            return _fields(keys, [line for line in lines if line], broken)
-    return _fields(keys, reply_lines(reply.html, ours, keys), None)
+        reading = _fields(keys, written(reply.plain, ours, keys, spanning), wrapped=not reply.flowed)
+        if reading.broken is None or not reply.html.strip():
+            return reading
+    return _fields(keys, written(reply.html, ours, keys, spanning), wrapped=False)
 
 
 def parse_order(prompt: dict[str, Any], text: str) -> dict[str, Any]:
     """Map "field: value" lines above the quote to the prompt's fields, by name or label; values by value or
     label."""
     keys = field_keys(prompt)
-    return _fields(keys, reply_lines(text, keys=keys), None).order
+    return _fields(keys, written(text, keys=keys, spanning=spanning_keys(keys)), wrapped=False).order
 
 
-def _fields(keys: dict[str, dict[str, Any]], lines: list[str], broken: tuple[str, str] | None) -> Reading:
+@dataclass
+class _Open:
+    """The field being read: its spec and the parts of its value so far."""
+
+    spec: dict[str, Any]
+    parts: list[str]
+
+
+def _fields(keys: dict[str, dict[str, Any]], lines: list[str], wrapped: bool) -> Reading:
+    """Read the order in `lines` (the player's own, stripped, blank ones kept). A field line starts a value; a
+    value that may span lines goes on over the lines under it up to the next field line or a blank line.
+
+    Lines that may belong to the order but are not read into it are `unread`: under a multi-line field or a
+    one-line field left empty, every line after its value up to the next field line; right under a one-line
+    field whose value ends in a separator, the lines up to a blank one. Other lines (above the order, under a
+    one-line field with its value) are what the player said around it. `wrapped` (plain text not flowed): a
+    long line of the order directly followed by one more is `broken`, since the client may have broken it."""
     order: dict[str, Any] = {}
     twice: list[str] = []
-    for line in lines:
-        if not is_field(line, keys):
-            continue
-        name, _, value = line.partition(":")
-        spec = keys[key(name)]
-        read = _value(spec, value)
+    read: list[str] = []
+    unread: list[str] = []
+    broken: tuple[str, str] | None = None
+    current: _Open | None = None  # a multi-line field whose value goes on over the next line
+    after: str = ""  # "field": what follows, up to the next field, is unread; "block": up to a blank line
+    last_read = ""  # the line just before, if it was read into the order
+
+    def close() -> None:
+        nonlocal current
+        if current is not None:
+            keep(current.spec, "\n".join(current.parts))
+        current = None
+
+    def keep(spec: dict[str, Any], value: str) -> None:
+        found = _value(spec, value)
         if spec["name"] not in order:
-            order[spec["name"]] = read
-        elif order[spec["name"]] != read and spec["name"] not in twice:
+            order[spec["name"]] = found
+        elif order[spec["name"]] != found and spec["name"] not in twice:
             twice.append(spec["name"])
-    return Reading(tuple(lines), order, tuple(twice), broken)
+
+    for line in lines:
+        if wrapped and broken is None and last_read and line and not is_field(line, keys):
+            broken = (last_read, line) if _may_break(last_read, line) else None
+        if is_field(line, keys):
+            close()
+            name, _, value = line.partition(SYNTAX.name_separator)
+            spec = keys[key(name)]
+            read.append(line)
+            if SYNTAX.spans_lines(spec):
+                current = _Open(spec, [value.strip()] if value.strip() else [])
+                after = "field"
+            else:
+                keep(spec, value)
+                after = "field" if not value.strip() else "block" if _goes_on(value) else ""
+            last_read = line
+            continue
+        if not line:
+            close()
+            after = "" if after == "block" else after
+        elif current is not None:
+            current.parts.append(line)
+            read.append(line)
+        elif after:
+            unread.append(line)
+        last_read = line if current is not None and line else ""
+    close()
+    return Reading(tuple(line for line in lines if line), order, tuple(twice), broken, tuple(read), tuple(unread))
+
+
+def _goes_on(value: str) -> bool:
+    """Whether a one-line field's value ends in a separator, as if more followed."""
+    words = value.split()
+    last = words[-1].lower() if words else ""
+    return any(last == sep if sep.isalpha() else last.endswith(sep) for sep in SYNTAX.pick_separators)
+
+
+def _may_break(line: str, after: str) -> bool:
+    """Whether `line` would have reached a client's wrap with the first word of `after` (quotes.py WRAP_AT)."""
+    return len(line) + 1 + len(after.split()[0]) > WRAP_AT
 
 
 def _value(spec: dict[str, Any], value: str) -> Any:
     if spec["kind"] == "multichoice":
-        words = [w for w in re.split(r",|\band\b", value) if w.strip() and key(w) not in {"none", "nothing"}]
+        separators = "|".join(
+            re.escape(sep) if not sep.isalpha() else rf"\b{re.escape(sep)}\b" for sep in SYNTAX.pick_separators
+        )
+        nothing = {key(word) for word in SYNTAX.no_pick}
+        words = [w for w in re.split(separators, value) if w.strip() and key(w) not in nothing]
         return [choice_value(spec, w) for w in words]
     if spec["kind"] == "choice":
         return choice_value(spec, value)
     return value.strip()
-
-

@@ -17,7 +17,8 @@ from django.core.cache import cache
 
 from games.engines.base import Field, Prompt
 from games.incoming.mail import quotes, replies
-from games.incoming.mail.replies import html_to_text, parse_order, reply_lines, reply_text, unflow
+from games.incoming.mail.quotes import reply_lines
+from games.incoming.mail.replies import html_to_text, parse_order, reply_text, unflow
 from games.models import Order
 from tests.support import reply_samples as samples
 from tests.support.phases import open_phase
@@ -381,13 +382,18 @@ def test_what_the_player_wrote_is_never_taken_for_a_quote_header():
     assert quotes.reply_lines(text, OURS, keys) == text.splitlines()
 
 
-def test_a_field_line_a_client_may_have_broken_is_found():
-    keys = replies.field_keys({"fields": [{"name": "actions", "label": "Actions", "kind": "steps", "choices": []}]})
+def test_a_line_of_the_order_a_client_may_have_broken_is_found():
+    prompt = {"fields": [{"name": "actions", "label": "Actions", "kind": "steps", "choices": []}]}
     line = "actions: move L1 Hamburg 1; move S1 Port Sudan 1; boost S1; move S1 Port Sudan"
-    assert quotes.broken_line([line, "2", "", "Thanks"], keys) == (line, "2")
-    assert quotes.broken_line([line, "", "2"], keys) is None  # a blank line: the player ended it there
-    assert quotes.broken_line([line, "actions: sell S1"], keys) is None  # the next field
-    assert quotes.broken_line(["actions: sell S1", "Thanks, see you"], keys) is None  # too short to reach a wrap
+
+    def broken(*lines: str) -> tuple[str, str] | None:
+        return replies.read_order(prompt, texts_of("\n".join(lines))).broken
+
+    assert broken(line, "2", "", "Thanks") == (line, "2")
+    assert broken("actions:", line.removeprefix("actions: "), "2") == (line.removeprefix("actions: "), "2")
+    assert broken(line, "", "2") is None  # a blank line: the player ended it there
+    assert broken(line, "actions: sell S1") is None  # the next field
+    assert broken("actions: sell S1", "Thanks, see you") is None  # too short to reach a wrap
 
 
 def texts_of(plain: str, html: str = "", flowed: bool = False) -> replies.Texts:
@@ -422,3 +428,72 @@ def test_a_field_given_twice_differently_is_noted():
 )
 def test_where_a_clients_html_puts_the_quote_reads_as_a_quote(markup):
     assert replies.html_to_text(markup).split("\n")[:2] == ["role: seller", quotes.QUOTE_MARK]
+
+
+# --- Issue 37: a value of steps read whole, and an order never stored shorter than written ---------------------------
+
+ACTIONS = {"fields": [{"name": "actions", "label": "Your actions", "kind": "steps", "choices": []}]}
+OFFERS = {
+    "fields": [
+        {"name": "offers", "label": "My offers", "kind": "steps", "choices": []},
+        {"name": "tiles", "label": "Special tiles I play", "kind": "steps", "choices": []},
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("actions:\nmove S1 Hamburg 1\nmove L1 Hamburg 1\norder hidden", "move S1 Hamburg 1\nmove L1 Hamburg 1\norder hidden"),  # noqa: E501
+        ("Here it is:\n\nactions: move S1 Hamburg 1\nboost S1\n\n-- \nAnn", "move S1 Hamburg 1\nboost S1"),
+        ("Your actions: boost S1; sell S1\norder hidden\n\nOn Mon pbem wrote:\n> x", "boost S1; sell S1\norder hidden"),
+        ("actions: order hidden", "order hidden"),
+        ("actions:", ""),
+    ],
+)
+def test_a_value_of_steps_goes_on_over_the_lines_under_its_field_line(text, order):
+    reading = replies.read_order(ACTIONS, texts_of(text))
+    assert reading.order == {"actions": order} and reading.unread == () and reading.broken is None
+
+
+def test_a_value_of_steps_ends_at_the_next_field_line_and_its_lines_may_look_like_headers():
+    text = "offers:\nHarbor: 20 ducats + silk\nStreet 3-2: 5\ntiles:\ntrade wine for silk\n\nThanks, Ann\n"
+    reading = replies.read_order(OFFERS, texts_of(text + "\nFrom: pbem <turns@pbem.example>\nSent: today"))
+    assert reading.order == {"offers": "Harbor: 20 ducats + silk\nStreet 3-2: 5", "tiles": "trade wine for silk"}
+    # The cut of a header block stops at the order's lines, even right above it.
+    glued = "offers:\nHarbor: 20 ducats\nFrom: pbem <turns@pbem.example>\nSent: today\nSubject: Harbour League #4"
+    assert replies.read_order(OFFERS, texts_of(glued), OURS).order["offers"] == "Harbor: 20 ducats"
+
+
+@pytest.mark.parametrize(
+    ("text", "read", "unread"),
+    [
+        ("actions:\n\nmove S1 Hamburg 1\nmove L1 Hamburg 1", ["actions:"], ["move S1 Hamburg 1", "move L1 Hamburg 1"]),
+        ("actions: move S1 Hamburg 1\n\nmove L1 Hamburg 1", ["actions: move S1 Hamburg 1"], ["move L1 Hamburg 1"]),
+        ("actions: boost S1\n\nThanks!", ["actions: boost S1"], ["Thanks!"]),
+        ("offers: Harbor: 5\n\nVilla Colini: 3\ntiles:", ["offers: Harbor: 5", "tiles:"], ["Villa Colini: 3"]),
+    ],
+)
+def test_lines_under_a_value_of_steps_after_a_blank_line_are_left_unread_and_named(text, read, unread):
+    prompt = OFFERS if "offers" in text else ACTIONS
+    reading = replies.read_order(prompt, texts_of(text))
+    assert list(reading.read) == read and list(reading.unread) == unread
+
+
+def test_under_a_one_line_field_only_a_value_left_open_leaves_lines_unread():
+    goods = {"name": "goods", "label": "Goods", "kind": "multichoice", "choices": [{"value": "wine", "label": "w"}]}
+    prompt = {"fields": [*ROLE["fields"], goods]}
+    assert replies.read_order(prompt, texts_of("role: buyer\nGood luck all!")).unread == ()
+    assert replies.read_order(prompt, texts_of("goods: wine,\noil\n\nBye")).unread == ("oil",)
+    assert replies.read_order(prompt, texts_of("role:\n\nbuyer")).unread == ("buyer",)
+    assert replies.read_order(prompt, texts_of("goods: wine and\n\nBye")).unread == ()
+
+
+def test_html_keeps_the_lines_of_pre_and_the_blank_lines_a_client_shows():
+    assert html_to_text("<p>Hi</p><pre>actions:\nmove S1 Hamburg 1\n\nboost S1</pre>") == (
+        "Hi\nactions:\nmove S1 Hamburg 1\n\nboost S1"
+    )
+    gmail = "<div>actions:</div><div>boost S1</div><div><br></div><div>Bye</div>"
+    outlook = '<p class="MsoNormal">actions:</p><p class="MsoNormal">boost S1</p><p class="x">&nbsp;</p><p>Bye</p>'
+    assert html_to_text(gmail) == html_to_text(outlook) == "actions:\nboost S1\n\nBye"
+    assert html_to_text("<p>a<br><br>b</p><div>c<br></div><div>d</div>") == "a\n\nb\nc\nd"

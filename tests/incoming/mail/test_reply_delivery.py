@@ -291,7 +291,7 @@ def test_a_one_seat_turn_takes_no_reply_that_leaves_a_field_out_or_gives_one_twi
     prompt = phase.prompt_for(0)
     assert prompt is not None and [spec["name"] for spec in prompt["fields"]] == ["route", "tiles"]
     example = turns.engine_of(game).example_order(game.state, 0)
-    lines = order_lines(prompt, example)  # "route: …", "tiles:" (none)
+    lines = order_lines(prompt, example, one_line=True)  # "route: …", "tiles:" (none)
     address = [m for m in mail.outbox if m.to == ["player1@example.com"]][-1].reply_to[0]
     mail.outbox.clear()
     post(client, payload(address, lines[0], message_id="<route-only@mail.example>"))
