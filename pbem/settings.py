@@ -76,6 +76,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL byte or bytes that are not UTF-8 anywhere in a request's path, query or form: 400 before anything reads it.
+    "games.incoming.refuse.RefuseUnreadableInput",
     # Serves the admin's CSS and scripts from STATIC_ROOT (`manage.py collectstatic`) under gunicorn, so a
     # deployment needs no separate web server for them; right after SecurityMiddleware, as whitenoise asks.
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from games.hooks.sealed import SealedURL
 from games.leagues.models import League
 from games.models import Game, MailRow, Player, WrittenEmail, unsent_index
 
@@ -50,7 +51,7 @@ class Hook(models.Model):
 
     name = models.CharField(max_length=80)
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    url = models.CharField(max_length=500)
+    url = SealedURL(max_length=500)  # encrypted at rest (games/hooks/sealed.py): it may hold the channel's token
     # Exactly one owner (the constraint): a player's own notices, or a game's or a league's public news.
     player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="hooks")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="hooks")

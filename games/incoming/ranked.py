@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.http import QueryDict
 
+from games.models import posted_id
+
 if TYPE_CHECKING:
     from games.incoming.forms import OrderForm
 
@@ -52,9 +54,8 @@ def rearranged(data: QueryDict, prompt: dict[str, Any]) -> QueryDict:
         listed = picks(data, name, most)
         for button in (UP, DROP):
             field, _, place = data.get(button, "").partition(":")
-            if field != name or not place.isdigit() or int(place) >= len(listed):
+            if field != name or (at := posted_id(place)) is None or at >= len(listed):
                 continue
-            at = int(place)
             if button == UP and at > 0:
                 listed[at - 1], listed[at] = listed[at], listed[at - 1]
             elif button == DROP:

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -174,6 +175,7 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "games/link_error.html", context, status=403)
 
 
+@never_cache  # Cache-Control: no-store: it shows a new hook's secret once, the player's address and links
 @require_http_methods(["GET", "POST"])
 def my_games(request: HttpRequest) -> HttpResponse:
     """Signed in (an account): all the player's tables and their settings. With only seat links opened:

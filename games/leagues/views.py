@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.engines import get_engine
@@ -195,6 +196,7 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(seat_url(seat, phase))
 
 
+@never_cache  # Cache-Control: no-store: it shows the member's calendar feed's secret link
 @require_http_methods(["GET", "POST"])
 def member(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League, slug=slug)

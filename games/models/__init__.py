@@ -18,7 +18,7 @@ from games.models.mail import (
     owed,
     unsent_index,
 )
-from games.models.queries import carried_phase, claim, unique_row, with_open_phase
+from games.models.queries import carried_phase, claim, posted_id, unique_row, with_open_phase
 
 __all__ = [
     "BotLevel",
@@ -41,6 +41,7 @@ __all__ = [
     "claim",
     "new_link_key",
     "owed",
+    "posted_id",
     "unique_row",
     "unsent_index",
     "with_open_phase",

@@ -73,3 +73,11 @@ def claim(
                 taken += values
         if len(rows) < batch:
             return taken
+
+
+def posted_id(text: str) -> int | None:
+    """A row's id as a form posts it, or None: ASCII digits that fit a bigint (`'²'.isdigit()` is true but int()
+    refuses it; twenty digits overflow PostgreSQL's bigint)."""
+    if not (text.isascii() and text.isdecimal()) or len(text) > 18:
+        return None
+    return int(text)

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from games.incoming import sessions
 from games.incoming.sessions import seat_of
 from games.incoming.views import game_context, not_a_player
-from games.models import Seat
+from games.models import Seat, posted_id
 from games.talk import services
 from games.talk.forms import delivery_form
 from games.talk.models import TABLE
@@ -57,8 +57,11 @@ def report(request: HttpRequest, game_id: int) -> HttpResponse:
     if seat is None:
         return not_a_player(request, game_id)
     thread = request.POST.get("thread", TABLE)
+    message = posted_id(request.POST.get("message", ""))
     try:
-        services.report(seat, int(request.POST.get("message", "")), request.POST.get("reason", ""))
+        if message is None:
+            raise ValueError(message)
+        services.report(seat, message, request.POST.get("reason", ""))
     except ValueError:
         messages.error(request, "There is no such message for you to report.")
     except services.Refused as refusal:
@@ -75,7 +78,7 @@ def share(request: HttpRequest, game_id: int) -> HttpResponse:
         return not_a_player(request, game_id)
     thread = request.POST.get("thread", TABLE)
     try:
-        services.share(seat, thread, int(request.POST.get("seat", "")))
+        services.share(seat, thread, int(request.POST.get("seat", "x")[:3]))
     except (ValueError, services.Refused):
         messages.error(request, "There is nothing of this conversation to share with that seat.")
     else:

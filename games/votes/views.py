@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games.incoming.sessions import seat_of
 from games.incoming.views import not_a_player
-from games.models import Seat
+from games.models import Seat, posted_id
 from games.votes import services
 from games.votes.models import Proposal
 
@@ -73,9 +73,10 @@ def vote(request: HttpRequest, game_id: int) -> HttpResponse:
         assert seat.player_id is not None
         if choice not in ("yes", "no"):
             raise services.Refused("Choose yes or no. Nothing was changed.")
-        if not proposal.isdigit():
+        proposal_id = posted_id(proposal)
+        if proposal_id is None:
             raise services.Refused("There is no such vote at this table. Nothing was changed.")
-        outcome = services.vote(seat.pk, seat.player_id, int(proposal), choice == "yes")
+        outcome = services.vote(seat.pk, seat.player_id, proposal_id, choice == "yes")
         kind = Proposal.objects.filter(pk=outcome.proposal_id).values_list("kind", flat=True).first() or ""
         return said(outcome, kind, VOTED.format(vote=choice))
 

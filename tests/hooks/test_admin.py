@@ -59,7 +59,9 @@ def test_an_organiser_adds_a_league_hook_whose_secret_shows_once_and_whose_news_
     added = add(client, kind="json", url=receiver.url("/news/TOKEN-1"), league=ours.pk)
     hook = Hook.objects.get()
     assert added.status_code == 302 and added.url == reverse("admin:hooks_hook_change", args=[hook.pk])
-    page = client.get(added.url).content.decode()
+    shown = client.get(added.url)
+    assert "no-store" in shown["Cache-Control"]
+    page = shown.content.decode()
     assert hook.secret in page and "TOKEN-1" not in page and "hooks.test" in page
     again = client.get(added.url).content.decode()
     assert hook.secret not in again and "whsec_" not in again

@@ -113,7 +113,9 @@ def test_a_json_hooks_secret_is_shown_once_and_signs_what_a_receiver_checks(make
     game = make_game(humans=3)
     client = signed_in()
     page = add_hook(client, kind="json", url=receiver.url("/pbem"), notices=[n.value for n in Notice])
-    first = client.get(page.url).content.decode()
+    shown = client.get(page.url)
+    assert "no-store" in shown["Cache-Control"]  # no browser or proxy cache keeps the page with the secret
+    first = shown.content.decode()
     found = re.search(r"<code>(whsec_[A-Za-z0-9+/=]+)</code>", first)
     assert found is not None, "the new hook's secret is not on the page"
     secret = found.group(1)

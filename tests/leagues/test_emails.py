@@ -155,6 +155,7 @@ def test_league_emails_carry_a_signed_settings_link_that_signs_the_member_in(cli
     assert client.get(found.group(1))["Location"] == settings_page  # the token leaves the address bar
     page = client.get(settings_page)
     assert page.status_code == 200 and "vacation" in page.content.decode().lower()
+    assert "no-store" in page["Cache-Control"]  # it shows the calendar feed's secret link
     response = client.post(settings_page, {"save": "1", "notify": "owed", "digest": "on"})
     assert response.status_code == 302
     chosen = Membership.objects.get(league=league, player__email="p1@example.com")
