@@ -5,6 +5,7 @@ pbem/urls.py registers these URLs only while DEBUG is on, so a production server
 
 from __future__ import annotations
 
+import re
 from email import message_from_bytes, policy
 from email.message import Message
 from pathlib import Path
@@ -30,6 +31,14 @@ def _part(message: Message, content_type: str) -> str:
             if isinstance(payload, bytes):
                 return payload.decode(part.get_content_charset() or "utf-8", "replace")
     return ""
+
+
+def _links_open_a_tab(html: str) -> str:
+    """The email's HTML with every link opening a new tab, as a mail client opens it: inside the frame, a link to
+    a page of the site would open in the frame, which the site's pages refuse (X-Frame-Options: DENY)."""
+    base = '<base target="_blank">'
+    head = re.search(r"<head[^>]*>", html, re.IGNORECASE)
+    return html[: head.end()] + base + html[head.end() :] if head else base + html
 
 
 def _first_line(message: Message) -> str:
@@ -63,7 +72,7 @@ def outbox_message(request: HttpRequest, name: str, index: int) -> HttpResponse:
     context = {
         "message": message,
         "text": _part(message, "text/plain"),
-        "html": _part(message, "text/html"),
+        "html": _links_open_a_tab(html) if (html := _part(message, "text/html")) else "",
     }
     return render(request, "games/outbox_message.html", context)
 

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from games import extensions
 from games.engines import get_engine
@@ -95,9 +96,11 @@ def seat_values(chosen: object) -> str:
     return ", ".join(named) + rest
 
 
-def seat_label(seat: TableSeat, creator_view: bool) -> str:
+def seat_label(seat: TableSeat, creator_view: bool, status: str = Table.Status.OPEN) -> str:
     if seat.state == TableSeat.State.TAKEN and seat.player is not None:
         return seat.player.display_name
+    if status == Table.Status.CANCELLED:  # a cancelled table offers nothing: no seat to take, no answer awaited
+        return gettext("Empty")
     if seat.state == TableSeat.State.INVITED:
         address = seat.invitation.address if creator_view and seat.invitation else ""
         return f"Invited: {address}, waiting for an answer" if address else "Invited, waiting for an answer"
@@ -114,7 +117,7 @@ def table_facts(table: Table, viewer_id: int | None = None) -> TableFacts:
     lines = tuple(
         SeatLine(
             number=seat.number + 1,
-            label=seat_label(seat, creator_view),
+            label=seat_label(seat, creator_view, table.status),
             state=seat.state,
             creator=seat.player_id == table.creator_id and seat.player_id is not None,
             you=viewer_id is not None and seat.player_id == viewer_id,

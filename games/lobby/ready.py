@@ -21,13 +21,16 @@ import random
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from games.engines import get_engine
 from games.lobby import emails
 from games.lobby.models import Invitation, Table, TableSeat
 from games.models import Game, Phase, Player
+from games.outgoing.links import seat_url
 from games.outgoing.messages import zone_of
 from games.play import turns
 from games.play.deadlines import daily_deadline
@@ -118,10 +121,12 @@ def start(table: Table, seats: list[TableSeat], now: datetime) -> Game | None:
         apply_daily_deadline(table, game, first)
     waiting = table.invitations.filter(answer=Invitation.Answer.PENDING)
     waiting.update(answer=Invitation.Answer.WITHDRAWN, answered_at=now)
+    game_page = settings.SITE_URL + reverse("games-game", args=[game.pk])
     for seat in game.seats.filter(player__isnull=False).select_related("player"):
         if first is None or first.prompt_for(seat.number) is None:  # the others have their turn email
             assert seat.player is not None
-            emails.queue(table, emails.STARTED, seat.player, game_id=game.pk)
+            game_url = seat_url(seat, first) if first is not None else game_page  # their seat's link
+            emails.queue(table, emails.STARTED, seat.player, game_id=game.pk, game_url=game_url)
     log.info("table %s started as game %s with %s seats", table.pk, game.pk, len(players))
     return game
 

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -23,7 +24,9 @@ from games.lobby.facts import table_facts
 from games.lobby.forms import AcceptForm, DeclineForm, InviteForm, TableForm
 from games.lobby.limits import LobbyError
 from games.lobby.models import Invitation, Table
-from games.models import Game, Player
+from games.models import Game, Player, Seat
+from games.outgoing.links import link_expiry
+from games.play import turns
 
 
 def _error(request: HttpRequest, message: str, status: int = 400, title: str = "") -> HttpResponse:
@@ -105,6 +108,8 @@ def table_page(request: HttpRequest, key: str) -> HttpResponse:
         "decline_form": DeclineForm() if invitation else None,
         "invite_form": InviteForm(),
         "game_url": reverse("games-game", args=[table.game_id]) if table.game_id else "",
+        # This browser acts for a seat of the started game (an account, a seat link, the Accept that started it).
+        "game_seated": table.game_id is not None and sessions.seat_of(request, table.game_id) is not None,
     }
     return render(request, "lobby/table.html", context)
 
@@ -167,17 +172,30 @@ def _answerer(request: HttpRequest, table: Table) -> tuple[Invitation | None, Pl
 
 def _answer(request: HttpRequest, key: str, act: Any) -> HttpResponse:
     """Answer this browser's invitation to the table with `act(invitation, account)`, which returns what to
-    say; a refusal is shown instead."""
+    say, and the page to go on to if not the table's; a refusal is shown instead."""
     table = get_object_or_404(Table, key=key)
     invitation, account = _answerer(request, table)
     if invitation is None:
         messages.error(request, invitations.NO_INVITATION)
         return redirect("lobby-table", key=key)
     try:
-        messages.success(request, act(invitation, account))
+        said, then = act(invitation, account)
     except LobbyError as error:
         messages.error(request, f"{error} Nothing was changed.")
-    return redirect("lobby-table", key=key)
+        return redirect("lobby-table", key=key)
+    messages.success(request, said)
+    return redirect(then or reverse("lobby-table", args=[key]))
+
+
+def _seated(request: HttpRequest, table: Table, invitation: Invitation) -> str:
+    """The game `table` started as, with this browser acting for the invitee's seat in it (as their seat link
+    would): the answer's last tap lands them in their seat, not watching. Its page's address."""
+    player_id = Invitation.objects.values_list("player_id", flat=True).get(pk=invitation.pk)  # set by the Accept
+    seat = Seat.objects.select_related("player", "game").get(game=table.game, player__pk=player_id)
+    phase = turns.current_phase(seat.game)
+    if phase is not None:
+        sessions.grant_seat(request, seat, until=link_expiry(phase, seat.game, timezone.now()))
+    return reverse("games-game", args=[seat.game_id])
 
 
 @require_POST
@@ -185,10 +203,12 @@ def accept(request: HttpRequest, key: str) -> HttpResponse:
     form = AcceptForm(request.POST)
     name = form.cleaned_data["name"] if form.is_valid() else ""
 
-    def act(invitation: Invitation, account: Player | None) -> str:
-        if invitations.accept(invitation.pk, account, name).status == Table.Status.STARTED:
-            return "You accepted, and every seat is taken: the game has started. Your turn email is on its way."
-        return "You accepted: the game starts when every seat is taken, or at the start time."
+    def act(invitation: Invitation, account: Player | None) -> tuple[str, str]:
+        table = invitations.accept(invitation.pk, account, name)
+        if table.status == Table.Status.STARTED:
+            said = gettext("You accepted, and every seat is taken: the game has started. This is your seat.")
+            return said, _seated(request, table, invitation)
+        return "You accepted: the game starts when every seat is taken, or at the start time.", ""
 
     return _answer(request, key, act)
 
@@ -198,9 +218,9 @@ def decline_here(request: HttpRequest, key: str) -> HttpResponse:
     form = DeclineForm(request.POST)
     everyone = form.is_valid() and form.cleaned_data["everyone"]
 
-    def act(invitation: Invitation, account: Player | None) -> str:
+    def act(invitation: Invitation, account: Player | None) -> tuple[str, str]:
         invitations.decline(invitation.pk, everyone=everyone)
-        return "You declined. You will get no more invitations from this player."
+        return "You declined. You will get no more invitations from this player.", ""
 
     return _answer(request, key, act)
 

@@ -25,13 +25,21 @@ from django.template import Context, Template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
+from mdit_py_plugins.anchors import anchors_plugin
 
 from games import extensions
 from games.engines import board_templates, get_engine, guide_file
 from games.engines.base import Engine, State
 
-# CommonMark with GitHub's tables; no raw HTML, no images (the board pictures are drawn by the server).
-MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table").disable("image")
+# CommonMark with GitHub's tables; no raw HTML, no images (the board pictures are drawn by the server). Each
+# heading carries an id, its words as GitHub spells them ("## Ending a game early": ending-a-game-early), so a
+# link can land on its section.
+MARKDOWN = (
+    MarkdownIt("commonmark", {"html": False})
+    .enable("table")
+    .disable("image")
+    .use(anchors_plugin, min_level=2, max_level=3)
+)
 
 PICTURE = re.compile(r"<p>\[board: (\d+) players, seed (\d+), after (\d+) turns?\]</p>")
 # As the game page includes a board: numbers unlocalised, the view its only variable.

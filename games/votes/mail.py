@@ -19,6 +19,7 @@ from games.outgoing.dispatch import after_commit, task_name
 from games.outgoing.emails import GAME_SUBJECT, first_sent, game_link
 from games.outgoing.facts import addressee, game_facts
 from games.outgoing.mailpolicy import Need
+from games.votes.apps import GUIDE_SECTION
 from games.votes.models import Proposal, VoteEmail
 
 # The votes' sender, woken after commit (bound in games/votes/tasks.py).
@@ -41,8 +42,8 @@ def _queue(game: Game, proposal: Proposal, kind: str, seats: list[Seat], context
             **context,
             "game": facts,
             "player": addressee(player),
-            "link": game_link(seat, game),
-            "guide_url": settings.SITE_URL + reverse("games-rules", args=[game.engine]),
+            "link": game_link(seat, game) + "#votes",  # the page's vote box (templates/votes/_panel.html)
+            "guide_url": settings.SITE_URL + reverse("games-rules", args=[game.engine]) + "#" + GUIDE_SECTION,
         }
         rendered = messages.render(
             f"emails/votes/{kind}", reader, messages.zone_of(player.time_zone), thread_subject=GAME_SUBJECT

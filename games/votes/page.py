@@ -12,6 +12,7 @@ from games import extensions
 from games.extensions import Panel
 from games.models import Game, Seat
 from games.votes import rules
+from games.votes.apps import GUIDE_SECTION
 from games.votes.models import Ballot, Kind, Proposal
 
 TEMPLATE = "votes/_panel.html"
@@ -45,6 +46,7 @@ class VotePanel:
     kinds: tuple[tuple[str, str], ...]  # (kind, label) the reader may propose now
     not_now: str  # why they may not propose now, if they may not
     concede: str  # "" if they may concede, else why not
+    guide_section: str = GUIDE_SECTION  # the guide page's anchor of how ending a game early works
 
 
 def _not_now(game: Game, open_vote: Proposal | None) -> str:

@@ -115,3 +115,26 @@ def test_table_talk_is_written_and_read_on_the_game_page(chromium, live_server, 
         for page in pages:
             page.context.close()
     findings.assert_none()
+
+
+def test_the_development_outbox_opens_an_emails_game_link_in_a_new_tab(
+    chromium, live_server, make_game, file_outbox, urls_loaded_with, settings
+):
+    """The README says the outbox's links work like real ones: the turn email's link, clicked in the frame that
+    shows the email, opens the player's game page in a new tab (in the frame, the page would refuse framing)."""
+    urls_loaded_with(debug=True)
+    settings.SITE_URL = live_server.url
+    game = make_game(humans=3)
+    context = new_context(chromium, PHONE)
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + reverse("games-outbox"))
+        page.locator("main a[href*='/outbox/']").first.click()
+        with context.expect_page() as opened:
+            page.frame_locator("iframe").get_by_role("link", name="Submit your sealed order").click()
+        tab = opened.value
+        tab.wait_for_load_state()
+        assert tab.url.startswith(live_server.url + reverse("games-game", args=[game.pk])), tab.url
+        assert tab.get_by_role("heading", level=1).inner_text().endswith(f"#{game.pk}")
+    finally:
+        context.close()

@@ -103,15 +103,16 @@ def propose(walk: Walk, game: str, name: str, invite: list[str], size: int) -> T
     return table
 
 
-def accept_from_email(browser: Any, server: str, address: str, name: str, findings: Findings) -> list[str]:
-    """The invitee opens the invitation email's join link in a fresh browser and accepts; the page's messages."""
+def accept_from_email(browser: Any, server: str, address: str, name: str, findings: Findings) -> tuple[list[str], str]:
+    """The invitee opens the invitation email's join link in a fresh browser and accepts: the page's messages,
+    and the page they land on, in words."""
     walk = Walk(browser, server, name, findings)
     try:
         walk.goto(link_in(address, r"/lobby/i/\S+/", "invites you"), "the invitation's table page")
         walk.page.get_by_label("Your name, as the other players see it").fill(name)
         walk.press("Accept")
-        walk.look("the table's page, accepted")
-        return walk.messages()
+        walk.look("the page after Accept")
+        return walk.messages(), walk.page.locator("main").inner_text()
     finally:
         walk.close()
 
@@ -144,11 +145,12 @@ def test_a_player_starts_a_game_with_two_invitees_who_accept_and_a_second_is_can
         signed_in(host, "hana@example.com")
         table = propose(host, "Port of Piraeus", "Hana", ["ann@example.com", "bo@example.com"], size=3)
         assert "seat" in host.page.locator("main").inner_text()
-        assert accept_from_email(chromium, server, "ann@example.com", "Ann", findings) == [
-            "You accepted: the game starts when every seat is taken, or at the start time."
-        ]
-        said = accept_from_email(chromium, server, "bo@example.com", "Bo", findings)
+        said, shown = accept_from_email(chromium, server, "ann@example.com", "Ann", findings)
+        assert said == ["You accepted: the game starts when every seat is taken, or at the start time."]
+        said, shown = accept_from_email(chromium, server, "bo@example.com", "Bo", findings)
         assert said[0].startswith("You accepted, and every seat is taken: the game has started.")
+        # The last Accept started the game: that tap lands Bo in their seat, not watching it.
+        assert "You are watching" not in shown and "You are " in shown, shown
         table.refresh_from_db()
         assert table.status == Table.Status.STARTED and table.game is not None
         assert sorted(s.player.name for s in table.game.seats.select_related("player")) == ["Ann", "Bo", "Hana"]
@@ -167,7 +169,8 @@ def test_a_player_starts_a_game_with_two_invitees_who_accept_and_a_second_is_can
         assert Invitation.objects.get(address="cy@example.com").answer == Invitation.Answer.DECLINED
         with time_machine.travel(timezone.now() + timedelta(days=3, hours=1), tick=True):
             host.goto(reverse("lobby-table", args=[second.key]), "the second table after its start time")
-            assert "This table was cancelled." in host.page.locator("main").inner_text()
+            shown = host.page.locator("main").inner_text()
+            assert "This table was cancelled." in shown and "Open:" not in shown and "Invited" not in shown
         second.refresh_from_db()
         assert second.status == Table.Status.CANCELLED and second.game is None
         told = [m for m in mail.outbox if m.to == ["di@example.com"] and "will not start" in m.subject]

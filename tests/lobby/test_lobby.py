@@ -4,6 +4,7 @@ often; bad and forged links; a rematch. Run through the pages a person uses, wit
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -46,6 +47,18 @@ def test_a_table_with_two_invitations_starts_when_both_accept_from_their_emails(
     assert {m.to[0] for m in turn_emails} <= {"ann@example.com", "bob@example.com", "host@example.com"}
     assert turn_emails, "the first turn's emails went out"
     assert Invitation.objects.filter(answer=Invitation.Answer.ACCEPTED).count() == 2
+    # Those the first turn asks nothing are told it started, with their seat's link and the guide.
+    started = [m for m in mail.outbox if m.anymail_test_params["tags"] == ["lobby-started"]]
+    assert started and {m.to[0] for m in started}.isdisjoint({m.to[0] for m in turn_emails})
+    for message in started:
+        html = message.alternatives[0][0]
+        seat_link = re.search(r"https://pbem\.example(/l/\S+/)", str(message.body))
+        assert seat_link and f'href="https://pbem.example{seat_link.group(1)}"' in html
+        guide = "https://pbem.example" + reverse("games-rules", args=["genoa"])
+        assert guide in str(message.body) and f'href="{guide}"' in html
+        reader = client_class_of(client)
+        reader.get(seat_link.group(1))
+        assert b"You are watching" not in reader.get(reverse("games-game", args=[game.pk])).content
 
 
 def client_class_of(client):
@@ -231,6 +244,11 @@ def test_the_creator_cancels_and_the_invitees_are_told(client):
     join, _ = invitation_links("ann@example.com")
     response = type(client)().get(join, follow=True)
     assert b"This table was cancelled" in response.content
+    # A cancelled table offers nothing: no seat open to take, no invitation waiting, no button.
+    for page in (response, client.get(reverse("lobby-table", args=[table.key]))):
+        shown = page.content.decode().split("<main", 1)[1]
+        assert "Open:" not in shown and "Invited" not in shown and "<button" not in shown
+        assert shown.count("<td>Empty</td>") == 2
 
 
 def test_a_rematch_invites_the_same_players_once(client):

@@ -1,6 +1,7 @@
 """A real browser for the tests: Playwright drives Debian's Chromium (/usr/bin/chromium, never a browser
-download), and each page is checked the way a phone or desktop shows it: no horizontal scroll, every button,
-drop-down and text field at least a thumb's height (44 px), every drop-down's chosen text readable in
+download), and each page is checked the way a phone or desktop shows it: no horizontal scroll, everything a
+thumb presses (links, buttons, drop-downs, fields, radio and checkbox rows) at least 44 × 44 px, every
+drop-down's chosen text readable in
 full, and no serious or critical violation from axe-core (its own script, as bundled by the
 axe-playwright-python package, injected into the page).
 
@@ -90,22 +91,34 @@ THUMB = 44
 
 
 def small_controls(page: Page) -> list[str]:
-    """The page's visible buttons, drop-downs, text fields, disclosure summaries and header links lower than a
-    thumb's target, anywhere on the page (the header's too), each as "a button 'its text' (height px)" (a
-    drop-down or field by its name). Radio buttons and checkboxes are left out: their label is what a thumb
-    presses; so are links inside text, which a sentence holds."""
+    """Every visible thing on the page that a thumb presses, anywhere (the header's too), whose box is lower or
+    narrower than a thumb's target, each as "a link 'its text' (width × height px)": links, buttons,
+    drop-downs, text fields, disclosure summaries, and each radio button's and checkbox's
+    row (the label a thumb presses, or the box itself where no label holds it). A link inside a sentence
+    counts too: its box (padding included, which a tap hits) must be a thumb's size. A region focusable only so
+    that a keyboard scrolls it (a board's frame, the log) is no target."""
     found = page.evaluate(
-        """thumb => [...document.querySelectorAll(
-                'button, select, input:not([type=radio]):not([type=checkbox]):not([type=hidden]), summary, header a')]
-            .filter(el => el.checkVisibility())  // not one inside a closed <details>
-            .map(el => [
-                ['BUTTON', 'SUMMARY', 'A'].includes(el.tagName)
-                    ? `${{BUTTON: 'button', SUMMARY: 'summary', A: 'link'}[el.tagName]} '${el.innerText.trim()}'`
-                    : `${el.tagName.toLowerCase()} '${el.name}'`,
-                el.getBoundingClientRect().height,
-            ])
-            .filter(([what, height]) => height > 0 && height < thumb - 0.5)
-            .map(([what, height]) => `${what} (${Math.round(height)} px)`)""",
+        """thumb => {
+            const names = {A: 'link', BUTTON: 'button', SUMMARY: 'summary', LABEL: 'row', SELECT: 'drop-down',
+                           TEXTAREA: 'text field', INPUT: 'field'};
+            const targets = new Set();
+            const pressed = 'a[href], button, select, textarea, summary, input:not([type=hidden]), '
+                + '[role=button], [role=link]';
+            for (const el of document.querySelectorAll(pressed)) {
+                const tickable = el.matches('input[type=radio], input[type=checkbox]');
+                const row = tickable ? (el.closest('label') || (el.labels && el.labels[0])) : null;
+                targets.add(row || el);
+            }
+            return [...targets]
+                .filter(el => el.checkVisibility())  // not one inside a closed <details>
+                .map(el => {
+                    const box = el.getBoundingClientRect();
+                    const text = (el.innerText || el.getAttribute('aria-label') || el.name || '').trim().slice(0, 60);
+                    return [`${names[el.tagName] || el.tagName.toLowerCase()} '${text}'`, box.width, box.height];
+                })
+                .filter(([what, width, height]) => height > 0 && (height < thumb - 0.5 || width < thumb - 0.5))
+                .map(([what, width, height]) => `${what} (${Math.round(width)} × ${Math.round(height)} px)`);
+        }""",
         THUMB,
     )
     return list(found)
@@ -214,7 +227,8 @@ def check(
     extra = horizontal_overflow(page)
     if extra > 0:
         findings.problems.append(f"{where}: {extra} px wider than the window (scrolls sideways)")
-    findings.problems.extend(f"{where}: the {control} is lower than {THUMB} px" for control in small_controls(page))
+    small = small_controls(page)
+    findings.problems.extend(f"{where}: the {control} is smaller than {THUMB} × {THUMB} px" for control in small)
     cut = cut_choices(page) if sent else []
     findings.problems.extend(f"{where}: the drop-down '{name}' cuts its chosen text short" for name in cut)
     if accessibility:

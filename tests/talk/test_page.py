@@ -50,6 +50,9 @@ def write(client: Client, game: Game, text: str, to: Sequence[int] = ()) -> Any:
 def test_a_message_written_on_the_page_reaches_its_thread_and_only_its_readers(make_game):
     game = make_game(humans=3)
     ann, bob, cat = (browser(game, n) for n in range(3))
+    # An empty conversation says so in a sentence, not as a numbered list's first item ("1. No messages yet.").
+    empty = page(ann, game).split('id="talk"', 1)[1]
+    assert '<p class="muted">No messages yet.</p>' in empty and "messages-thread" not in empty
     response = write(ann, game, "Bob, <script>alert(1)</script> a deal?", to=[1])
     assert response.status_code == 302 and response["Location"].endswith("?talk=0%2C1#talk")
     write(bob, game, "Hello all")

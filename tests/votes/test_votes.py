@@ -4,6 +4,7 @@ what every other reader sees meanwhile. Bad input is refused with a clear messag
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -233,6 +234,27 @@ def test_a_replaced_voter_no_longer_counts_and_the_newcomer_may_vote(make_game):
     post(player_at(game, 1), game, "vote", proposal=str(proposal.pk), vote="yes")
     proposal.refresh_from_db()
     assert proposal.status == Proposal.Status.PASSED
+
+
+def test_the_links_land_on_their_section_and_the_vote_box(make_game):
+    """The panel's and the vote email's link to how ending a game early works open the guide at that section
+    (an id its heading carries), not at its top; the email's button opens the game page at the vote box."""
+    game = make_game(humans=3, engine="genoa")
+    guide = Client().get(reverse("games-rules", args=["genoa"])).content.decode()
+    assert '<h2 id="ending-a-game-early">Ending a game early</h2>' in guide
+    section = reverse("games-rules", args=["genoa"]) + "#ending-a-game-early"
+    one, two = player_at(game, 0), player_at(game, 1)
+    assert f'<a href="{section}">' in page(one, game)
+    mail.outbox.clear()
+    post(one, game, "propose", kind="draw")
+    (opened,) = emails_to("player2@example.com")
+    html = opened.alternatives[0][0]
+    assert f"https://pbem.example{section}" in opened.body and f'href="https://pbem.example{section}"' in html
+    button = re.search(r"Vote on the game page: (\S+)", opened.body)
+    assert button is not None and button.group(1).endswith("/#votes") and f'href="{button.group(1)}"' in html
+    landed = two.get(button.group(1).removeprefix("https://pbem.example").removesuffix("#votes"), follow=True)
+    assert landed.redirect_chain[-1][0] == reverse("games-game", args=[game.pk])  # the browser keeps the #votes
+    assert '<div class="card" id="votes">' in landed.content.decode()
 
 
 def test_the_guide_has_the_rules_and_the_admin_shows_no_ballot(make_game, admin_client):

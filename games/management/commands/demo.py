@@ -16,6 +16,8 @@ from games.outgoing.links import seat_url
 from games.play import turns
 
 DEMO_EMAIL = "you@demo.localhost"
+# Your name at the demo tables: a name, since the pages and emails say it ("Sam invites you", not "You invites you").
+DEMO_NAME = "Sam"
 
 
 class Command(BaseCommand):
@@ -58,7 +60,7 @@ class Command(BaseCommand):
             .first()
         )
         if seat is None:
-            you = turns.player_for(DEMO_EMAIL, "You")
+            you = turns.player_for(DEMO_EMAIL, DEMO_NAME)
             game = turns.create_game(engine.slug, [you] + [None] * (players - 1), title=f"Demo: {engine.title}")
             seat = game.seats.select_related("game", "player").get(player=you)
         return seat
