@@ -22,18 +22,40 @@ from games.play import bots, turns
 log = logging.getLogger(__name__)
 
 
+class _PhaseOpened(Exception):
+    """A phase opened while only the game's row was locked: let go of it and lock the two together."""
+
+
 def lock(game_id: int) -> tuple[Game | None, Phase | None]:
-    """Lock the game as a resolution does (its open phase and the game's row, in one statement), or the game
-    alone once it has no open phase. An app's transaction that may end the game locks it this way first, so
-    it waits for a resolution under way (and a resolution for it) instead of deadlocking with one."""
-    phase = unique_row(
-        Phase.objects.select_for_update(no_key=True, of=("self", "game"))
-        .select_related("game")
-        .filter(game_id=game_id, status=Phase.Status.OPEN)
-    )
-    if phase is not None:
-        return phase.game, phase
-    return unique_row(Game.objects.select_for_update(no_key=True).filter(pk=game_id)), None
+    """Lock the game as a resolution does: its open phase and the game's row, in one statement; the game's row
+    alone only once it has no open phase. An app's transaction that may end the game or its phase locks it this
+    way first, so it waits for a resolution under way (and a resolution for it) instead of deadlocking with one.
+
+    The lock order of every path that ends a game or a phase (a resolution, an order that completes a turn, a
+    vote's ballot or re-count, a concession, an early end): the game's open phase and the game's row together,
+    first; then what else of the game it changes (its seats, its votes). Never the game's row alone while a
+    phase of it is open: a resolution that finishes while this waits for its phase opens the next, which the
+    statement's snapshot cannot see; locking the game alone then and that new phase later (as finish_early
+    does) would hold the game while waiting for a phase another transaction holds while waiting for the game.
+    So when the phase moved, the statement is run again, and a game row locked while a phase opened is let go
+    (its savepoint rolled back releases it) before the two are locked together."""
+    while True:
+        phase = unique_row(
+            Phase.objects.select_for_update(no_key=True, of=("self", "game"))
+            .select_related("game")
+            .filter(game_id=game_id, status=Phase.Status.OPEN)
+        )
+        if phase is not None:
+            return phase.game, phase
+        try:
+            with transaction.atomic():
+                game = unique_row(Game.objects.select_for_update(no_key=True).filter(pk=game_id))
+                # Under the game's lock no phase of it opens (a resolution opens the next holding the game's row)
+                if game is not None and Phase.objects.filter(game_id=game_id, status=Phase.Status.OPEN).exists():
+                    raise _PhaseOpened
+                return game, None
+        except _PhaseOpened:
+            continue
 
 
 def log_line(game: Game, phase_number: int, text: str, data: dict[str, Any] | None = None) -> None:

@@ -1,9 +1,9 @@
 """Ending a game early: propose a draw or a cancel, vote on it, concede a seat, close what is due. Plain
 ids in, an Outcome or a Refused out; every refusal stores nothing and says why in words for the player.
 
-Each call locks the game as a resolution does (games.play.endings.lock) before it reads the vote, so a vote and
-a resolution run one after the other, and a game ends once: by the vote, or otherwise (the vote is then
-void). The rules themselves are games/votes/rules.py's. No log line names a voter or a ballot."""
+Each call locks the game as a resolution does (games.play.endings.lock: its open phase and its row together,
+then the proposal) before it reads the vote, so a vote and a resolution run one after the other, and a game ends
+once: by the vote, or otherwise (the vote is then void). The rules themselves are games/votes/rules.py's. No log line names a voter or a ballot."""
 
 from __future__ import annotations
 
