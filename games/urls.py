@@ -15,6 +15,7 @@ urlpatterns = [
     path("rules/<slug:slug>/", pages.rules, name="games-rules"),
     path("me/", views.my_games, name="games-mine"),
     path("me/sign-in/<str:token>/", views.sign_in, name="games-sign-in"),
+    path("me/sign-up/<str:token>/", views.sign_up, name="games-sign-up"),
     path("me/address/<str:token>/", account.confirm_address, name="games-address"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="games-unsubscribe"),
     path("sign-out/", views.sign_out, name="games-sign-out"),

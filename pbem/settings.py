@@ -310,6 +310,10 @@ CELERY_BEAT_SCHEDULE = {
 PBEM_LOBBY_INVITES_PER_DAY = int(os.environ.get("PBEM_LOBBY_INVITES_PER_DAY", "20"))
 PBEM_LOBBY_INVITES_PER_ADDRESS = int(os.environ.get("PBEM_LOBBY_INVITES_PER_ADDRESS", "3"))
 PBEM_LOBBY_OPEN_TABLES = int(os.environ.get("PBEM_LOBBY_OPEN_TABLES", "5"))
+# Sign-up links My games emails to addresses that are nobody's (games/incoming/signup.py): per address in 12
+# hours, per client address in an hour.
+PBEM_SIGN_UPS_PER_ADDRESS = int(os.environ.get("PBEM_SIGN_UPS_PER_ADDRESS", "3"))
+PBEM_SIGN_UPS_PER_CLIENT = int(os.environ.get("PBEM_SIGN_UPS_PER_CLIENT", "10"))
 
 # --- Games -----------------------------------------------------------------------------------------
 # The JSON API's rate limit per token (games/api/tokens.py): calls a minute, and how many may come at once.

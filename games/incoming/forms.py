@@ -10,6 +10,7 @@ from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from games.incoming import ranked
 from games.incoming.steps_form import DROP_DOWN_SHOWS, EMPTY, StepsForm, StepsSource, field_messages, match_step
@@ -178,4 +179,18 @@ class AddressForm(forms.Form):
 
 
 class SignInForm(forms.Form):
-    email = forms.EmailField(label="Your address", help_text="We email a sign-in link to it if it is a player's.")
+    email = forms.EmailField(
+        label=gettext_lazy("Your address"),
+        help_text=gettext_lazy("We email it a link: to sign in, or, for a new address, to make its account."),
+    )
+
+
+class SignUpForm(forms.Form):
+    """The page a sign-up link opens: the account is made when its button is pressed (mail scanners open links)."""
+
+    name = forms.CharField(
+        label=gettext_lazy("Your name (optional)"),
+        max_length=80,
+        required=False,
+        help_text=gettext_lazy("How the other players see you. Without one you are “Player” and a number."),
+    )

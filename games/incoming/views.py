@@ -10,14 +10,15 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import extensions
 from games.engines import all_engines, board_templates, get_engine
-from games.incoming import account, drafts, review, sessions
-from games.incoming.forms import AddressForm, OrderForm, PlayerSettingsForm, SignInForm
+from games.incoming import account, drafts, review, sessions, signup
+from games.incoming.forms import AddressForm, OrderForm, PlayerSettingsForm, SignInForm, SignUpForm
 from games.incoming.middleware import SESSION_TIME_ZONE
 from games.incoming.sessions import seat_of
 from games.models import Game, Order, Phase, Player, Seat, unique_row
@@ -215,12 +216,16 @@ def _my_seats(request: HttpRequest) -> HttpResponse:
         )
     form = SignInForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        sessions.email_sign_in_link(form.cleaned_data["email"])
+        signup.email_link(request, form.cleaned_data["email"])
         # The same answer for every address: the page does not tell who plays here.
         messages.success(
             request,
-            f"If that address belongs to a player, a sign-in link is on its way to it (it works once, for "
-            f"{SIGN_IN_MINUTES} minutes). Only a few are sent a day: check your spam folder before asking again.",
+            _(
+                "A link is on its way to that address: it signs you in, or, for an address new here, makes your "
+                "account (it works once, for %(minutes)s minutes). Only a few are sent a day: check your spam "
+                "folder before asking again."
+            )
+            % {"minutes": SIGN_IN_MINUTES},
         )
         return redirect("games-mine")
     seats = sessions.granted_seats(request)
@@ -250,6 +255,23 @@ def sign_in(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/sign_in.html", {"player": facts.addressee(player)})
     messages.success(request, "You are signed in: here are all your games.")
     return redirect("games-mine")
+
+
+@never_cache  # it shows the address the link is for
+@require_http_methods(["GET", "POST"])
+def sign_up(request: HttpRequest, token: str) -> HttpResponse:
+    """The sign-up link from the email: GET shows a button (mail scanners follow links), POST makes the account
+    and signs this browser in (games/incoming/signup.py)."""
+    form = SignUpForm(request.POST or None)
+    try:
+        address = signup.address_of(token)
+        if request.method == "POST" and form.is_valid():
+            signup.redeem(request, token, form.cleaned_data["name"])
+            messages.success(request, _("Welcome: your account is made and this browser is signed in to it."))
+            return redirect("games-mine")
+    except LinkError as error:
+        return render(request, "games/link_error.html", {"message": str(error)}, status=403)
+    return render(request, "games/sign_up.html", {"address": address, "form": form}, status=400 if form.errors else 200)
 
 
 @require_POST

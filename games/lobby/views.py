@@ -36,7 +36,11 @@ def _error(request: HttpRequest, message: str, status: int = 400, title: str = "
 def _sign_in_first(request: HttpRequest, what: str) -> HttpResponse:
     return _error(
         request,
-        f"Only a signed-in player can {what}. My games emails you a sign-in link (a turn link opens one seat only).",
+        gettext(
+            "Only a signed-in player can %(what)s. My games emails you a link that signs you in, or makes your "
+            "account if you have none yet (a turn link opens one seat only)."
+        )
+        % {"what": what},
         status=403,
         title="Sign in first",
     )

@@ -83,6 +83,8 @@ PLAY_BOTS = task_name("games.tasks.play_bots")
 SEND_DUE = task_name("games.tasks.send_due_emails")
 SEND_EMAILS = task_name("games.tasks.send_emails")
 SEND_SIGN_IN_LINK = task_name("games.tasks.send_sign_in_link")
+# A stranger's sign-up link: its one argument is the address (there is no row to name until the link is used).
+SEND_SIGN_UP_LINK = task_name("games.tasks.send_sign_up_link")
 # Receipts and notices answering inbound mail (games/outgoing/receipts.py).
 SEND_RECEIPTS = task_name("games.tasks.send_receipts")
 SEND_ADDRESS_CONFIRMATION = task_name("games.tasks.send_address_confirmation")

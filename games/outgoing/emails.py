@@ -34,7 +34,7 @@ from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique
 from games.outgoing import mailpolicy, messages, outbox, wakes
 from games.outgoing.dispatch import SEND_DUE
 from games.outgoing.facts import GameFacts, LogLine, PhaseFacts, addressee, game_facts, phase_facts
-from games.outgoing.links import SIGN_IN_MINUTES, seat_url, sign_in_url
+from games.outgoing.links import SIGN_IN_MINUTES, seat_url, sign_in_url, sign_up_url
 from games.outgoing.order_text import SYNTAX, order_lines
 
 log = logging.getLogger(__name__)
@@ -401,3 +401,11 @@ def send_sign_in_link(player_id: int) -> bool:
     context = {"player": addressee(player), "link": sign_in_url(player), "minutes": SIGN_IN_MINUTES}
     rendered = messages.render("emails/sign-in", context, messages.zone_of(player.time_zone))
     return messages.send_at_once(rendered, player.email, kind="sign-in", player_id=player.pk)
+
+
+def send_sign_up_link(address: str) -> bool:
+    """Email an address that is nobody's the link that makes its account (games/incoming/signup.py decided it is
+    due). Sent at once, like a sign-in link: there is no player, and so no row, until the link is used."""
+    context = {"link": sign_up_url(address), "minutes": SIGN_IN_MINUTES}
+    rendered = messages.render("emails/sign-up", context, messages.zone_of(None))
+    return messages.send_at_once(rendered, address, kind="sign-up", player_id=0)

@@ -18,6 +18,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext as _
 
 from games.models import Game, Phase, Player, Seat, unique_row
 from games.outgoing import signed
@@ -103,6 +104,30 @@ def read_sign_in_token(token: str) -> SignIn:
         ) from None
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise LinkError("This sign-in link is not valid. Please use the latest one from your email.") from None
+
+
+# --- Sign-up links: an address that is nobody's yet, from the same form -----------------------------------
+
+SIGN_UP_SALT = "pbem.sign-up"
+
+
+def sign_up_url(address: str) -> str:
+    """A link that makes an account for `address` when used: nothing is stored before (games/incoming/signup.py)."""
+    return settings.SITE_URL + reverse("games-sign-up", args=[signed.dumps({"e": address}, salt=SIGN_UP_SALT)])
+
+
+def read_sign_up_token(token: str) -> str:
+    """The address a sign-up link is for, if it is genuine and fresh."""
+    try:
+        payload = signed.loads(token, salt=SIGN_UP_SALT, max_age=timedelta(minutes=SIGN_IN_MINUTES))
+        return str(payload["e"])
+    except signing.SignatureExpired:
+        raise LinkError(
+            _("This link has expired (it works for %(minutes)s minutes). Ask My games for a new one.")
+            % {"minutes": SIGN_IN_MINUTES}
+        ) from None
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise LinkError(_("This link is not valid. Please use the latest one from your email.")) from None
 
 
 # --- Unsubscribe links: one click for the least mail (games/outgoing/mailpolicy.py) ------------------------------

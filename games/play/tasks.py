@@ -44,6 +44,11 @@ def send_sign_in_link_task(player_id: int) -> bool:
     return emails.send_sign_in_link(player_id)
 
 
+@shared_task(name=routed(dispatch.SEND_SIGN_UP_LINK, Queue.EMAIL))
+def send_sign_up_link_task(address: str) -> bool:
+    return emails.send_sign_up_link(address)
+
+
 @shared_task(name=routed(dispatch.SEND_RECEIPTS, Queue.EMAIL))
 def send_receipts_task() -> int:
     return receipts.send_pending()
