@@ -3,7 +3,8 @@ ids in, an Outcome or a Refused out; every refusal stores nothing and says why i
 
 Each call locks the game as a resolution does (games.play.endings.lock: its open phase and its row together,
 then the proposal) before it reads the vote, so a vote and a resolution run one after the other, and a game ends
-once: by the vote, or otherwise (the vote is then void). The rules themselves are games/votes/rules.py's. No log line names a voter or a ballot."""
+once: by the vote, or otherwise (the vote is then void). The rules themselves are games/votes/rules.py's. No
+log line names a voter or a ballot."""
 
 from __future__ import annotations
 
