@@ -33,8 +33,11 @@ def dump(target: Path) -> str:
     db = connection.settings_dict
     env = {**os.environ, "PGPASSWORD": str(db.get("PASSWORD") or "")}  # not in the arguments: ps would show it
     command = ["pg_dump", "--format=custom", "--no-owner", "--no-privileges", f"--file={target}"]
-    command += [f"--host={db.get('HOST') or '127.0.0.1'}", f"--port={db.get('PORT') or 5432}"]
-    command += [f"--username={db.get('USER') or 'postgres'}", str(db["NAME"])]
+    # What DATABASE_URL leaves out, libpq's defaults fill in as for the server: postgres:///pbem is the local
+    # socket as the server's own user (peer authentication, no password anywhere).
+    given = {"host": db.get("HOST"), "port": db.get("PORT"), "username": db.get("USER")}
+    command += [f"--{option}={value}" for option, value in given.items() if value]
+    command.append(str(db["NAME"]))
     try:
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=3600)
     except FileNotFoundError:
