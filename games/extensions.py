@@ -30,12 +30,16 @@ Signals, sent by the service layer (games.play.turns, games.play.sweep):
 Declared with `register(app_label, Extension(...))`:
 
 - `phase_related`: rows a resolution reads with the phase it locks (select_related paths from Phase, beyond
-  its game), so a `phase_opened` receiver needs no query of its own;
+  its game: "game__..."), so a `phase_opened` receiver needs no query of its own;
 - `phase_annotations`: what a resolution reads with the phase it locks as query expressions over Phase (name,
   a function making the expression, e.g. an Exists of the app's rows about the phase's game), in that same
   statement; the core sets each value on the game row it hands the resolution's signals (`game.<name>`), so
   a receiver with nothing to do there (no webhook concerns the game) learns it without a query of its own.
-  Elsewhere (a reminder, an organiser's action) the attribute is missing: a receiver then looks for itself;
+  Elsewhere (a reminder, an organiser's action) the attribute is missing: a receiver then looks for itself.
+  Both are asked only of a game an app marked as having its rows (Game.apps_attached, games.models.attach_apps,
+  in the transaction that attaches them): for any other game the resolution reads neither, and hands the game
+  with each annotation False and each related row absent (`unattached`). An app whose annotation can be true, or
+  whose related row can exist, for a game must have marked it;
 - `games_of` / `players_of`: which games and which players a staff user is responsible for in the admin,
   beyond the games they started and those games' players (a Q over Game, a Q over Player);
 - `phase_deadline`: asked when a phase opens, before it is stored: the deadline the app gives it (a
@@ -216,6 +220,18 @@ def phase_related() -> list[str]:
 def phase_annotations() -> dict[str, Any]:
     """What resolve_phase annotates the phase it locks with, by name (see the module's docstring)."""
     return {name: make() for extension in _registered.values() for name, make in extension.phase_annotations}
+
+
+def unattached(game: Game) -> None:
+    """Give a game no app has marked (not Game.apps_attached) what the apps' questions would answer, without asking:
+    each `phase_annotations` name False, and the first row of each `phase_related` path known absent (reading it
+    raises DoesNotExist, with no query), as the resolution's read would have found."""
+    for extension in _registered.values():
+        for name, _ in extension.phase_annotations:
+            setattr(game, name, False)
+        for path in extension.phase_related:
+            _, _, rest = path.partition("__")  # from the phase: "game__<the game's related row>__..."
+            game._meta.get_field(rest.split("__")[0]).set_cached_value(game, None)  # type: ignore[union-attr]
 
 
 def games_of(user: Any) -> list[Q]:

@@ -23,7 +23,7 @@ from django.utils import timezone
 from games.extensions import Outbox
 from games.hooks import guard, mail, pace, shapes, transport
 from games.hooks.models import Delivery, Hook
-from games.hooks.notices import SEND_HOOKS
+from games.hooks.notices import SEND_HOOKS, attach
 from games.models import MailStatus
 from games.outgoing import outbox
 from games.outgoing.dispatch import after_commit, publish
@@ -130,6 +130,7 @@ def enable(hook: Hook) -> None:
     """Its owner enables it again: news from now on is delivered (what was skipped meanwhile is not), its pace
     starting afresh."""
     Hook.objects.filter(pk=hook.pk).update(enabled=True, disabled_reason="", disabled_at=None, next_post_at=None)
+    attach(hook)  # the games it concerns may have gained players while it was disabled
 
 
 def unsent() -> Iterable[Delivery]:

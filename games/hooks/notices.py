@@ -11,9 +11,10 @@ A notice says only what anyone may read: the game's name and its page's address 
 channel is read by others), the phase's name and deadline, the log's public lines, the final standings. Never
 an order, a hand, a private log line, a message's text or who wrote privately to whom; a channel may be public.
 Nothing is read unless some enabled hook wants the news: one query on the hooks' partial indexes otherwise. In a
-resolution not even that: the resolution's own read of the phase it locks asks whether any enabled hook concerns
-the game (`concerned`, through extensions' phase_annotations), so a game no hook concerns costs the app no
-statement there (tests/hooks/test_idle.py).
+resolution not even that: a game an enabled hook may concern is marked (Game.apps_attached: `attach`, as a hook is
+saved or enabled, a game starts with a hooked player, a seat passes to one), and only a marked game's resolution
+asks, in its own read of the phase it locks, whether any enabled hook concerns it (`concerned`, through extensions'
+phase_annotations). A game no hook concerns costs the app no statement there (tests/hooks/test_idle.py).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import BooleanField, Q
+from django.db.models import BooleanField, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.signals import post_save
 from django.dispatch import receiver
@@ -35,7 +36,7 @@ from django.utils import timezone
 from games import extensions
 from games.hooks.models import Delivery, Hook, Notice
 from games.leagues.models import Round, Season, Table
-from games.models import Event, Game, Phase, Player, Seat, unique_row
+from games.models import Event, Game, Phase, Player, Seat, attach_apps, unique_row
 from games.outgoing.dispatch import after_commit, task_name
 from games.outgoing.messages import zone_of
 
@@ -245,6 +246,45 @@ def game_hook_added(sender: object, instance: Hook, created: bool, **kwargs: obj
         game = phase.game
         headline = f"{game.title} has started: {phase.name}, orders by {when(phase.deadline, None)}."
         write([instance], {instance.pk: notice("started", game, headline, [], timezone.now())})
+
+
+def attach(hook: Hook) -> None:
+    """Mark the games `hook` may concern as having this app's rows (Game.apps_attached), so their resolutions ask
+    `concerned`: its game, or its player's games not over yet, or its league's games (the leagues app marks those
+    already, as their tables get them)."""
+    if hook.game_id is not None:
+        games = Game.objects.filter(pk=hook.game_id)
+    elif hook.player_id is not None:
+        games = Game.objects.filter(seats__player_id=hook.player_id).exclude(status=Game.Status.FINISHED)
+    elif hook.league_id is not None:
+        games = Game.objects.filter(league_table__round__season__league_id=hook.league_id)
+    else:
+        return
+    attach_apps(games)
+
+
+@receiver(post_save, sender=Hook, dispatch_uid="hooks-games-attached")
+def hook_saved(sender: object, instance: Hook, **kwargs: object) -> None:
+    if instance.enabled:
+        attach(instance)
+
+
+def attach_if_hooked(game_id: int, players_hooks: QuerySet[Hook]) -> None:
+    """A game gained players (it started, a seat changed hands): marked if one of them has an enabled hook."""
+    if players_hooks.filter(enabled=True).exists():
+        attach_apps(Game.objects.filter(pk=game_id))
+
+
+@receiver(extensions.phase_opened, dispatch_uid="hooks-new-game-attached")
+def new_game(sender: object, game: Game, previous: Phase | None, **kwargs: object) -> None:
+    if previous is None:
+        attach_if_hooked(game.pk, Hook.objects.filter(player__seats__game=game))
+
+
+@receiver(extensions.seat_replaced, dispatch_uid="hooks-seat-attached")
+def seat_replaced(sender: object, seat: Seat, **kwargs: object) -> None:
+    if seat.player_id is not None:
+        attach_if_hooked(seat.game_id, Hook.objects.filter(player_id=seat.player_id))
 
 
 @receiver(extensions.game_finished, dispatch_uid="hooks-game-over")

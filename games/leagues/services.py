@@ -23,7 +23,7 @@ from games.leagues.away import days_away
 from games.leagues.models import League, Membership, Round, Season, Seating, Table
 from games.leagues.results import season_standings
 from games.leagues.standings import Standing
-from games.models import Game, Phase, Player
+from games.models import Game, Phase, Player, attach_apps
 from games.outgoing import signed
 from games.outgoing.dispatch import task_name
 from games.outgoing.messages import zone_of
@@ -218,6 +218,7 @@ def start_round(round_id: int, now: datetime | None = None) -> bool:
             )
             table.game = game
             table.save(update_fields=["game"])
+            attach_apps(Game.objects.filter(pk=game.pk))  # its resolutions read the table, round and league
             Seating.objects.bulk_create(
                 Seating(table=table, seat_number=n, player_id=p) for n, p in enumerate(table.players)
             )

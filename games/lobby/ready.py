@@ -29,7 +29,7 @@ from django.utils import timezone
 from games.engines import get_engine
 from games.lobby import emails
 from games.lobby.models import Invitation, Table, TableSeat
-from games.models import Game, Phase, Player
+from games.models import Game, Phase, Player, attach_apps
 from games.outgoing.links import seat_url
 from games.outgoing.messages import zone_of
 from games.play import turns
@@ -111,6 +111,7 @@ def start(table: Table, seats: list[TableSeat], now: datetime) -> Game | None:
         return None
     table.game, table.status, table.settled_at = game, Table.Status.STARTED, now
     table.save(update_fields=["game", "status", "settled_at"])
+    attach_apps(Game.objects.filter(pk=game.pk))  # its resolutions read the table (its daily deadline)
     # The seats as the game has them: the empty ones it plays become bots, those it left out open.
     playing = [s.pk for s in seats if s.state != TableSeat.State.TAKEN]
     table.seats.filter(pk__in=playing).update(state=TableSeat.State.BOT, player=None, invitation=None)

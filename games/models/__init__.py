@@ -18,7 +18,7 @@ from games.models.mail import (
     owed,
     unsent_index,
 )
-from games.models.queries import carried_phase, claim, posted_id, unique_row, with_open_phase
+from games.models.queries import attach_apps, carried_phase, claim, posted_id, unique_row, with_open_phase
 
 __all__ = [
     "BotLevel",
@@ -37,6 +37,7 @@ __all__ = [
     "Seat",
     "Wake",
     "WrittenEmail",
+    "attach_apps",
     "carried_phase",
     "claim",
     "new_link_key",

@@ -94,6 +94,11 @@ class Game(models.Model):
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="started_games"
     )
+    # Whether an app has rows about this game (a lobby or league table, a vote, a webhook that may concern it): set
+    # by the app as it attaches them (games.models.attach_apps), never cleared. A resolution asks the apps'
+    # questions (games/extensions.py, phase_related and phase_annotations) only of such a game: for the others it
+    # knows their answers without a join or an EXISTS.
+    apps_attached = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title or self.engine}"

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from django.db import models, transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
 
-from games.models.games import Phase, Seat
+from games.models.games import Game, Phase, Seat
 
 M = TypeVar("M", bound=models.Model)
 
@@ -18,6 +18,13 @@ def unique_row(queryset: QuerySet[M]) -> M | None:
     """The row of a lookup by a unique key, or None. Unlike `.first()`, it adds no ORDER BY: compiling one
     costs about a millisecond, on paths (an order POST, a resolution) that are measured in a few."""
     return next(iter(queryset.order_by()[:1]), None)
+
+
+def attach_apps(games: QuerySet[Game]) -> int:
+    """Mark `games` as having an app's rows (Game.apps_attached), so their resolutions ask the apps' questions:
+    called by an app, in the transaction that attaches its rows (a table's game, a vote, a webhook). Returns how
+    many were not marked yet."""
+    return games.filter(apps_attached=False).update(apps_attached=True)
 
 
 def with_open_phase(seats: QuerySet[Seat]) -> QuerySet[Seat]:

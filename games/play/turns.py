@@ -28,6 +28,7 @@ from games.models import BotLevel, Event, Game, Order, OutboundEmail, Phase, Pla
 from games.outgoing import mailpolicy
 from games.outgoing.dispatch import PLAY_BOTS, after_commit
 from games.outgoing.emails import wake_sender as wake_email_sender
+from games.play import turn_sql
 
 log = logging.getLogger(__name__)
 
@@ -132,35 +133,29 @@ def resolve_phase(
     its deadline (or while the game was paused), or an app excuses the seat (a league member's vacation).
     Those default orders are marked `excused`: the same order is played, but it is no miss."""
     now = timezone.now()
-    annotations = extensions.phase_annotations()
     with transaction.atomic():
-        phase = unique_row(
-            Phase.objects.select_for_update(no_key=True, of=("self", "game"))
-            .select_related(*extensions.phase_related())  # only the phase and game rows are locked
-            .annotate(**annotations)
-            .filter(pk=phase_id)
-        )
+        phase = _locked_phase(phase_id)
         if phase is None or phase.status != Phase.Status.OPEN:
             return False
         if overdue_at is not None and phase.deadline > overdue_at:
             return False
         game = phase.game
-        for name in annotations:  # on the game row the signals below hand their receivers
-            setattr(game, name, getattr(phase, name))
         if game.status == Game.Status.FINISHED or (game.status == Game.Status.PAUSED and not force):
             return False
         engine = engine_of(game)
         # The seats with this phase's sealed orders in one read (a LEFT JOIN), not two.
-        seats = list(
-            game.seats.select_related("player")
-            .annotate(
-                sealed=FilteredRelation("orders", condition=Q(orders__phase=phase)),
-                sealed_id=F("sealed__id"),
-                sealed_data=F("sealed__data"),
-                sealed_default=F("sealed__is_default"),
+        seats = turn_sql.seats(game, phase)
+        if seats is None:
+            seats = list(
+                game.seats.select_related("player")
+                .annotate(
+                    sealed=FilteredRelation("orders", condition=Q(orders__phase=phase)),
+                    sealed_id=F("sealed__id"),
+                    sealed_data=F("sealed__data"),
+                    sealed_default=F("sealed__is_default"),
+                )
+                .order_by("number")
             )
-            .order_by("number")
-        )
         by_seat: dict[int, dict[str, Any]] = {}
         defaults: list[Order] = []
         for number in phase.owed_seats:
@@ -180,7 +175,7 @@ def resolve_phase(
                 order.excused = order.seat.number in excused
         Order.objects.bulk_create(defaults)
         state, events = engine.resolve(game.state, by_seat, phase_rng(game, phase.number))
-        Event.objects.bulk_create(
+        lines = [
             Event(
                 game=game,
                 phase_number=phase.number,
@@ -190,7 +185,7 @@ def resolve_phase(
                 data=event.data,
             )
             for i, event in enumerate(events, start=1)
-        )
+        ]
         game.event_count += len(events)
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
@@ -199,16 +194,64 @@ def resolve_phase(
         # Nothing is due any more. Clearing them keeps the columns null but for the few phases due, so the
         # planner's estimates send the sweep through their partial indexes.
         phase.complete_at = phase.bots_due_at = phase.remind_at = None
-        phase.save(update_fields=["status", "resolved_at", "used_defaults", "complete_at", "bots_due_at", "remind_at"])
-        _open_next_phase(game, seats, state, previous=phase, now=now)
+        _open_next_phase(game, seats, state, previous=phase, now=now, lines=lines)
     log.info("phase resolved: game %s phase %s defaults=%s", game.pk, phase.number, len(defaults))
     return True
 
 
+def _locked_phase(phase_id: int) -> Phase | None:
+    """The open phase a resolution locks, with its game (both rows locked), and what the apps read with it: asked
+    only of a game an app has rows about (Game.apps_attached); any other is handed their answers as
+    extensions.unattached gives them. On PostgreSQL the lock is written by hand (games/play/turn_sql.py) and a
+    marked game's apps are asked in a second read; elsewhere the ORM asks them with the lock."""
+    handwritten, phase = turn_sql.locked_phase(phase_id)
+    if handwritten and (phase is None or not phase.game.apps_attached):
+        if phase is not None:
+            extensions.unattached(phase.game)
+        return phase
+    annotations = extensions.phase_annotations()
+    phase = unique_row(
+        Phase.objects.select_for_update(no_key=True, of=("self", "game"))
+        .select_related(*extensions.phase_related())  # only the phase and game rows are locked
+        .annotate(**annotations)
+        .filter(pk=phase_id)
+    )
+    if phase is not None:
+        for name in annotations:  # on the game row the signals hand their receivers
+            setattr(phase.game, name, getattr(phase, name))
+        if not phase.game.apps_attached:
+            extensions.unattached(phase.game)
+    return phase
+
+
+# What a resolution writes of the phase it resolved (resolve_phase).
+RESOLVED = ["status", "resolved_at", "used_defaults", "complete_at", "bots_due_at", "remind_at"]
+
+
+def _store(game: Game, fields: list[str], previous: Phase | None, lines: Sequence[Event], opened: Phase | None) -> None:
+    """A turn's rows: the log's new `lines`, the resolved phase (`previous`: its RESOLVED fields), the game's
+    `fields` and the phase `opened` (if any). A resolution's in two statements on PostgreSQL (turn_sql.write_turn),
+    through the ORM elsewhere and for a new game's first phase."""
+    if previous is not None and turn_sql.write_turn(game, fields, previous, RESOLVED, lines, opened):
+        return
+    Event.objects.bulk_create(lines)
+    if previous is not None:
+        previous.save(update_fields=RESOLVED)
+    game.save(update_fields=fields)
+    if opened is not None:
+        opened.save(force_insert=True)
+
+
 def _open_next_phase(
-    game: Game, seats: Sequence[Seat], state: dict[str, Any], previous: Phase | None, now: datetime
+    game: Game,
+    seats: Sequence[Seat],
+    state: dict[str, Any],
+    previous: Phase | None,
+    now: datetime,
+    lines: Sequence[Event] = (),
 ) -> None:
-    """Store the new state; open the next phase (or finish the game); queue its emails and bots."""
+    """Store the new state, the log's new `lines` and the resolved phase `previous`; open the next phase (or finish
+    the game); queue its emails and bots."""
     engine = engine_of(game)
     prompts = engine.prompts(state)
     game.state = state
@@ -220,14 +263,13 @@ def _open_next_phase(
         game.status = Game.Status.FINISHED
         game.finished_at = now
         game.result = [{"seat": s.seat, "score": s.score, "rank": s.rank, "detail": s.detail} for s in standings]
-        game.save(update_fields=["state", "status", "finished_at", "result", "event_count"])
         assert previous is not None, "a game cannot be over before its first phase"
+        _store(game, ["state", "status", "finished_at", "result", "event_count"], previous, lines, None)
         emails = email_rows(game, previous, humans, OutboundEmail.Kind.GAME_OVER)
         queue_emails(previous, emails)
         extensions.game_finished.send(sender=Game, game=game, now=now)
         return
     game.phase_number += 1
-    game.save(update_fields=["state", "phase_number", "event_count"])
     # Bots play at once; so do seats whose player's address bounced (their default orders:
     # games/incoming/mail/bounces.py).
     bots_owed = any(seats[n].is_bot or mailpolicy.unreachable(seats[n]) for n in prompts)
@@ -241,7 +283,7 @@ def _open_next_phase(
     )
     # An app may give the phase its own deadline (a league's daily time) before it is stored.
     phase.move_deadline(extensions.phase_deadline(game, phase) or now + game.phase_length, game.reminder_before)
-    phase.save(force_insert=True)
+    _store(game, ["state", "phase_number", "event_count"], previous, lines, phase)
     owed = [seat for seat in humans if seat.number in prompts and not seat.is_bot]
     emails += email_rows(game, phase, owed, OutboundEmail.Kind.TURN_STARTED)
     if previous is not None:
@@ -283,7 +325,8 @@ def email_rows(
 def queue_emails(phase: Phase, emails: list[OutboundEmail]) -> None:
     if not emails:
         return
-    OutboundEmail.objects.bulk_create(emails, ignore_conflicts=True)
+    if not turn_sql.insert(emails, ignore_conflicts=True):
+        OutboundEmail.objects.bulk_create(emails, ignore_conflicts=True)
     wake_email_sender()
 
 

@@ -19,7 +19,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games import extensions
-from games.models import Game, Seat
+from games.models import Game, Seat, attach_apps
 from games.outgoing.dispatch import after_commit, task_name
 from games.play import endings
 from games.votes import mail, rules
@@ -106,6 +106,7 @@ def propose(seat_id: int, player_id: int, kind: str, now: datetime | None = None
                 )
         except IntegrityError:  # another proposal won the race
             raise Refused("A vote is open at this table already: one vote at a time. Nothing was proposed.") from None
+        attach_apps(Game.objects.filter(pk=game.pk))  # its resolutions ask whether a vote is open (under this lock)
         Ballot.objects.create(proposal=proposal, seat_number=seat.number, player_id=player_id, yes=True, cast_at=now)
         endings.log_line(game, game.phase_number, f"A player proposed {Kind(kind).label}: every player votes.")
         outcome = _settle(game, proposal, now)
