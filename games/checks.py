@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.checks import Error, Warning, register
 from django.utils.module_loading import import_string
 
+from games.incoming.mail import mailbox
 from games.outgoing import dkim
 
 
@@ -55,7 +56,7 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
         )
     if settings.EMAIL_PROVIDER == "smtp":
         problems += smtp_problems()
-    problems += dkim_problems()
+    problems += dkim_problems() + mailbox_problems()
     try:
         ZoneInfo(settings.TIME_ZONE)
     except (ZoneInfoNotFoundError, ValueError):
@@ -132,6 +133,32 @@ def dkim_problems() -> list[Any]:
                 "signs with its own keys: the key is not used.",
                 hint="Set up DKIM at the provider, or send through your own relay (EMAIL_PROVIDER=smtp).",
                 id="pbem.W005",
+            )
+        ]
+    return []
+
+
+def mailbox_problems() -> list[Any]:
+    """PBEM_INBOUND_IMAP must be a mailbox's URL (`manage.py mailbox` reads it), and is of use only with replies on."""
+    if not settings.PBEM_INBOUND_IMAP:
+        return []
+    try:
+        mailbox.parse(settings.PBEM_INBOUND_IMAP)
+    except ValueError:
+        return [
+            Error(
+                "PBEM_INBOUND_IMAP is not a mailbox's URL.",
+                hint="imaps://user:password@host/INBOX, the user and password percent-escaped (%40 for @).",
+                id="pbem.E010",
+            )
+        ]
+    if not settings.PBEM_REPLY_ADDRESS:
+        return [
+            Warning(
+                "PBEM_INBOUND_IMAP is set but PBEM_REPLY_ADDRESS is not: no email offers a reply address, so no "
+                "reply reaches the mailbox.",
+                hint="Set PBEM_REPLY_ADDRESS to the mailbox's address (replies go to its + addresses).",
+                id="pbem.W006",
             )
         ]
     return []

@@ -61,16 +61,21 @@ def parse(url: str) -> Mailbox:
         raise ValueError("PBEM_INBOUND_IMAP must look like imaps://user:password@host/INBOX")
     query = {name: values[-1] for name, values in parse_qs(parts.query).items()}
     tls = parts.scheme == "imaps"
+    try:
+        port = parts.port
+        poll, idle = float(query.get("poll", 60)), float(query.get("idle", 300))
+    except ValueError:
+        raise ValueError("PBEM_INBOUND_IMAP's port, poll or idle is not a number") from None
     return Mailbox(
         host=parts.hostname,
-        port=parts.port or (993 if tls else 143),
+        port=port or (993 if tls else 143),
         tls=tls,
         user=unquote(parts.username),
         password=unquote(parts.password or ""),
         folder=unquote(parts.path.lstrip("/")) or "INBOX",
         move_to=query.get("move", ""),
-        poll=float(query.get("poll", 60)),
-        idle=float(query.get("idle", 300)),
+        poll=poll,
+        idle=idle,
     )
 
 
@@ -108,8 +113,8 @@ class Reader:
             mailbox=self.mailbox.name, defaults={"uidvalidity": self.uidvalidity}
         )
         if row.uidvalidity != self.uidvalidity:
-            # The mailbox was made anew (or restored): its UIDs start again. Everything in it is read once more; a
-            # message taken before is known by its Message-ID (games/outgoing/receipts.py first_reading).
+            # The mailbox was made anew (or restored): its UIDs start again. What is unread in it is read once more;
+            # a message taken before is known by its Message-ID (games/outgoing/receipts.py first_reading).
             log.warning("mailbox %s: UIDVALIDITY changed, reading it from the start", self.mailbox.name)
             MailboxCursor.objects.filter(pk=row.pk).update(uidvalidity=self.uidvalidity, last_uid=0)
             row.refresh_from_db()
@@ -121,7 +126,10 @@ class Reader:
         close_old_connections()  # a database connection dropped while we waited is replaced, not used
         cursor = self.cursor()
         self.mark_up_to(cursor.last_uid)
-        found = self.client.search(["UID", f"{cursor.last_uid + 1}:*"])
+        # A mailbox read for the first time (or made anew) is read from its unread messages: the club's mail read
+        # before pbem was set up is left alone, not answered years late.
+        unread = ["UNSEEN"] if cursor.last_uid == 0 else []
+        found = self.client.search(["UID", f"{cursor.last_uid + 1}:*", *unread])
         uids = sorted(uid for uid in found if uid > cursor.last_uid)  # n:* always answers the last one
         for uid in uids:
             fetched = self.client.fetch([uid], ["BODY.PEEK[]"]).get(uid, {})

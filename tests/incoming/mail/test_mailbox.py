@@ -16,9 +16,10 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 
+from games.checks import mailbox_problems
 from games.incoming.mail import mailbox
 from games.models import MailboxCursor, Order, ReadReply, Receipt
 from tests.support import reply_samples as samples
@@ -29,7 +30,7 @@ from tests.support.workers import ROOT, database_url, wait_for
 pytestmark = pytest.mark.django_db(transaction=True)
 REPLY_ADDRESS = "turns@in.pbem.example"
 SEEN = b"\\Seen"
-APP = "pbem-mailbox-under-test"
+APP = f"pbem-mailbox-test-{os.getpid()}"  # its PostgreSQL connections, told apart from any other test run's
 
 
 @pytest.fixture(autouse=True)
@@ -73,6 +74,22 @@ def test_a_reply_in_the_mailbox_is_taken_once_and_flagged_seen_after_it_commits(
     assert stored(game) == [({"role": "buyer"}, 2)]
     assert take_once(settings, dovecot.url()).startswith("0 message(s)")
     assert Receipt.objects.filter(to="player1@example.com").count() == 2
+
+
+def test_a_mailbox_read_for_the_first_time_is_read_from_its_unread_messages(make_game, dovecot, settings):
+    """The club's mailbox holds mail read before pbem was set up: left alone, not answered late."""
+    game = make_game(humans=3)
+    dovecot.deliver(reply("role: buyer"))
+    with dovecot.client() as client:
+        client.add_flags([1], [SEEN])  # read by the club's secretary last month
+    dovecot.deliver(reply("role: seller"))
+    assert take_once(settings, dovecot.url()).startswith("1 message(s)")
+    assert stored(game) == [({"role": "seller"}, 1)]
+    dovecot.deliver(reply("role: buyer"))  # from now on every new message counts, read or not
+    with dovecot.client() as client:
+        client.add_flags([3], [SEEN])
+    assert take_once(settings, dovecot.url()).startswith("1 message(s)")
+    assert stored(game) == [({"role": "buyer"}, 2)]
 
 
 def test_taken_messages_are_moved_to_the_folder_the_url_names(make_game, dovecot, settings):
@@ -233,3 +250,29 @@ def test_a_dovecot_restart_under_a_running_process_costs_a_reconnection_not_a_re
     log = (tmp_path / "mailbox-0.log").read_text()
     assert log.count(": connected, IDLE") == 2 and "connection lost (abort), reconnecting in 1 s" in log, log
     assert "p@ss" not in log and "word%1" not in log  # the password is in no log line
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["imaps://host/INBOX", "pop3://user:pw@host/", "imaps://user:pw@host:port/INBOX", "imaps://u:p@h/INBOX?poll=soon"],
+)
+def test_a_url_that_names_no_mailbox_is_refused_by_the_checks_and_the_command(settings, url):
+    settings.PBEM_INBOUND_IMAP = url
+    assert [problem.id for problem in mailbox_problems()] == ["pbem.E010"]
+    with pytest.raises(CommandError, match="PBEM_INBOUND_IMAP"):
+        call_command("mailbox", "--once")
+
+
+def test_a_mailbox_without_replies_on_is_warned_of(settings):
+    settings.PBEM_INBOUND_IMAP = "imaps://club%40example.org:secret@imap.example.org/INBOX"
+    assert mailbox_problems() == []
+    settings.PBEM_REPLY_ADDRESS = ""
+    assert [problem.id for problem in mailbox_problems()] == ["pbem.W006"]
+    box = mailbox.parse(settings.PBEM_INBOUND_IMAP)
+    assert (box.user, box.password, box.port, box.folder, box.name) == (
+        "club@example.org",
+        "secret",
+        993,
+        "INBOX",
+        "club@example.org@imap.example.org:993/INBOX",  # what the log and the cursor say: no password
+    )
