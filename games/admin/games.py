@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import extensions
 from games.admin.newgame import NewGameForm
 from games.admin.scope import ListedLookupsOnly, OrganisersGames, ReadOnlyMixin, StaffScoped, games_of, report
-from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat
+from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, posted_id
 from games.outgoing import emails
 from games.play import addresses, organise, turns
 
@@ -186,7 +186,19 @@ class GameAdmin(OrganisersGames):
             return TemplateResponse(
                 request, "admin/games/game/resolve_now.html", self.resolve_context(request, queryset)
             )
-        self._each(request, queryset, organise.resolve_now, "Resolved")
+        # Each game's phase as the page confirmed it: one that resolved meanwhile is not followed by the next.
+        done: list[Game] = []
+        left: list[tuple[Game, str]] = []
+        for game in sorted(queryset, key=lambda g: g.pk):
+            number = posted_id(request.POST.get(f"phase_{game.pk}", ""))
+            if organise.resolve_now(game, number):
+                done.append(game)
+            elif number is not None and game.status != Game.Status.FINISHED:
+                left.append((game, organise.moved_on(game, number)))
+            else:
+                game.refresh_from_db(fields=["status"])
+                left.append((game, organise.STATE.get(game.status, game.status)))
+        report(self, request, organise.outcome("Resolved", done, left))
         return None
 
     def resolve_context(self, request: HttpRequest, queryset: QuerySet[Game]) -> dict[str, Any]:
@@ -198,6 +210,8 @@ class GameAdmin(OrganisersGames):
             rows.append(
                 {
                     "game": str(game),
+                    "pk": game.pk,
+                    "number": phase.number if phase else "",
                     "phase": phase.name if phase else "",
                     "deadline": shown_deadline(phase.deadline) if phase else "",
                     "early": phase is not None and (phase.deadline > now or game.status == Game.Status.PAUSED),

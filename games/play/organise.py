@@ -108,12 +108,26 @@ def owing(game: Game, phase: Phase | None = None) -> list[Seat]:
     return list(seats.order_by("number"))
 
 
-def resolve_now(game: Game) -> bool:
+def resolve_now(game: Game, number: int | None = None) -> bool:
     """Resolve the open phase at once, the missing orders replaced by the engine's defaults. Before the
     deadline (or while paused), those defaults are excused: no seat is counted as having missed a turn
-    (games.play.turns.resolve_phase)."""
-    phase = turns.current_phase(game)
+    (games.play.turns.resolve_phase). With `number`, the phase the organiser confirmed: only that one, and only
+    while it is still open (False if it resolved meanwhile: the next one, whose orders are still coming, is
+    left alone). The phase is pinned by its id, so a resolution finishing between the check and the call
+    makes this one a no-op, never a resolution of the phase after."""
+    if number is None:
+        phase = turns.current_phase(game)
+    else:
+        phase = Phase.objects.filter(game=game, number=number, status=Phase.Status.OPEN).first()
     return phase is not None and turns.resolve_phase(phase.pk, use_defaults=True, force=True)
+
+
+def moved_on(game: Game, number: int) -> str:
+    """Why a confirmed "resolve now" did nothing: the phase confirmed is no longer the open one."""
+    phase = turns.current_phase(game)
+    if phase is None:
+        return f"phase {number} is no longer open: the game is over"
+    return f"phase {number} is no longer open (it is now {phase.name}): nothing was resolved; ask again to resolve it"
 
 
 def replace_player(seat: Seat, email: str, name: str = "") -> Seat:

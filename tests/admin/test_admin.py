@@ -74,6 +74,25 @@ def test_admin_actions_extend_pause_resume_and_resolve(organiser, make_game):
     assert Order.objects.filter(is_default=True).count() == 3
 
 
+def test_resolve_now_resolves_the_phase_it_confirmed_and_never_the_next(organiser, make_game):
+    """The page named phase 1; every player ordered meanwhile and phase 2 opened: Yes resolves nothing."""
+    game = make_game(humans=3)
+    url = reverse("admin:games_game_changelist")
+    asked = organiser.post(url, {"action": "resolve_now", "_selected_action": [game.pk]}).content.decode()
+    assert f'name="phase_{game.pk}" value="1"' in asked
+    for seat in game.seats.order_by("number"):
+        orders.submit_order(seat, 1, {"role": "seller" if seat.number == 0 else "buyer"})
+    assert open_phase(game).number == 2
+    yes = {"action": "resolve_now", "_selected_action": [game.pk], "confirmed": "yes", f"phase_{game.pk}": "1"}
+    said = [str(m) for m in organiser.post(url, yes, follow=True).context["messages"]]
+    assert Phase.objects.get(game=game, number=2).status == Phase.Status.OPEN
+    assert not Order.objects.filter(phase__number=2).exists()
+    assert any("phase 1 is no longer open" in line and "nothing was resolved" in line for line in said), said
+    yes[f"phase_{game.pk}"] = "2"
+    organiser.post(url, yes)
+    assert Phase.objects.get(game=game, number=2).status == Phase.Status.RESOLVED
+
+
 def test_the_admin_replaces_a_seats_player(organiser, make_game):
     game = make_game(humans=3)
     seat = game.seats.get(number=2)

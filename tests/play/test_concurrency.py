@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from games.models import Event, Phase
-from games.play import orders, turns
+from games.models import Event, Game, Order, Phase
+from games.play import orders, organise, turns
 from tests.support.phases import open_phase
 from tests.support.races import run_together
 
@@ -67,3 +67,23 @@ def test_an_order_racing_the_resolution_is_either_used_or_refused_never_lost(pos
         assert isinstance(submitted, orders.OrderRejected)
         assert order.is_default
     assert connection.vendor == "postgresql"
+
+
+def test_resolve_now_confirmed_for_a_phase_racing_its_last_order_never_resolves_the_next(postgres, make_game):
+    """The organiser confirmed phase 1 as the last player ordered: phase 1 resolves once (by the order or by
+    the organiser), and phase 2, just opened, is never resolved on default orders."""
+    for attempt in range(5):
+        game = make_game(humans=3, seed=attempt)
+        phase = open_phase(game)
+        seats = list(game.seats.order_by("number"))
+        for seat in seats[:2]:
+            orders.submit_order(seat, phase.number, {"role": "buyer"})
+        results = run_together(
+            lambda seat=seats[2], number=phase.number: orders.submit_order(seat, number, {"role": "seller"}),
+            lambda game=game, number=phase.number: organise.resolve_now(Game.objects.get(pk=game.pk), number),
+        )
+        stored, resolved = results
+        assert isinstance(stored, orders.Stored | orders.OrderRejected) and isinstance(resolved, bool), results
+        assert Phase.objects.get(game=game, number=1).status == Phase.Status.RESOLVED
+        assert Phase.objects.get(game=game, number=2).status == Phase.Status.OPEN
+        assert not Order.objects.filter(phase__game=game, phase__number=2).exists()
