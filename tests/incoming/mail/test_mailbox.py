@@ -25,6 +25,7 @@ from games.models import MailboxCursor, Order, ReadReply, Receipt
 from tests.support import reply_samples as samples
 from tests.support.inbound import turn_email
 from tests.support.phases import open_phase
+from tests.support.tcp_proxy import Proxy
 from tests.support.workers import ROOT, database_url, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -190,10 +191,10 @@ def mailbox_process(dovecot, tmp_path, settings) -> Iterator:
         "PGAPPNAME": APP,
     }
 
-    def start() -> subprocess.Popen[bytes]:
+    def start(**changes: str) -> subprocess.Popen[bytes]:
         log = (tmp_path / f"mailbox-{len(started)}.log").open("w")
         process = subprocess.Popen(
-            [sys.executable, "manage.py", "mailbox"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            [sys.executable, "manage.py", "mailbox"], cwd=ROOT, env=env | changes, stdout=log, stderr=subprocess.STDOUT
         )
         started.append(process)
         return process
@@ -276,3 +277,27 @@ def test_a_mailbox_without_replies_on_is_warned_of(settings):
         "INBOX",
         "club@example.org@imap.example.org:993/INBOX",  # what the log and the cursor say: no password
     )
+
+
+def test_the_database_going_away_under_a_running_process_costs_a_reconnection_not_a_reply(
+    make_game, dovecot, mailbox_process, postgres, tmp_path
+):
+    game = make_game(humans=3)
+    db = connection.settings_dict
+    proxy = Proxy(db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432))  # the process's way to PostgreSQL
+    proxy.up()
+    try:
+        via_proxy = database_url().replace(f":{db['PORT'] or 5432}/", f":{proxy.port}/")
+        process = mailbox_process(DATABASE_URL=via_proxy)
+        wait_for(MailboxCursor.objects.exists, 30, "the process's first look", process)
+        proxy.down()  # PostgreSQL restarting, as the process sees it
+        dovecot.deliver(reply("role: seller"))
+        log = tmp_path / "mailbox-0.log"
+        wait_for(lambda: "database lost" in log.read_text(), 30, "the process to find the database gone", process)
+        assert stored(game) == [] and dovecot.flags() == {1: set()}
+        proxy.up()
+        wait_for(lambda: dovecot.flags() == {1: {SEEN}}, 30, "the reply taken once the database is back", process)
+    finally:
+        proxy.down()
+    assert stored(game) == [({"role": "seller"}, 1)]
+    assert Receipt.objects.filter(to="player1@example.com").count() == 1
