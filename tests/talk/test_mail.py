@@ -4,13 +4,16 @@ bounded burst and with two senders at once; escaped, links broken up; a reply an
 
 from __future__ import annotations
 
+import io
 import re
 from datetime import timedelta
+from email.message import EmailMessage
 from typing import Any
 
 import pytest
 from django.core import mail
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -130,6 +133,22 @@ def test_replying_to_a_message_email_answers_in_its_conversation_with_the_quote_
     before = (Message.objects.count(), len(mail.outbox))
     post_inbound(Client(), postmark_payload(email.reply_to[0], "forged", sender="mallory@example.com"))
     assert (Message.objects.count(), len(mail.outbox)) == before
+
+
+def test_a_reply_through_the_mail_servers_pipe_is_posted_in_its_conversation(make_game):
+    """Issue 42: `manage.py readmail` (and the IMAP mailbox) hand the raw message to the webhooks' receivers, table
+    talk's among them."""
+    game = make_game(humans=3)
+    a = seat(game, 0)
+    talk.post(a, a.player, "a deal, Player 2?", to=[1])
+    (email,) = talk_emails()
+    reply = EmailMessage()
+    reply["From"], reply["To"], reply["Subject"] = "Player 2 <player2@example.com>", email.reply_to[0], "Re: a deal"
+    reply["Message-ID"] = "<pipe-1@example.com>"
+    reply.set_content("Agreed, by the pipe.\n\nOn Fri, 4 Dec 2026, Player 1 wrote:\n> a deal, Player 2?\n")
+    call_command("readmail", stdin=io.BytesIO(reply.as_bytes()), stdout=io.StringIO())
+    posted = Message.objects.order_by("pk").last()
+    assert (posted.thread, posted.sender_seat, posted.text) == ("0,1", 1, "Agreed, by the pipe.")
 
 
 def test_a_refused_reply_is_told_to_the_player_and_stores_nothing(make_game):
