@@ -35,6 +35,10 @@ class LobbyError(ValueError):
     """Something the lobby refused, having changed nothing. The message is for the person who asked."""
 
 
+class AddressBusy(LobbyError):
+    """An address had the most invitations it may get today: try again tomorrow (it is no one's choice)."""
+
+
 def per_day() -> int:
     return int(getattr(settings, "PBEM_LOBBY_INVITES_PER_DAY", 20))
 
@@ -85,7 +89,7 @@ def check_address(inviter: Player, address: str, now: datetime) -> None:
         raise LobbyError(f"We cannot send email to {address} (it bounced, or our mail was marked as spam).")
     received = Invitation.objects.filter(address=address, sent_at__gt=now - DAY).count()
     if received >= per_address():
-        raise LobbyError(
+        raise AddressBusy(
             f"{address} has been sent {received} invitations in the last 24 hours, the most an address may get: "
             "try again tomorrow. Nothing was sent."
         )

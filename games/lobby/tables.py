@@ -19,7 +19,7 @@ from django.utils import timezone
 from games.engines import get_engine
 from games.lobby import ready
 from games.lobby.invitations import accept, invite, locked
-from games.lobby.limits import LobbyError, check_inviter_quota, check_open_tables, check_quotable
+from games.lobby.limits import AddressBusy, LobbyError, check_inviter_quota, check_open_tables, check_quotable
 from games.lobby.models import Invitation, Table, TableSeat
 from games.models import Game, Player, Seat
 from games.play import newgame
@@ -163,22 +163,46 @@ def cancel(table_id: int, player: Player, now: datetime | None = None) -> None:
 def rematch(game: Game, player: Player, now: datetime | None = None) -> Table:
     """The same table again, after `game` ended: a new private table created by `player`, of the same game,
     options (a value per seat dealt again), deadlines and size, the bots as bots and the other players invited
-    (as any invitation, within the limits; one whose address may not be invited leaves its seat open). An open
-    rematch of this game already proposed is returned instead, so a second click invites nobody twice."""
+    (as any invitation, within the limits). One rematch per finished game: the one proposed already (waiting,
+    or started, as a table with bots starts at once) is returned instead, so a second click, or two players
+    pressing at once, makes one table and invites nobody twice. An invitee who declined this player's
+    invitations, or whose address bounces, leaves their seat open; one who has had the most invitations an
+    address may get today refuses the whole rematch (LobbyError, nothing stored), as it refuses an invitation.
+
+    Serialized by the finished game's row, locked first (no resolution writes it any more): the second of two
+    rematches at once waits for the first and then returns its table."""
     now = now or timezone.now()
-    if game.status != Game.Status.FINISHED:
-        raise LobbyError("A rematch can be offered once the game is over.")
-    seats = list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
-    if player.pk not in {s.player_id for s in seats}:
-        raise LobbyError("Only a player of this game can offer a rematch.")
-    proposed = Table.objects.filter(rematch_of=game, status=Table.Status.OPEN).first()
-    if proposed is not None:
-        return proposed
+    with transaction.atomic():
+        game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)  # one rematch at a time per game
+        if game.status != Game.Status.FINISHED:
+            raise LobbyError("A rematch can be offered once the game is over.")
+        seats = list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
+        if player.pk not in {s.player_id for s in seats}:
+            raise LobbyError("Only a player of this game can offer a rematch.")
+        proposed = Table.objects.filter(rematch_of=game).exclude(status=Table.Status.CANCELLED).order_by("-pk")
+        if (table := proposed.first()) is not None:
+            return table
+        others = [s.player for s in seats if s.player is not None and not s.is_bot and s.player_id != player.pk]
+        check_inviter_quota(player, len(others), now)
+        table = create_table(player, _rematch_spec(game, seats, player, now), [], now)
+        table.rematch_of = game
+        table.save(update_fields=["rematch_of"])
+        for other in others:
+            try:
+                with transaction.atomic():
+                    invite(table, player, other.email, now)
+            except AddressBusy:
+                raise
+            except LobbyError:
+                continue  # they declined this player's invitations before, or their address bounces
+    return table
+
+
+def _rematch_spec(game: Game, seats: list[Seat], player: Player, now: datetime) -> TableSpec:
     old = ready.lobby_table(game)
-    others = [s.player for s in seats if s.player is not None and not s.is_bot and s.player_id != player.pk]
     # A value per seat (a country) is dealt again: the new table numbers its seats otherwise (who offers first).
     per_seat = {spec.name for spec in get_engine(game.engine).options if spec.kind == "seat-list"}
-    spec = TableSpec(
+    return TableSpec(
         engine=game.engine,
         size=len(seats),
         start_by=now + REMATCH_WAIT,
@@ -190,15 +214,3 @@ def rematch(game: Game, player: Player, now: datetime | None = None) -> Table:
         daily_at=old.daily_at if old else None,
         time_zone=old.time_zone if old else player.time_zone,
     )
-    with transaction.atomic():
-        check_inviter_quota(player, len(others), now)
-        table = create_table(player, spec, [], now)
-        table.rematch_of = game
-        table.save(update_fields=["rematch_of"])
-        for other in others:
-            try:
-                with transaction.atomic():
-                    invite(table, player, other.email, now)
-            except LobbyError:
-                continue  # they declined this player's invitations before, or their address bounces
-    return table
