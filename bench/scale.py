@@ -40,7 +40,7 @@ if str(ROOT) not in sys.path:
 
 from bench import scaledb  # noqa: E402
 
-RUN_DB = "pbem_scale_run"
+RUN_DB = f"{scaledb.PREFIX}_run"
 # Never to be read whole by a sweep (nor the outbox by the email sender).
 WATCHED = {"games_game", "games_phase", "games_order", "games_seat", "games_outboundemail"}
 

@@ -96,8 +96,12 @@ class ScaleDB:
         return f"postgres://postgres@127.0.0.1:5432/{self.name}"
 
 
+# Several checkouts on one machine each name their own (BENCH_SCALE_DB=pbem_scale_mine: pbem_scale_mine_100k, ...).
+PREFIX = os.environ.get("BENCH_SCALE_DB", "pbem_scale")
+
+
 def database_name(games: int) -> str:
-    return f"pbem_scale_{games // 1000}k" if games % 1000 == 0 else f"pbem_scale_{games}"
+    return f"{PREFIX}_{games // 1000}k" if games % 1000 == 0 else f"{PREFIX}_{games}"
 
 
 def shape(games: int, engine: str) -> dict[str, Any]:
@@ -584,7 +588,7 @@ class Builder:
                 number=r,
                 starts_at=clock - timedelta(days=14 * (LEAGUE_ROUNDS + 1 - r)),
                 status="finished" if r <= LEAGUE_ROUNDS else "started",
-                seed=r,
+                draw_seed=r,
                 finished_at=clock - timedelta(days=14 * (LEAGUE_ROUNDS + 1 - r) - 13) if r <= LEAGUE_ROUNDS else None,
             )
             for r in range(1, LEAGUE_ROUNDS + 2)
