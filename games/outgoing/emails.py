@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import operator
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import reduce
@@ -110,6 +110,14 @@ class Batch:
     # What each app's section of the turn emails gathered for this game (games/extensions.py, turn_email).
     sections: tuple[tuple[EmailSection, Any], ...]
     emailed_upto: dict[int, int] = field(default_factory=dict)  # seat id -> events_upto of what this sender sent
+    # What every reader's email shows alike, rendered once: the thread's subject (the game's name), the links to
+    # My games and to the game's guide.
+    shared: dict[str, str] = field(default_factory=dict)
+
+    def once(self, name: str, make: Callable[[], str]) -> str:
+        if name not in self.shared:
+            self.shared[name] = make()
+        return self.shared[name]
 
     def phase(self, phase: Phase) -> PhaseFacts:
         if phase.pk not in self.phases:
@@ -244,8 +252,8 @@ def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> 
         "board_txt": board.email_text,
         "public_view": batch.public_view,
         "shared_renders": batch.shared_renders,
-        "my_games_url": settings.SITE_URL + reverse("games-mine"),
-        "guide_url": settings.SITE_URL + reverse("games-rules", args=[batch.game.engine]),
+        "my_games_url": batch.once("my games", lambda: settings.SITE_URL + reverse("games-mine")),
+        "guide_url": batch.once("guide", lambda: settings.SITE_URL + reverse("games-rules", args=[batch.game.engine])),
         # The reader's own:
         "player": addressee(seat.player),
         "seat_title": engine.seat_name(state, seat.number),
@@ -284,7 +292,9 @@ def build_with_sections(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlt
     sections = sections_of(row, batch)
     context = _context(row, batch, [section for section, _ in sections])
     zone = messages.zone_of(row.seat.player.time_zone if row.seat.player else None)
-    rendered = messages.render(f"emails/{row.kind}", context, zone, thread_subject=GAME_SUBJECT)
+    # The thread's subject names the game alone: the same for every reader, whatever their time zone.
+    subject = batch.once("subject", lambda: messages.render_line(GAME_SUBJECT, {"game": batch.facts}, zone))
+    rendered = messages.headlined(messages.render(f"emails/{row.kind}", context, zone), subject)
     message = messages.compose(
         rendered,
         row.to,
