@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.utils import timezone
 
 from games.models import Wake
@@ -47,7 +47,7 @@ def _wake(name: TaskName, gather: timedelta) -> None:
             dispatch.publish(name)
         return
     now = timezone.now()
-    if now < _published_until.get(name, now) or Wake.objects.filter(task=name, at__gt=now - WAKE_LOST).exists():
+    if now < _published_until.get(name, now) or _on_its_way(name, now):
         return
     # Two transactions committing together may both publish: the second task finds little or nothing to do.
     Wake.objects.bulk_create(
@@ -57,6 +57,22 @@ def _wake(name: TaskName, gather: timedelta) -> None:
         _published_until[name] = now + gather
     else:
         Wake.objects.filter(task=name, at=now).delete()  # nothing is on its way: the next commit tries again
+
+
+def _on_its_way(name: TaskName, now: datetime) -> bool:
+    """Whether a call to `name` published less than WAKE_LOST ago is on its way (its Wake row). Asked after every
+    transaction that makes rows due (a resolution's commit), so written out once rather than by the ORM, whose
+    exists() cost about a tenth of a resolution's CPU to build and compile (bench/README.md, issue 43)."""
+    db = connections[router.db_for_read(Wake)]
+    quote = db.ops.quote_name
+    table = quote(Wake._meta.db_table)
+    task, at = (quote(f.column) for f in Wake._meta.concrete_fields)  # the model's own names only
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {table} WHERE {task} = %s AND {at} > %s LIMIT 1",  # noqa: S608
+            [name, db.ops.adapt_datetimefield_value(now - WAKE_LOST)],
+        )
+        return cursor.fetchone() is not None
 
 
 def started(name: TaskName) -> None:
