@@ -20,7 +20,7 @@ from games.leagues import ical, jobs, services, vacations
 from games.leagues.away import away_on
 from games.leagues.console import console_view
 from games.leagues.models import League, LeagueEmail, Membership, Round, Season, Substitution, Table, Vacation
-from games.models import Player, Seat
+from games.models import Player, Seat, posted_id
 from games.outgoing.durations import in_words
 from games.outgoing.messages import zone_of
 from games.play.organise import Said, outcome
@@ -118,7 +118,7 @@ class LeagueAdmin(OrganisersOwn):
     @admin.action(description="Draw the next round of the current season, starting now", permissions=["change"])
     def draw_round_now(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
-            self.tell(request, jobs.draw_round(league))
+            self.tell(request, jobs.draw_round(league, season=named_season(request)))
 
     @admin.action(
         description="Draw the next round, starting in 24 hours (change the time on the round's page)",
@@ -126,12 +126,18 @@ class LeagueAdmin(OrganisersOwn):
     )
     def draw_round_tomorrow(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
-            self.tell(request, jobs.draw_round(league, timezone.now() + timedelta(days=1)))
+            self.tell(request, jobs.draw_round(league, timezone.now() + timedelta(days=1), named_season(request)))
 
     @admin.action(description="Start a new season (once the current round is closed)", permissions=["change"])
     def new_season(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
-            self.tell(request, jobs.new_season(league))
+            self.tell(request, jobs.new_season(league, named_season(request)))
+
+
+def named_season(request: HttpRequest) -> int | None:
+    """The season the console's button named (its hidden `season`), so that a season started meanwhile refuses
+    the action; None from the list's bulk actions, which name none."""
+    return posted_id(request.POST.get("season", ""))
 
 
 @admin.register(Season)

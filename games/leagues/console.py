@@ -17,6 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
+from games.leagues import services
 from games.leagues.away import days_away
 from games.leagues.models import League, Membership, Round, Table
 from games.models import Game, Order, Phase, Player, Seat
@@ -116,5 +117,6 @@ def console_view(model_admin: ModelAdmin[League], request: HttpRequest, league_i
         "away": sorted((m.player.display_name, away[m.player_id], m.pk) for m in members if m.player_id in away),
         "here": request.get_full_path(),
         "time_zone": league.time_zone,
+        "season": services.season_number(league),  # what the buttons name: a season started meanwhile refuses
     }
     return TemplateResponse(request, "admin/leagues/league/console.html", context)

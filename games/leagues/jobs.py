@@ -22,12 +22,16 @@ def when(moment: datetime, league: League) -> str:
     return f"{local:%a %d %b %H:%M} {local.tzname()}"
 
 
-def draw_round(league: League, starts_at: datetime | None = None) -> list[Said]:
+def draw_round(league: League, starts_at: datetime | None = None, season: int | None = None) -> list[Said]:
     """Draw the current season's next round; start it now, or at `starts_at`. Says who sits it out for a
-    vacation, and whose table's first deadline moved for one."""
+    vacation, and whose table's first deadline moved for one. `season`: the season the organiser's page named
+    (0: none yet, so the first); refused if another was started since."""
     start = starts_at or timezone.now()
     try:
-        round_ = services.generate_round(services.current_season(league), start)
+        current = services.current_season(league)
+        if season is not None and current.number != max(season, 1):
+            raise services.LeagueError(f"Season {current.number} was started meanwhile: nothing was drawn.")
+        round_ = services.generate_round(current, start)
     except services.LeagueError as error:
         return [Said(messages.ERROR, f"{league}: {error}")]
     tables = round_.tables.count()
@@ -72,9 +76,9 @@ def start_round(round_: Round) -> list[Said]:
     return [Said(messages.WARNING, f"{round_} not started: it is {round_.status} already.")]
 
 
-def new_season(league: League) -> list[Said]:
+def new_season(league: League, after: int | None = None) -> list[Said]:
     try:
-        season = services.start_season(league)
+        season = services.start_season(league, after)
     except services.LeagueError as error:
         return [Said(messages.ERROR, f"{league}: {error}")]
     return [Said(messages.SUCCESS, f"{season} started; the earlier seasons' standings stay on the league's page.")]

@@ -105,8 +105,15 @@ def close_signups(league: League) -> None:
 
 
 def current_season(league: League) -> Season:
+    """The league's latest season; its first, made now if it has none (two first draws at once make one: the
+    second finds the first's, get_or_create's savepoint catching the unique number's conflict)."""
     season = league.seasons.order_by("-number").first()
-    return season or Season.objects.create(league=league, number=1)
+    return season or Season.objects.get_or_create(league=league, number=1)[0]
+
+
+def season_number(league: League) -> int:
+    """The number of the league's latest season, 0 before its first: what an organiser's page names."""
+    return league.seasons.order_by("-number").values_list("number", flat=True).first() or 0
 
 
 def unfinished_round(league: League) -> Round | None:
@@ -115,12 +122,15 @@ def unfinished_round(league: League) -> Round | None:
     return Round.objects.filter(season__league=league).exclude(status=Round.Status.FINISHED).first()
 
 
-def start_season(league: League) -> Season:
+def start_season(league: League, after: int | None = None) -> Season:
     """The league's next season; the last one's standings stay readable (the public page per season). Refused
     (LeagueError, nothing changed) while a round is drawn or being played, so that no member sits at tables of
-    two seasons at once, and while the current season has no round yet."""
+    two seasons at once, and while the current season has no round yet. `after`: the season the organiser's
+    page showed as the current one; refused if another was started since."""
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league.pk).first()  # one new season or round at a time
+        if after is not None and (now_at := season_number(league)) != after:
+            raise LeagueError(f"Season {now_at} was started meanwhile: no other season was started.")
         running = unfinished_round(league)
         if running is not None:
             raise LeagueError(f"{running} has not finished yet: close it before starting a new season.")
@@ -161,6 +171,8 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
         League.objects.select_for_update().filter(pk=league.pk).first()  # one new season or round at a time
         if unfinished_round(league) is not None:
             raise LeagueError("Another round was drawn meanwhile.")
+        if (newest := season_number(league)) > season.number:  # started while this draw was being made
+            raise LeagueError(f"{season} is over: season {newest} was started meanwhile. Nothing was drawn.")
         number = (season.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         # The points per place it is played for: a change of the league's points applies from the next round.
         round_ = Round.objects.create(

@@ -24,7 +24,7 @@ def make_league(players: int = 8, standby: int = 0, *, notify: Any = Membership.
     Piraeus unless `engine` says: "toy" (the toy_game fixture's three-phase game) keeps whole games short."""
     fields.setdefault("phase_length", timedelta(hours=48))
     fields.setdefault("engine", "piraeus")
-    league = League.objects.create(name="Spring Cup", slug="spring", **fields)
+    league = League.objects.create(**{"name": "Spring Cup", "slug": "spring", **fields})
     for i in range(players):
         player = turns.player_for(f"p{i + 1}@example.com", f"P{i + 1}")
         Membership.objects.create(league=league, player=player, notify=notify)

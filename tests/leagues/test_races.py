@@ -1,0 +1,61 @@
+"""The organiser's season and draw, two at once on PostgreSQL (separate connections, started together): a new
+season pressed while a round is drawn, and two organisers drawing a new league's first round. Each time the
+league's one lock serializes them: no 500, one round, and never a round drawn into a season that is over. And a
+button names the season its page showed: a season started since refuses it."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+from django.contrib import messages
+from django.utils import timezone
+
+from games.leagues import jobs, services
+from games.leagues.models import Round, Season
+from tests.support.leagues import make_league
+from tests.support.races import run_together
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def errors(said: object) -> list[str]:
+    assert isinstance(said, list), said  # jobs answer in lines; an exception here is a 500 on the page
+    return [line.text for line in said if line.level == messages.ERROR]
+
+
+def test_a_new_season_pressed_during_a_draw_never_leaves_the_round_in_the_old_season(postgres):
+    for attempt in range(4):
+        league = make_league(players=6, slug=f"spring{attempt}", name=f"Spring {attempt}")
+        first = services.generate_round(services.current_season(league), timezone.now(), seed=1)
+        Round.objects.filter(pk=first.pk).update(status=Round.Status.FINISHED)
+        results = run_together(partial(jobs.draw_round, league), partial(jobs.new_season, league, 1))
+        assert [len(errors(said)) for said in results].count(1) == 1, results  # exactly one of them refused
+        newest = Season.objects.filter(league=league).order_by("-number").first()
+        assert newest is not None
+        stale = Round.objects.filter(season__league=league, season__number__lt=newest.number, number=2)
+        assert not stale.exists(), "a round drawn into a season that is over"
+
+
+def test_two_organisers_drawing_a_new_leagues_first_round_at_once_draw_one(postgres):
+    for attempt in range(4):
+        league = make_league(players=6, slug=f"autumn{attempt}", name=f"Autumn {attempt}")
+        results = run_together(partial(jobs.draw_round, league), partial(jobs.draw_round, league))
+        refused = [line for said in results for line in errors(said)]
+        assert len(refused) == 1 and "Another round was drawn meanwhile" in refused[0], results
+        assert Season.objects.filter(league=league).count() == 1
+        assert Round.objects.filter(season__league=league).count() == 1
+
+
+def test_a_button_names_its_season_and_a_season_started_since_refuses_it(postgres):
+    league = make_league(players=6)
+    first = services.generate_round(services.current_season(league), timezone.now(), seed=1)
+    Round.objects.filter(pk=first.pk).update(status=Round.Status.FINISHED)
+    assert not errors(jobs.new_season(league, 1))  # season 2
+    drawn = errors(jobs.draw_round(league, season=1))
+    assert drawn == [f"{league}: Season 2 was started meanwhile: nothing was drawn."]
+    refused = errors(jobs.new_season(league, 1))
+    assert refused == [f"{league}: Season 2 was started meanwhile: no other season was started."]
+    assert Season.objects.filter(league=league).count() == 2 and Round.objects.count() == 1
+    assert not errors(jobs.draw_round(league, season=2))
+    assert Round.objects.filter(season__number=2).count() == 1
