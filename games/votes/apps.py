@@ -5,9 +5,6 @@ from django.apps import AppConfig
 from games.extensions import Extension, register
 
 GUIDE = Path(__file__).with_name("GUIDE.md")
-# The id its heading ("## Ending a game early") has on every game's guide page (games/outgoing/guides.py), which
-# the panel's and the emails' links land on.
-GUIDE_SECTION = "ending-a-game-early"
 
 
 class VotesConfig(AppConfig):

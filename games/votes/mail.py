@@ -19,8 +19,8 @@ from games.outgoing.dispatch import after_commit, task_name
 from games.outgoing.emails import GAME_SUBJECT, first_sent, game_link
 from games.outgoing.facts import addressee, game_facts
 from games.outgoing.mailpolicy import Need
-from games.votes.apps import GUIDE_SECTION
 from games.votes.models import Proposal, VoteEmail
+from games.votes.rules import GUIDE_SECTION
 
 # The votes' sender, woken after commit (bound in games/votes/tasks.py).
 SEND_VOTE_EMAILS = task_name("votes.tasks.send_emails")

@@ -12,8 +12,8 @@ from games import extensions
 from games.extensions import Panel
 from games.models import Game, Seat
 from games.votes import rules
-from games.votes.apps import GUIDE_SECTION
 from games.votes.models import Ballot, Kind, Proposal
+from games.votes.rules import GUIDE_SECTION
 
 TEMPLATE = "votes/_panel.html"
 

@@ -75,3 +75,9 @@ def draw_standings(seats: Iterable[tuple[int, bool]]) -> list[Standing]:
         Standing(seat=number, score=0, rank=1 if held else players + 1, detail="draw agreed" if held else "bot")
         for number, held in seats
     ]
+
+
+# The id the guide's heading of these rules ("## Ending a game early", games/votes/GUIDE.md) has on every game's
+# guide page (games/outgoing/guides.py), which the panel's and the emails' links land on. Kept here, not in
+# apps.py, whose ready() imports the modules that link to it.
+GUIDE_SECTION = "ending-a-game-early"
