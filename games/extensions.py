@@ -73,7 +73,11 @@ Declared with `register(app_label, Extension(...))`:
 - `guide_section`: Markdown the app adds at the end of every game's player's guide (/rules/<slug>/): rules
   of the app's own that hold in every game (how to start a game from the lobby, how to end one early);
 - `turn_email`: a section of the emails that ask a reader for an order (an `EmailSection`: table talk the
-  reader has not read yet).
+  reader has not read yet);
+- `staff_time_zone`: the time zone a staff user's admin pages speak (a league organiser's: their leagues'),
+  or None for the server's;
+- `admin_home`: asked when the admin's home page is drawn, with the request: a Fragment (its template and
+  context, handed as `section`) the page shows above the lists, or None (the consoles of the user's leagues).
 """
 
 from __future__ import annotations
@@ -202,6 +206,8 @@ class Extension:
     ending_refused: Callable[[Game, str], str | None] | None = None
     game_options: tuple[OptionSpec, ...] = ()
     turn_email: EmailSection | None = None
+    staff_time_zone: Callable[[Any], str | None] | None = None
+    admin_home: Callable[[Any], Fragment | None] | None = None
 
 
 _registered: dict[str, Extension] = {}
@@ -332,3 +338,17 @@ def guide_sections() -> list[str]:
 
 def turn_email_sections() -> list[EmailSection]:
     return [extension.turn_email for extension in _registered.values() if extension.turn_email]
+
+
+def staff_time_zone(user: Any) -> str | None:
+    """The time zone an app gives a staff user's admin pages (the first app's that answers), or None."""
+    for extension in _registered.values():
+        if extension.staff_time_zone and (zone := extension.staff_time_zone(user)):
+            return zone
+    return None
+
+
+def admin_home(request: Any) -> list[Fragment]:
+    """The apps' cards for the admin's home page, as `request`'s user may see them."""
+    found = (extension.admin_home(request) for extension in _registered.values() if extension.admin_home)
+    return [fragment for fragment in found if fragment is not None]

@@ -39,7 +39,9 @@ __all__ = ["ListedLookupsOnly", "OrganisersGames", "ReadOnlyMixin", "StaffScoped
 @admin.register(Player)
 class PlayerAdmin(StaffScoped):
     # A bounce or a complaint the provider reported (games/incoming/mail/bounces.py) shows, and filters, here.
-    list_display = ["email", "name", "time_zone", "notify", "mail_problem", "mail_problem_at", "created_at"]
+    # Columns chosen to fit a 1280 px window beside the filters (tests/admin/test_browser_lists.py); the rest is
+    # on each player's page.
+    list_display = ["email", "name", "mail_problem", "mail_problem_at"]
     list_filter = ["mail_problem"]
     # Never the session and sign-in columns: they are the player's keys.
     fields = ["email", "name", "time_zone", "notify", "mail_problem", "mail_problem_at", "mail_problem_detail"]
@@ -119,7 +121,7 @@ GAME_FIELDS = (
 @admin.register(Game)
 class GameAdmin(OrganisersGames):
     game_path = "pk"
-    list_display = ["id", "title", "engine", "status", "phase_number", "current_phase", "deadline", "created_at"]
+    list_display = ["__str__", "engine", "status", "current_phase", "deadline"]
     list_filter = ["engine", "status"]
     search_fields = ["title", "seats__player__email"]
     fields = GAME_FIELDS
@@ -250,7 +252,8 @@ def seat_in_game(seat: Seat) -> str:
 
 
 def shown_deadline(moment: datetime | None, zone_name: str | None = None) -> str:
-    """A deadline as an organiser reads it: in the server's time zone (or `zone_name`), which it names."""
+    """A deadline as an organiser reads it: in the admin's zone (an organiser's leagues', games/incoming/middleware.py)
+    or `zone_name`, which it names."""
     if moment is None:
         return "—"
     local = timezone.localtime(moment, ZoneInfo(zone_name) if zone_name else None)
@@ -272,6 +275,7 @@ class ReplaceSeatForm(forms.ModelForm):
 class SeatAdmin(SeatPosition, OrganisersGames):
     form = ReplaceSeatForm
     list_display = ["game", "position", "player", "is_bot"]
+    list_select_related = ["game", "player"]
     list_filter = ["is_bot"]
     search_fields = ["player__email", "game__title"]
     readonly_fields = ["game", "position", "player", "is_bot"]
@@ -317,7 +321,8 @@ def sealed_content(order: Order) -> str:
 
 @admin.register(Phase)
 class PhaseAdmin(ReadOnlyMixin, OrganisersGames):
-    list_display = ["game", "number", "name", "status", "deadline", "resolved_at", "used_defaults"]
+    list_display = ["name", "game", "status", "deadline"]
+    list_select_related = ["game"]
     list_filter = ["status"]
     fields = readonly_fields = (
         "game",
@@ -332,22 +337,36 @@ class PhaseAdmin(ReadOnlyMixin, OrganisersGames):
     )
     inlines = [OrderInline]
 
-    @admin.display(description="owed by seats")
+    @admin.display(description="owed by")
     def owed(self, phase: Phase) -> str:
-        return ", ".join(str(n + 1) for n in phase.owed_seats) or "—"
+        seats = phase.game.seats.filter(number__in=phase.owed_seats).select_related("player").order_by("number")
+        return "; ".join(seat_name(seat) for seat in seats) or "—"
 
 
 @admin.register(Order)
 class OrderAdmin(ReadOnlyMixin, OrganisersGames):
     game_path = "phase__game"
-    list_display = fields = readonly_fields = ("phase", "seat", "submitted_at", "revision", "is_default", "content")
+    fields = readonly_fields = ("phase", "seat", "submitted_at", "revision", "is_default", "content")
+    list_display = ("holder", "turn", "game", "submitted_at", "is_default", "content")
+
+    @admin.display(description="player", ordering="seat__number")
+    def holder(self, order: Order) -> str:
+        return seat_name(order.seat)
+
+    @admin.display(description="phase", ordering="phase__number")
+    def turn(self, order: Order) -> str:
+        return order.phase.name
+
+    @admin.display(description="game")
+    def game(self, order: Order) -> str:
+        return str(order.phase.game)
 
     @admin.display(description="order")
     def content(self, order: Order) -> str:
         return sealed_content(order)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Order]:
-        return super().get_queryset(request).select_related("phase", "seat")
+        return super().get_queryset(request).select_related("phase__game", "seat__player", "seat__game")
 
 
 @admin.register(Event)
@@ -358,7 +377,10 @@ class EventAdmin(ReadOnlyMixin, OrganisersGames):
 
     @admin.display(description="seen by")
     def audience(self, event: Event) -> str:
-        return "everyone" if event.seat is None else f"seat {event.seat + 1}"
+        if event.seat is None:
+            return "everyone"
+        seat = event.game.seats.select_related("player").filter(number=event.seat).first()
+        return seat_name(seat) if seat else f"seat {event.seat + 1}"
 
     @admin.display(description="text")
     def line(self, event: Event) -> str:
@@ -373,7 +395,8 @@ class EventAdmin(ReadOnlyMixin, OrganisersGames):
 
 @admin.register(OutboundEmail)
 class OutboundEmailAdmin(ReadOnlyMixin, OrganisersGames):
-    list_display = ["id", "game", "kind", "to", "status", "attempts", "subject", "created_at", "sent_at"]
+    list_display = ["to", "kind", "game", "status", "sent_at"]
+    list_select_related = ["game"]
     list_filter = ["kind", "status"]
     search_fields = ["to", "subject"]
     fields = readonly_fields = (

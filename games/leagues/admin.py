@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from games.admin.scope import StaffScoped, report
 from games.leagues import ical, jobs, services, vacations
@@ -194,7 +195,9 @@ class RoundAdmin(OrganisersOwn):
     def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "starts_at":  # one labelled field, not Django's date and time boxes (axe: label)
             kwargs["form_class"] = forms.DateTimeField
-            kwargs["help_text"] = f"In the server's time zone, {timezone.get_current_timezone_name()}."
+            kwargs["help_text"] = _("In %(zone)s, as every time on these pages.") % {
+                "zone": timezone.get_current_timezone_name()
+            }
             kwargs["widget"] = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
@@ -235,7 +238,7 @@ class RoundAdmin(OrganisersOwn):
 @admin.register(Membership)
 class MembershipAdmin(OrganisersOwn):
     autocomplete_fields = ["player"]  # never a drop-down of every address on the server
-    list_display = ["player", "league", "status", "away_now", "vacation_days_used", "notify", "digest", "joined_at"]
+    list_display = ["player", "league", "status", "away_now", "vacation_days_used"]  # fits 1280 px
     list_filter = ["league", "status"]
     search_fields = ["player__email", "player__name"]
     readonly_fields = ["calendar_feed"]
@@ -346,7 +349,7 @@ class VacationAdmin(OrganisersOwn):
 @admin.register(Substitution)
 class SubstitutionAdmin(ReadOnly):
     league_path = "table__round__season__league"
-    list_display = ["__str__", "standby", "status", "created_at", "expires_at"]
+    list_display = ["__str__", "standby", "status", "expires_at"]
     list_filter = ["status"]
     fields = ["table", "seat", "standby", "status", "created_at", "expires_at"]
     readonly_fields = ["seat"]
@@ -358,7 +361,7 @@ class SubstitutionAdmin(ReadOnly):
 
 @admin.register(LeagueEmail)
 class LeagueEmailAdmin(ReadOnly):
-    list_display = ["to", "kind", "subject", "status", "digest", "created_at", "sent_at"]
+    list_display = ["to", "kind", "status", "sent_at"]
     list_filter = ["kind", "status", "digest"]
     search_fields = ["to", "subject"]
     exclude = ["text", "html"]  # a claim email carries a claim link: organisers need not see it

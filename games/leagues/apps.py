@@ -25,7 +25,7 @@ class LeaguesConfig(AppConfig):
 
     def ready(self) -> None:
         # The policy's receivers and extension points, the league outbox, its tasks' names.
-        from games.leagues import admin_filters, early, emails, policy, roles, tasks  # noqa: F401, PLC0415
+        from games.leagues import admin_filters, console, early, emails, policy, roles, tasks  # noqa: F401, PLC0415
 
         post_migrate.connect(roles.ensure_organiser_group, sender=self, dispatch_uid="pbem-organiser-group")
 
@@ -44,5 +44,7 @@ class LeaguesConfig(AppConfig):
                 game_filters=(admin_filters.LeagueFilter, admin_filters.RoundFilter),
                 ending_refused=early.ending_refused,
                 seat_left=early.seat_left,
+                staff_time_zone=console.staff_time_zone,
+                admin_home=console.home_card,
             ),
         )

@@ -12,12 +12,15 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.admin import ModelAdmin
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
+from games.extensions import Fragment
 from games.leagues import services
+from games.leagues.admin_filters import leagues_of
 from games.leagues.away import days_away
 from games.leagues.models import League, Membership, Round, Table
 from games.models import Game, Order, Phase, Player, Seat
@@ -90,7 +93,7 @@ def table_rows(league: League, round_: Round, now: datetime) -> list[TableRow]:
 
 def console_view(model_admin: ModelAdmin[League], request: HttpRequest, league_id: str) -> HttpResponse:
     """The console of one of the user's leagues (another's is not found: it tells nothing)."""
-    league = model_admin.get_queryset(request).filter(pk=league_id).first()
+    league = model_admin.get_queryset(request).filter(pk=league_id).first() if league_id.isdigit() else None
     if league is None or not model_admin.has_view_permission(request, league):
         raise Http404("No such league.")
     rounds = list(
@@ -120,3 +123,26 @@ def console_view(model_admin: ModelAdmin[League], request: HttpRequest, league_i
         "season": services.season_number(league),  # what the buttons name: a season started meanwhile refuses
     }
     return TemplateResponse(request, "admin/leagues/league/console.html", context)
+
+
+def staff_time_zone(user: Any) -> str | None:
+    """The zone an organiser's admin pages speak: their leagues' (the zone most of them keep, if they differ);
+    None (the server's) for staff who organise no league."""
+    zones = League.objects.filter(organisers__pk=user.pk or 0).values("time_zone").annotate(leagues=Count("pk"))
+    first = zones.order_by("-leagues", "time_zone").first()
+    return first["time_zone"] if first else None
+
+
+def home_card(request: HttpRequest) -> Fragment | None:
+    """The admin's home links the console of each of the user's leagues (nothing for staff who run none)."""
+    if not request.user.has_perm("leagues.view_league"):
+        return None
+    leagues = [
+        {
+            "name": league.name,
+            "console_url": reverse("admin:leagues_league_console", args=[league.pk]),
+            "time_zone": league.time_zone,
+        }
+        for league in leagues_of(request).order_by("name")
+    ]
+    return Fragment("admin/leagues/_consoles.html", {"leagues": leagues}) if leagues else None

@@ -32,7 +32,7 @@ from games.play import turns
 
 log = logging.getLogger(__name__)
 # Time-critical news never waits for the digest: a confirmation link, a seat to claim.
-NEVER_DIGESTED = {"signup-confirm", "signup-welcome", "substitute-offer"}
+NEVER_DIGESTED = {"signup-confirm", "signup-welcome", "substitute-offer", "seat-welcome", "member-dropped"}
 # News of one game, in that game's thread.
 GAME_NEWS = {"deadline-moved", "phase-news"}
 DIGEST_SUBJECT = "emails/leagues/digest-thread-subject.txt"
@@ -81,6 +81,8 @@ LEAGUE_NEEDS = {
     "substitute-offer": Need.PLAY,
     "member-inactive": Need.PLAY,
     "seat-replaced": Need.PLAY,
+    "seat-welcome": Need.PLAY,
+    "member-dropped": Need.PLAY,
 }
 
 

@@ -99,7 +99,8 @@ def drop_absentee(seating: Seating, now: datetime, current: Phase, misses: int) 
 
 
 def drop_member(membership: Membership, now: datetime | None = None) -> int:
-    """Drop a player from the league: their seats in games still running go to substitutes."""
+    """An organiser drops a player from the league: their seats in games still running go to substitutes, and
+    they are told (their links stop working: they would otherwise learn it from a refused order)."""
     now = now or timezone.now()
     dropped = 0
     with transaction.atomic():
@@ -113,6 +114,7 @@ def drop_member(membership: Membership, now: datetime | None = None) -> int:
         for seating in held:
             drop_seat(seating, now)
             dropped += 1
+        emails.queue(membership.league, "member-dropped", {"seats": dropped}, player=membership.player)
     return dropped
 
 
@@ -180,7 +182,12 @@ def seat_given(table: Table, seat: Seat, previous: Player | None, now: datetime)
         status=Membership.Status.ACTIVE
     )
     offers = Substitution.objects.filter(table=table, seat_number=seat.number, status=Substitution.Status.OFFERED)
+    claimed = offers.filter(standby=newcomer).exists()  # a standby player's claim: they asked for it
     offers.exclude(standby=newcomer).update(status=Substitution.Status.WITHDRAWN)
+    if not claimed:  # seated by an organiser (the Seat page): welcomed, as a sign-up is
+        emails.queue(
+            league, "seat-welcome", {"game": game_facts(table.game), "seat": seat.number + 1}, player=seat.player
+        )
     if previous is None:
         return
     Substitution.objects.create(

@@ -131,7 +131,10 @@ class Seat(models.Model):
         ordering = ["game", "number"]
 
     def __str__(self) -> str:
-        return f"seat {self.number + 1} of game {self.game_id}"
+        """As an organiser reads it (the admin's titles and columns): who holds it, in which game, by name. It
+        reads the player and the game: lists that show it select them."""
+        holder = "bot" if self.is_bot else self.player.display_name if self.player else "open seat"
+        return f"seat {self.number + 1} ({holder}) of {self.game}"
 
     @property
     def label(self) -> str:
@@ -198,7 +201,8 @@ class Phase(models.Model):
         ordering = ["game", "number"]
 
     def __str__(self) -> str:
-        return f"game {self.game_id} phase {self.number}: {self.name}"
+        """The phase by its name and its game's (it reads the game: lists that show it select it)."""
+        return f"{self.name} (phase {self.number}) of {self.game}"
 
     @property
     def owed_seats(self) -> list[int]:
@@ -246,7 +250,7 @@ class Order(models.Model):
         constraints = [models.UniqueConstraint(fields=["phase", "seat"], name="one-order-per-seat-and-phase")]
 
     def __str__(self) -> str:
-        return f"order of {self.seat} in phase {self.phase.number}"
+        return f"order of {self.seat} in {self.phase.name} (phase {self.phase.number})"
 
 
 class Event(models.Model):
@@ -266,6 +270,6 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         # Not the text: the admin prints str() in places (labels, titles) its seat check does not cover.
-        return f"line {self.seq} of game {self.game_id}"
+        return f"line {self.seq} of {self.game}"
 
 

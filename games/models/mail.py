@@ -126,7 +126,7 @@ class OutboundEmail(MailRow):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} to {self.seat} (phase {self.phase_id})"
+        return f"{self.kind} to {self.seat}"
 
     @property
     def asks_for_order(self) -> bool:
