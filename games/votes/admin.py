@@ -15,7 +15,7 @@ from games.votes.models import Proposal
 
 @admin.register(Proposal)
 class ProposalAdmin(ReadOnlyMixin, OrganisersGames):
-    list_display = ["id", "game", "kind", "status", "reason", "opened_at", "closes_at", "closed_at"]
+    list_display = ["game", "kind", "status", "closes_at", "closed_at"]  # fits 1280 px; the page has the rest
     list_filter = ["kind", "status"]
     fields = readonly_fields = ("game", "kind", "status", "reason", "opened_at", "closes_at", "closed_at")
 
