@@ -13,7 +13,7 @@ SERVICES = $(shell $(PYTHON) -c "import socket,sys; \
 	print(('DATABASE_URL=postgres://postgres@127.0.0.1:5432/pbem ' if up(5432) else '') + \
 	('CELERY_BROKER_URL=redis://127.0.0.1:6379/14' if up(6379) else ''))" 2>/dev/null)
 
-.PHONY: run test lint types pytest screenshots bench bench-hooks bench-leagues bench-scale bench-workers bench-faults clean venv
+.PHONY: run test lint types pytest screenshots bench bench-bots bench-hooks bench-leagues bench-scale bench-workers bench-faults clean venv
 
 venv: $(STAMP)
 $(STAMP): requirements.txt
@@ -82,6 +82,11 @@ bench-workers: venv
 # PostgreSQL and Redis; about 20 minutes; not in CI).
 bench-faults: venv
 	$(BIN)/python bench/faults.py
+
+# How well the bots play: a strong seat against random ones at 3 and 4 players, and against easy ones, in every game,
+# through manage.py simulate; writes its table, with confidence intervals, into bench/README.md (bench/bots.py).
+bench-bots: venv
+	$(BIN)/python bench/bots.py
 
 # What the webhooks app costs a resolution: without it, idle, and with 5 hooks a game (bench/hooks.py; PostgreSQL).
 bench-hooks: venv

@@ -134,6 +134,18 @@ def redealt(items: Iterable[Any], rng: random.Random) -> list[Any]:
     return pool
 
 
+def less(items: Iterable[Any], taken: Iterable[Any]) -> list[Any]:
+    """`items` in their order, less one of them for each of `taken` (a hand less the cards it has shown)."""
+    left = list(taken)
+    rest = []
+    for item in items:
+        if item in left:
+            left.remove(item)
+        else:
+            rest.append(item)
+    return rest
+
+
 class DecisionEngine(Engine):
     decisions: Mapping[str, Decision]
     seat_word = "seat"  # what `validate` calls a seat that does not exist

@@ -26,11 +26,13 @@ import json
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from games.engines.base import Engine, Field, Order, OrderError, State
 
-LEVELS = ("random", "easy", "strong")
+T = TypeVar("T")
 EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
 WIDENING = 1.5  # a root with n visits may hold 1 + WIDENING * sqrt(n) orders
 WIN_SHARE = 0.75  # the reward's part that is the win; the rest is the score's place at the table
@@ -68,7 +70,7 @@ class Search:
     children: list[Child] = field(default_factory=list)
     known: set[str] = field(default_factory=set)
     visits: int = 0
-    draws: int = 0  # candidate orders drawn so far: even ones from the rollout policy, odd ones step by step
+    draws: int = 0  # candidate orders drawn so far: two in three from the rollout policy, the third step by step
 
     def choose(self, state: State, budget: Budget) -> Order:
         started = time.perf_counter()
@@ -112,7 +114,7 @@ class Search:
         for _ in range(attempts):
             self.draws += 1
             try:
-                if self.draws % 2:
+                if self.draws % 3:
                     order = self.engine.random_order(world, self.seat, self.rng)
                 else:
                     order = draw_order(self.engine, world, self.seat, self.rng)
@@ -170,7 +172,7 @@ def _draw_field(engine: Engine, state: State, seat: int, spec: Field, order: Ord
         return rng.choice(values)
     if spec.kind == "integer":
         options: list[int | None] = list(integer_values(spec.min, spec.max))
-        return rng.choice([*options, None] if spec.optional else options)
+        return modest(rng, [None, *options] if spec.optional else options)
     if spec.kind == "multichoice":
         count = rng.randint(spec.min, spec.max or len(values))
         if spec.repeat:
@@ -185,9 +187,15 @@ def _draw_field(engine: Engine, state: State, seat: int, spec: Field, order: Ord
             if not after.choices or (after.complete and rng.random() < STOP_AFTER_STEP):
                 break
             step = rng.choice(after.choices)
-            steps.append(step.spelled(rng.randint(*step.amount) if step.amount else None))
+            steps.append(step.spelled(modest(rng, range(step.amount[0], step.amount[1] + 1)) if step.amount else None))
         return "; ".join(steps)
     return order.get(spec.name)  # free text: the default's, the search does not write prose
+
+
+def modest(rng: random.Random, values: Sequence[T]) -> T:
+    """One of `values` (least first), the small ones likelier: a bid or a payment of everything is rarely
+    worth a search's few tries."""
+    return values[int(len(values) * rng.random() ** 2)]
 
 
 def integer_values(least: int, most: int) -> list[int]:

@@ -3,6 +3,7 @@ through the players' own path (games/play/turns.py), after commit of what made i
 
 from __future__ import annotations
 
+import logging
 import random
 
 from django.conf import settings
@@ -13,8 +14,10 @@ from games.engines.base import Engine, Order, State
 from games.engines.search import Budget, choose_order
 from games.models import BotLevel, Phase, Player, Seat, unique_row
 from games.outgoing.dispatch import PLAY_BOTS, after_commit
-from games.play.orders import OrderRejected, submit_order
+from games.play.orders import IllegalOrder, OrderRejected, submit_order
 from games.play.turns import engine_of
+
+log = logging.getLogger(__name__)
 
 
 def budget(level: str, seconds: float | None = None) -> Budget:
@@ -60,9 +63,22 @@ def play_bots(phase_id: int) -> int:
         if seat.bot_plays_defaults or missed:
             order = engine.default_order(game.state, seat.number)
         else:
-            order = bot_order(engine, game.state, seat.number, seat.bot_level, f"{game.seed}:{phase.number}:bot")
+            try:
+                order = bot_order(engine, game.state, seat.number, seat.bot_level, f"{game.seed}:{phase.number}:bot")
+            except Exception:
+                # A search that fails (an engine that trips on a drawn state) must not stall the table: the
+                # sweep would only run it again. Logged, and the seat plays a random legal order.
+                log.exception("bot search failed: game %s phase %s seat %s", game.pk, phase.number, seat.number)
+                order = engine.random_order(game.state, seat.number, random.Random(f"{game.seed}:{phase.number}"))
         try:
-            submit_order(seat, phase.number, order, default=missed)
+            try:
+                submit_order(seat, phase.number, order, default=missed)
+            except IllegalOrder:
+                # The search chose in states drawn from what the seat sees; should a rule turn on what it cannot
+                # see, the refusal is all it learns, and it plays a random legal order instead of stalling.
+                log.warning("bot order refused: game %s phase %s seat %s", game.pk, phase.number, seat.number)
+                order = engine.random_order(game.state, seat.number, random.Random(f"{game.seed}:{phase.number}"))
+                submit_order(seat, phase.number, order, default=missed)
             played += 1
         except OrderRejected:
             # The phase moved on under us (a deadline or the admin): nothing left to do.

@@ -42,3 +42,30 @@ def test_each_bot_seat_plays_the_order_of_its_level(make_game, tiny_budget) -> N
     for seat in (1, 2, 3):
         expected = bots.bot_order(engine, game.state, seat, levels[seat], "99:1:bot")
         assert played[seat] == engine.validate(game.state, seat, expected)
+
+
+def test_a_searched_order_the_true_state_refuses_falls_back_to_a_random_legal_one(make_game, monkeypatch, caplog):
+    """Should a rule turn on what the seat cannot see, the refusal is all the bot learns: it plays a random
+    legal order rather than leave the table waiting for its deadline."""
+    game = make_game(humans=1, bots=2, bot_levels=["random", "strong", "strong"])
+    phase = open_phase(game)
+    Order.objects.filter(phase=phase).delete()
+    monkeypatch.setattr(bots, "bot_order", lambda *args, **kwargs: {"role": "pirate"})
+    assert bots.play_bots(phase.pk) == 2
+    played = Order.objects.filter(phase=phase, seat__number__in=[1, 2])
+    assert played.count() == 2 and all(o.data["role"] in ("buyer", "seller") for o in played)
+    assert "bot order refused" in caplog.text
+
+
+def test_a_search_that_fails_plays_a_random_legal_order_and_is_logged(make_game, monkeypatch, caplog):
+    game = make_game(humans=1, bots=2, bot_levels=["random", "strong", "easy"])
+    phase = open_phase(game)
+    Order.objects.filter(phase=phase).delete()
+
+    def broken(*args, **kwargs):
+        raise ValueError("list.remove(x): x not in list")
+
+    monkeypatch.setattr(bots, "bot_order", broken)
+    assert bots.play_bots(phase.pk) == 2
+    assert Order.objects.filter(phase=phase, seat__number__in=[1, 2]).count() == 2
+    assert "bot search failed" in caplog.text

@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from bench import bots as bench_bots
 from games.engines import all_engines
 from games.models import Game, Player, Seat
 
@@ -52,6 +53,67 @@ def test_simulate_plays_whole_games_and_prints_figures():
     assert figures["finished"] == 2 and figures["games_per_minute"] > 0
     assert figures["queries_per_resolution_max"] == figures["queries_per_resolution_median"]
     assert sum(line.startswith("game #") for line in lines) == 2
+
+
+def test_simulate_seats_bots_at_their_levels_round_the_table_and_reports_each_level():
+    out = run(
+        "simulate", "piraeus", "--players", "3", "--games", "2", "--seat-bots", "strong,random,easy",
+        "--bot-budget", "0.01", "--bot-iterations", "2",
+    )  # fmt: skip
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["finished"] == 2 and figures["bot_budget"] == 0.01 and figures["bot_iterations"] == 2
+    seats = figures["seats"]
+    assert [seat["level"] for seat in seats] == ["strong", "random", "easy"]
+    assert sum(seat["wins"] for seat in seats) == pytest.approx(2)  # a shared win is a fraction of one
+    assert all(seat["decision_seconds"] is not None for seat in seats)
+    first, second = Game.objects.order_by("pk")
+    assert [s.bot_level for s in first.seats.order_by("number")] == ["strong", "random", "easy"]
+    assert [s.bot_level for s in second.seats.order_by("number")] == ["easy", "strong", "random"]
+    scores = [{row["seat"]: row["score"] for row in game.result} for game in (first, second)]
+    assert seats[0]["score"] == pytest.approx((scores[0][0] + scores[1][1]) / 2)  # strong: seat 1, then seat 2
+
+
+def test_simulate_refuses_unknown_levels_and_the_wrong_count():
+    with pytest.raises(CommandError, match="Unknown bot level 'clever'"):
+        run("simulate", "piraeus", "--players", "3", "--seat-bots", "strong,clever,random")
+    with pytest.raises(CommandError, match="names 2 levels for 3 players"):
+        run("simulate", "piraeus", "--players", "3", "--seat-bots", "strong,random")
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("engine", all_engines(), ids=lambda e: e.slug)
+def test_strong_bots_play_a_whole_game_of_each_engine(engine):
+    """Every seat strong, at a tiny budget (one iteration a decision), so the suite stays fast."""
+    levels = ",".join(["strong"] * engine.min_players)
+    out = run(
+        "simulate", engine.slug, "--players", str(engine.min_players), "--games", "1", "--seat-bots", levels,
+        "--bot-budget", "0.01", "--bot-iterations", "1",
+    )  # fmt: skip
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["finished"] == 1
+    assert Seat.objects.filter(bot_level="strong").count() == engine.min_players
+
+
+def test_bench_bots_smoke_writes_its_table_into_the_readme(tmp_path):
+    """make bench-bots, tiny: one match of one game, its row written between the README's markers (twice: the
+    second run replaces the first's table)."""
+    readme = tmp_path / "README.md"
+    readme.write_text("# Benchmarks\n")
+    match = bench_bots.Match("piraeus", ("strong", "random", "random"))
+    budget = bench_bots.Budget(0.01, 1)
+    said: list[str] = []
+    for _ in range(2):
+        results = bench_bots.measure([match], games=1, budget=budget, say=said.append)
+        bench_bots.write_readme(readme, bench_bots.table(results, 1, budget))
+    text = readme.read_text()
+    assert text.count(bench_bots.START) == text.count(bench_bots.END) == 1
+    assert "| piraeus | 3 | strong vs random | 1 |" in text and said[-1] in text and said[0] != text
+
+
+def test_the_win_rates_interval_is_wilsons():
+    low, high = bench_bots.wilson(8, 10)
+    assert round(low, 3) == 0.490 and round(high, 3) == 0.943
+    assert bench_bots.wilson(0, 0) == (0.0, 1.0)
 
 
 def test_replay_matches_a_finished_game_and_notices_tampering():

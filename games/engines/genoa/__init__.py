@@ -32,8 +32,16 @@ from games.engines.genoa.data import (
 from games.engines.genoa.decisions import DECISIONS
 from games.engines.genoa.flow import begin_turn
 from games.engines.genoa.orders import not_asked_reason
+from games.engines.genoa.rules import delivery_goods
 from games.engines.genoa.view import build_view
-from games.engines.kit import DecisionEngine, Placing, copy_state, ranked, redealt
+from games.engines.kit import DecisionEngine, Placing, copy_state, less, ranked, redealt
+
+
+def _pledged(offers: list[dict[str, Any]]) -> tuple[list[str], int]:
+    """What these offers of one seat name (cards, goods, tiles), and their ducats."""
+    named = [*(item for o in offers for key in ("cards", "deliver", "goods", "tiles") for item in o[key])]
+    named += [good for o in offers for good in delivery_goods(o["deliver"])]
+    return named, sum(o["ducats"] for o in offers)
 
 
 def _goods_count(state: State, seat: int) -> int:
@@ -124,25 +132,35 @@ class GenoaEngine(DecisionEngine):
         }[state["step"]]
 
     def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """Other hands, goods, tiles and purses dealt again, sizes kept, but for what the seat has seen offered
+        to it or by it this turn: that stays with its offerer (an offerer can pay, so a merchant's route must
+        give the building to him). Offers the seat has not seen are dropped: it does not know them."""
         hidden = copy_state(state)
         others = [other for other in range(hidden["players"]) if other != seat]
+        turn = hidden["turn"]
+        seen = [o for o in turn.get("offers", []) if seat is not None and seat in (turn.get("merchant"), o["seat"])]
+        if "offers" in turn:
+            turn["offers"] = seen
+        pledged = {other: _pledged([o for o in seen if o["seat"] == other]) for other in others}
         for kind in PILES:
             # Card backs show the pile, so only the faces of other hands and of the deck are re-dealt.
-            pool = redealt(hidden["decks"][kind] + [c for o in others for c in hidden["hands"][o] if c[0] == kind], rng)
+            free = {o: less([c for c in hidden["hands"][o] if c[0] == kind], pledged[o][0]) for o in others}
+            pool = redealt(hidden["decks"][kind] + [c for o in others for c in free[o]], rng)
             for other in others:
-                count = sum(1 for c in hidden["hands"][other] if c[0] == kind)
-                kept = [c for c in hidden["hands"][other] if c[0] != kind]
-                hidden["hands"][other] = sort_cards(kept + [pool.pop() for _ in range(count)])
+                kept = less(hidden["hands"][other], free[other])
+                hidden["hands"][other] = sort_cards(kept + [pool.pop() for _ in free[other]])
             hidden["decks"][kind] = pool
         for key in ("goods", "tiles"):
-            pool = redealt([item for o in others for item in hidden[key][o]], rng)
+            free = {o: less(hidden[key][o], pledged[o][0]) for o in others}
+            pool = redealt([item for o in others for item in free[o]], rng)
             for other in others:
-                count = len(hidden[key][other])
-                hidden[key][other] = sorted(pool.pop() for _ in range(count))
-        # Other purses are hidden: guessed near the seat's own (everyone starts alike and earns alike).
+                kept = less(hidden[key][other], free[other])
+                hidden[key][other] = sorted(kept + [pool.pop() for _ in free[other]])
+        # Other purses are hidden: guessed near the seat's own (everyone starts alike and earns alike), but
+        # never below what an offer it has seen promises.
         own = START_DUCATS if seat is None else hidden["ducats"][seat]
         for other in others:
-            hidden["ducats"][other] = round(own * rng.uniform(0.6, 1.4))
+            hidden["ducats"][other] = max(round(own * rng.uniform(0.6, 1.4)), pledged[other][1])
         return hidden
 
     def seat_name(self, state: State, seat: int) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from games.engines import register
 from games.engines.base import OptionSpec, Standing, State
-from games.engines.kit import DecisionEngine, Placing, copy_state, ranked, redealt
+from games.engines.kit import DecisionEngine, Placing, copy_state, less, ranked, redealt
 from games.engines.phoenician.data import COLOURS, DEFAULT_ROUND_LIMIT, HAND_SIZE, START_GOLD, full_deck
 from games.engines.phoenician.decisions import DECISIONS
 from games.engines.phoenician.map import generate
@@ -112,13 +112,19 @@ class PhoenicianEngine(DecisionEngine):
         return f"Round {state['round']} — {active}'s turn"
 
     def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
-        """Other hands and the deck order re-dealt at random (sizes kept); offers hidden from third ships."""
+        """Other hands and the deck order re-dealt at random (sizes kept), but for the cards the seat saw
+        offered to it, which stay in the offerer's hand; offers hidden from third ships."""
         hidden = copy_state(state)
         others = [other for other in range(hidden["players"]) if other != seat]
-        pool = redealt(hidden["deck"] + [card for other in others for card in hidden["hands"][other]], rng)
+        offer = hidden["offer"]
+        shown: dict[int, list[str]] = {other: [] for other in others}
+        if offer and seat == offer["to"]:
+            shown[offer["from"]] = [good for place, good in offer["give"] if place == "hand"]
+        free = {other: less(hidden["hands"][other], shown[other]) for other in others}
+        pool = redealt(hidden["deck"] + [card for other in others for card in free[other]], rng)
         for other in others:
-            size = len(hidden["hands"][other])
-            hidden["hands"][other], pool = pool[:size], pool[size:]
+            size = len(free[other])
+            hidden["hands"][other], pool = shown[other] + pool[:size], pool[size:]
         hidden["deck"] = pool
         if hidden["active"] != seat and hidden["drawn"]:
             hand = hidden["hands"][hidden["active"]]

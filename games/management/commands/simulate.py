@@ -2,7 +2,16 @@
 
 Without a broker the tasks run inline, one game after another; with CELERY_BROKER_URL the games are
 created here and played by the workers, and this command waits for them to finish.
-Each seat has a watching player, so every phase writes its emails as in a real game.
+Each seat has a watching player, so every phase writes its emails as in a real game (`--no-watchers`: none,
+no email, for measuring how the bots play).
+
+`--seat-bots strong,random,random` gives the seats' bot levels; they move round the table a seat each game
+(the first level sits at seat 1 in the first game, at seat 2 in the second...), so no seat's place favours
+a level. The last line's `seats` has one object per level given, in that order: its level, its wins (a shared
+first place counts as a fraction), its mean score, and its mean decision time in seconds (inline only: the
+workers' time is theirs). `--bot-budget` is a decision's time in seconds, in place of PBEM_BOT_SECONDS, and
+`--bot-iterations` its iteration cap, in place of PBEM_BOT_ITERATIONS (inline only, too: a loaded machine
+searches less in a second, the cap keeps a measurement of play comparable).
 """
 
 from __future__ import annotations
@@ -16,10 +25,11 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.db.models import Max
+from django.test.utils import override_settings
 
 from games.engines import get_engine
-from games.models import Game, Order, OutboundEmail, Phase, Player
-from games.play import turns
+from games.models import BotLevel, Game, Order, OutboundEmail, Phase, Player
+from games.play import bots, turns
 
 
 class ResolutionQueries:
@@ -46,6 +56,61 @@ class ResolutionQueries:
                 self.counts.append(self._current)
 
         return counted
+
+
+class DecisionTimes:
+    """Seconds each bot decision took, by seat number, for the game being played (inline mode only)."""
+
+    def __init__(self) -> None:
+        self.by_seat: dict[int, list[float]] = {}
+
+    def wrap(self, choose: Any) -> Any:
+        def timed(engine: Any, state: Any, seat: int, *args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return choose(engine, state, seat, *args, **kwargs)
+            finally:
+                self.by_seat.setdefault(seat, []).append(time.perf_counter() - started)
+
+        return timed
+
+
+def levels_of(text: str, players: int) -> list[str]:
+    """--seat-bots as one level per seat; CommandError for an unknown level or the wrong count."""
+    levels = [level.strip() for level in text.split(",")]
+    unknown = [level for level in levels if level not in BotLevel.values]
+    if unknown:
+        raise CommandError(f"Unknown bot level {unknown[0]!r}; choose from {', '.join(BotLevel.values)}.")
+    if len(levels) != players:
+        raise CommandError(f"--seat-bots names {len(levels)} levels for {players} players.")
+    return levels
+
+
+def seat_figures(levels: list[str], games: list[Game], times: list[dict[int, list[float]]]) -> list[dict[str, Any]]:
+    """One object per entry of `levels`: its wins, mean score and mean decision time over `games`, in which entry
+    i sat at seat (i + k) mod n of game k."""
+    n = len(levels)
+    rows = []
+    for entry, level in enumerate(levels):
+        wins, scores, spent = 0.0, [], []
+        for k, game in enumerate(games):
+            seat = (entry + k) % n
+            result = {row["seat"]: row for row in game.result}
+            if seat not in result:
+                continue
+            winners = [row for row in game.result if row["rank"] == 1]
+            wins += 1 / len(winners) if result[seat]["rank"] == 1 else 0
+            scores.append(result[seat]["score"])
+            spent += times[k].get(seat, []) if k < len(times) else []
+        rows.append(
+            {
+                "level": level,
+                "wins": round(wins, 3),
+                "score": round(statistics.mean(scores), 2) if scores else None,
+                "decision_seconds": round(statistics.mean(spent), 4) if spent else None,
+            }
+        )
+    return rows
 
 
 def latencies(games: list[Game]) -> list[float]:
@@ -83,41 +148,68 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=1)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for the workers")
+        parser.add_argument(
+            "--seat-bots", default="", help="a bot level per seat, e.g. strong,random,random (default: all random)"
+        )
+        parser.add_argument(
+            "--bot-budget", type=float, default=None, help="seconds per bot decision (default: PBEM_BOT_SECONDS)"
+        )
+        parser.add_argument(
+            "--no-watchers", action="store_true", help="no player watches a seat: no email is written (play only)"
+        )
+        parser.add_argument(
+            "--bot-iterations", type=int, default=None, help="iterations per decision (default: PBEM_BOT_ITERATIONS)"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
             engine = get_engine(opts["engine"])
         except KeyError as error:
             raise CommandError(str(error)) from None
+        players = opts["players"]
+        levels = levels_of(opts["seat_bots"], players) if opts["seat_bots"] else [BotLevel.RANDOM] * players
+        budget = settings.PBEM_BOT_SECONDS if opts["bot_budget"] is None else opts["bot_budget"]
+        iterations = opts["bot_iterations"] or settings.PBEM_BOT_ITERATIONS
         inline = settings.CELERY_TASK_ALWAYS_EAGER
         counter = ResolutionQueries()
-        original = turns.resolve_phase
+        timer = DecisionTimes()
+        original, choose = turns.resolve_phase, bots.bot_order
         if inline:
             turns.resolve_phase = counter.wrap(original)
-        watchers = [turns.player_for(f"sim-{i + 1}@simulate.invalid", f"Sim {i + 1}") for i in range(opts["players"])]
-        Player.objects.filter(pk__in=[w.pk for w in watchers]).update(notify=Player.Notify.ALL)
+            bots.bot_order = timer.wrap(choose)
+        watchers: list[Player | None] = [None] * players
+        if not opts["no_watchers"]:
+            watchers = [turns.player_for(f"sim-{i + 1}@simulate.invalid", f"Sim {i + 1}") for i in range(players)]
+            Player.objects.filter(pk__in=[w.pk for w in watchers if w]).update(notify=Player.Notify.ALL)
         started = time.perf_counter()
         games: list[Game] = []
+        times: list[dict[int, list[float]]] = []
         try:
-            with connection.execute_wrapper(counter):
+            with (
+                connection.execute_wrapper(counter),
+                override_settings(PBEM_BOT_SECONDS=budget, PBEM_BOT_ITERATIONS=iterations),
+            ):
                 for k in range(opts["games"]):
+                    timer.by_seat = {}
                     games.append(
                         turns.create_game(
                             engine.slug,
                             list(watchers),
                             seed=opts["seed"] + k,
-                            autopilot=range(opts["players"]),
+                            autopilot=range(players),
+                            bot_levels=[levels[(seat - k) % players] for seat in range(players)],
                             title=f"Simulation {k + 1}",
                         )
                     )
+                    times.append(timer.by_seat)
                     if inline:
                         self._report(games[-1])
         finally:
-            turns.resolve_phase = original
+            turns.resolve_phase, bots.bot_order = original, choose
         if not inline:
             self._wait(games, opts["timeout"])
         elapsed = time.perf_counter() - started
-        games = list(Game.objects.filter(pk__in=[g.pk for g in games]))
+        games = sorted(Game.objects.filter(pk__in=[g.pk for g in games]), key=lambda game: game.pk)
         finished = [g for g in games if g.status == Game.Status.FINISHED]
         waits = latencies(games)
         figures = {
@@ -134,6 +226,9 @@ class Command(BaseCommand):
             "latency_ms_p99": round(percentile(waits, 0.99) * 1000, 2) if waits else None,
             "queries_per_resolution_max": max(counter.counts) if counter.counts else None,
             "queries_per_resolution_median": statistics.median(counter.counts) if counter.counts else None,
+            "bot_budget": budget,
+            "bot_iterations": iterations,
+            "seats": seat_figures(levels, games, times if inline else []),
         }
         self.stdout.write(json.dumps(figures))
         if len(finished) != len(games):
