@@ -25,7 +25,7 @@ import logging
 import re
 from collections.abc import Iterable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from email.utils import parseaddr, parsedate_to_datetime
 from typing import Any
@@ -82,6 +82,7 @@ class Reply:
     references: str
     written_at: datetime  # its Date, or when it arrived if it has none (or one in the future)
     key: str  # games/outgoing/receipts.py reply_key: the same for a redelivery of it
+    sender_name: str = ""  # the From's display name: alone on a line, it signs the reply (quotes.py)
 
 
 def read_reply(message: AnymailInboundMessage) -> Reply:
@@ -110,6 +111,7 @@ def read_reply(message: AnymailInboundMessage) -> Reply:
         references=str(message.get("References") or ""),
         written_at=written_at(str(message.get("Date") or "")),
         key=receipts.reply_key(message_id, from_address, *recipients, str(message.get("Date")), subject, text),
+        sender_name=sender.display_name if isinstance(sender, EmailAddress) else "",
     )
 
 
@@ -152,9 +154,19 @@ class ReplyOutcome:
 
 
 def ours(row: OutboundEmail) -> Ours:
-    """What the turn email shows of itself when quoted: its sender's address, its reply address, its subject."""
-    sender = parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
-    return Ours(tuple(filter(None, [sender, reply_address(row)])), thread_subject(row.phase.game))
+    """What the turn email shows of itself when quoted: its sender's address and name, its reply address, its
+    subject."""
+    name, sender = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    addresses = tuple(filter(None, [sender, reply_address(row)]))
+    return Ours(addresses, thread_subject(row.phase.game), tuple(filter(None, [name])))
+
+
+def refusal(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: list[str]) -> str:
+    """Why a reply's order is not taken, or "" if it is, before the engine checks it: no order found, or
+    `unclear`. `example`: a legal order now, written as the turn email teaches."""
+    if not reading.order and not reading.broken and not reading.unread:
+        return f"No order found in your reply. Write it above the quoted email, like:\n{indented(example)}"
+    return unclear(prompt, reading, one_seat, example)
 
 
 def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: list[str]) -> str:
@@ -178,7 +190,8 @@ def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: l
             "order. Like:\n%(example)s"
         ) % {"read": indented(reading.read), "unread": indented(reading.unread), "example": indented(example)}
     lines = indented(example)
-    missing = [spec["name"] for spec in prompt["fields"] if spec["name"] not in reading.order]
+    # An optional field may be left out: the turn email's example leaves it out when blank.
+    missing = [f["name"] for f in prompt["fields"] if f["name"] not in reading.order and not f.get("optional")]
     if one_seat and missing:
         return (
             "Your reply was not used: this turn is yours alone and is played the moment your order is stored, "
@@ -206,30 +219,42 @@ def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
         # The prompt and an example of a legal order now, read in one snapshot of the turn.
         turn = orders.open_turn(row.seat, phase.number, with_example=True, written_at=reply.written_at)
     except orders.TurnClosed:
-        return ReplyOutcome(False, f"That turn ({phase.name}) is over, so your reply was not used.")
+        return ReplyOutcome(False, turn_over(row))
     except orders.Superseded as error:
         return ReplyOutcome(False, f"{error}{what_stands(row)}")
-    reading = read_order(turn.prompt, reply.texts, ours(row))
-    example = order_lines(turn.prompt, turn.example or {})
-    if not reading.order and not reading.broken:
-        lines = indented(example)
-        refusal = f"No order found in your reply. Write it above the quoted email, like:\n{lines}"
-    else:
-        refusal = unclear(turn.prompt, reading, turn.alone, example)
-    if refusal:
-        return ReplyOutcome(False, f"{refusal}{what_stands(row)}")
+    reading = read_order(turn.prompt, reply.texts, replace(ours(row), signers=(reply.sender_name,)))
+    refused = refusal(turn.prompt, reading, turn.alone, order_lines(turn.prompt, turn.example or {}))
+    if refused:
+        return ReplyOutcome(False, f"{refused}{what_stands(row)}")
     try:
         result = orders.submit_order(
             row.seat, phase.number, reading.order, written_at=reply.written_at, read_back=True
         )
     except orders.TurnClosed:
-        return ReplyOutcome(False, f"That turn ({phase.name}) is over, so your reply was not used.")
+        return ReplyOutcome(False, turn_over(row))
     except orders.Superseded as error:
         return ReplyOutcome(False, f"{error}{what_stands(row)}")
     except orders.OrderRejected as error:
         return ReplyOutcome(False, f"Your order was not stored: {error}{what_stands(row)}")
     verdict = f"{phase.name}: {review.outcome_words(result, phase.game_id, phase.number)}"
     return ReplyOutcome(True, receipt_text(result.read_back, verdict))
+
+
+def turn_over(row: OutboundEmail) -> str:
+    """Why a reply to a turn no longer open was not used, and the turn open now: whether it asks this seat for
+    an order, and the link to it (the receipt's own link opens the game page too)."""
+    told = gettext("That turn (%(turn)s) is over, so your reply was not used.") % {"turn": row.phase.name}
+    now = unique_row(Phase.objects.filter(game_id=row.game_id, status=Phase.Status.OPEN))
+    if now is None:
+        return told
+    link = game_link(row.seat, row.phase.game)
+    if str(row.seat.number) in (now.prompts or {}):
+        more = gettext(
+            "The turn open now is %(turn)s, and it asks you for an order: reply to its own email, or order at %(link)s"
+        )
+    else:
+        more = gettext("The turn open now is %(turn)s; it asks nothing of you. The game page: %(link)s")
+    return f"{told} {more % {'turn': now.name, 'link': link}}"
 
 
 def what_stands(row: OutboundEmail) -> str:

@@ -2,28 +2,30 @@
 whether a spam filter flagged it, and the order in it. Pure functions over anymail's parsed message;
 games/incoming/mail/inbound.py does the rest.
 
-- The text is the first text/plain part, with format=flowed (RFC 3676) soft line breaks joined, and the HTML
-  read as text. The text part is read unless it is empty, or a line of its order may have been broken by the
-  client (read_order): then the HTML, which no client breaks; without HTML such a reply is refused, never read
-  as a different order.
+- The text is every text/plain part in order, with format=flowed (RFC 3676) soft line breaks joined, and the
+  HTML read as text (<pre> keeps its lines). The text is read unless it is empty, or a line of its order may
+  have been broken by the client (read_order): then the HTML, which no client breaks; without HTML such a reply
+  is refused, never read as a different order.
 - The order is read with the reply syntax the turn email teaches (games/outgoing/order_text.py SYNTAX): a value
   of steps goes on over the lines under its field line; lines that may belong to the order but are not read
   into it make the reply refused, never stored shortened.
 - What the player wrote is what comes before the quoted email, its header block or their signature, in any
-  language (games/incoming/mail/quotes.py).
+  language (games/incoming/mail/quotes.py); or, when that holds no order and the quote is marked with ">", what
+  comes after it (a bottom-posted reply).
 - A message is automatic when its headers say so (automatic_marker; README "Replies by email" gives why).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
 from anymail.inbound import AnymailInboundMessage
 
-from games.incoming.mail.quotes import NONE_OF_OURS, QUOTE_MARK, WRAP_AT, Ours, is_field, key, written
+from games.incoming.mail.quotes import NONE_OF_OURS, QUOTE_MARK, WRAP_AT, Ours, bottom_posted, is_field, key, written
 from games.outgoing.order_text import SYNTAX
 
 # --- Automatic messages (RFC 3834 and the conventions of common auto-responders) -----------------------------------
@@ -97,15 +99,32 @@ class Texts:
 
 
 def texts(message: AnymailInboundMessage) -> Texts:
-    plain, flowed = "", False
-    for part in message.walk():
-        if part.get_content_type() == "text/plain" and not part.is_attachment():
-            plain = part.get_content_text() or ""
-            flowed = str(part.get_param("format", "")).lower() == "flowed"
-            if flowed:
-                plain = unflow(plain, delsp=str(part.get_param("delsp", "")).lower() == "yes")
-            break
-    return Texts(plain, flowed, html_to_text(message.html or ""))
+    """Every text/plain part that is no attachment, in order (Apple Mail puts one on each side of an inline
+    photo), flowed text joined; and every such text/html part read as text. A message forwarded as an
+    attachment (message/rfc822) is not read."""
+    plain: list[str] = []
+    html: list[str] = []
+    flowed = False
+    for part in _body_parts(message):
+        if part.get_content_type() == "text/plain":
+            text = part.get_content_text() or ""
+            if str(part.get_param("format", "")).lower() == "flowed":
+                flowed = True
+                text = unflow(text, delsp=str(part.get_param("delsp", "")).lower() == "yes")
+            plain.append(text)
+        elif part.get_content_type() == "text/html":
+            html.append(part.get_content_text() or "")
+    return Texts("\n".join(plain), flowed, html_to_text("\n".join(html)))
+
+
+def _body_parts(part: AnymailInboundMessage) -> Iterator[AnymailInboundMessage]:
+    if part.get_content_maintype() == "message":
+        return
+    if part.is_multipart():
+        for sub in part.get_payload():
+            yield from _body_parts(sub)
+    elif not part.is_attachment():
+        yield part
 
 
 def reply_text(message: AnymailInboundMessage) -> str:
@@ -135,7 +154,7 @@ def unflow(text: str, delsp: bool = False) -> str:
 
 def _starts_quote(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     """Where a client's HTML puts the quoted email, before any <blockquote>: Outlook's rule (<hr>) and reply
-    block (divRplyFwdMsg, or a div under a top border, Outlook for Windows'), Gmail's and Thunderbird's
+    block (divRplyFwdMsg, or a div under a top border, Outlook's and Windows Mail's), Gmail's and Thunderbird's
     attribution (gmail_quote, moz-cite-prefix), Yahoo's quote."""
     found = dict(attrs)
     classes = set((found.get("class") or "").split())
@@ -144,7 +163,8 @@ def _starts_quote(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         tag == "hr"
         or found.get("id") in {"divRplyFwdMsg", "appendonsend"}
         or bool(classes & {"gmail_quote", "moz-cite-prefix", "yahoo_quoted"})
-        or (tag == "div" and "border-top:solid" in style)
+        # Outlook's border short-hand, or Windows Mail's long-hand ("border-top-style: solid; …").
+        or (tag == "div" and ("border-top:solid" in style or "border-top-style:solid" in style))
     )
 
 
@@ -302,11 +322,18 @@ def read_order(prompt: dict[str, Any], reply: Texts, ours: Ours = NONE_OF_OURS) 
     (hard-wrapped, not format=flowed) and there is HTML, which no client breaks."""
     keys = field_keys(prompt)
     spanning = spanning_keys(keys)
+
+    def own(text: str) -> list[str]:
+        lines = written(text, ours, keys, spanning)
+        if not any(lines) and (below := bottom_posted(text, ours, keys, spanning)):
+            lines = written(below, ours, keys, spanning)  # no order above the quote: written under it
+        return lines
+
     if reply.plain.strip():
-        reading = _fields(keys, written(reply.plain, ours, keys, spanning), wrapped=not reply.flowed)
+        reading = _fields(keys, own(reply.plain), wrapped=not reply.flowed)
         if reading.broken is None or not reply.html.strip():
             return reading
-    return _fields(keys, written(reply.html, ours, keys, spanning), wrapped=False)
+    return _fields(keys, own(reply.html), wrapped=False)
 
 
 def parse_order(prompt: dict[str, Any], text: str) -> dict[str, Any]:

@@ -115,8 +115,11 @@ def test_a_reply_to_a_resolved_turn_is_refused(client, make_game):
     mail.outbox.clear()
     post(client, postmark_payload(address, "role: seller"))
     assert not Order.objects.filter(is_default=False).exists()
-    # Nothing stands to be told of: the turn is gone.
-    assert mail.outbox[0].body.startswith("That turn (Day 1 — planning) is over, so your reply was not used.\n\nThe")
+    # Nothing stands to be told of: the turn is gone. The turn open now is named, with the link to order in it.
+    body = mail.outbox[0].body
+    assert body.startswith("That turn (Day 1 — planning) is over, so your reply was not used. The turn open now is ")
+    now = open_phase(game)
+    assert f"is {now.name}, and it asks you for an order: reply to its own email, or order at http" in body
 
 
 def test_the_webhook_refuses_a_caller_without_the_secret(client, make_game):

@@ -470,7 +470,7 @@ def test_a_value_of_steps_ends_at_the_next_field_line_and_its_lines_may_look_lik
     [
         ("actions:\n\nmove S1 Hamburg 1\nmove L1 Hamburg 1", ["actions:"], ["move S1 Hamburg 1", "move L1 Hamburg 1"]),
         ("actions: move S1 Hamburg 1\n\nmove L1 Hamburg 1", ["actions: move S1 Hamburg 1"], ["move L1 Hamburg 1"]),
-        ("actions: boost S1\n\nThanks!", ["actions: boost S1"], ["Thanks!"]),
+        ("actions: boost S1\n\nOver to you", ["actions: boost S1"], ["Over to you"]),
         ("offers: Harbor: 5\n\nVilla Colini: 3\ntiles:", ["offers: Harbor: 5", "tiles:"], ["Villa Colini: 3"]),
     ],
 )
@@ -497,3 +497,17 @@ def test_html_keeps_the_lines_of_pre_and_the_blank_lines_a_client_shows():
     outlook = '<p class="MsoNormal">actions:</p><p class="MsoNormal">boost S1</p><p class="x">&nbsp;</p><p>Bye</p>'
     assert html_to_text(gmail) == html_to_text(outlook) == "actions:\nboost S1\n\nBye"
     assert html_to_text("<p>a<br><br>b</p><div>c<br></div><div>d</div>") == "a\n\nb\nc\nd"
+
+
+@pytest.mark.parametrize(
+    "signed",
+    ["Thanks!\nAnn", "Best regards,\nAnn", "Mit freundlichen Grüßen\nAnn", "Ann", "Sent from my iPhone", "Hilsen"],
+)
+def test_a_sign_off_or_the_writers_name_after_a_blank_line_ends_a_value_of_steps(signed):
+    ours = quotes.Ours(signers=("Ann Smith",))
+    reading = replies.read_order(ACTIONS, texts_of(f"actions:\nboost S1\n\n{signed}"), ours)
+    assert reading.order == {"actions": "boost S1"} and reading.unread == ()
+    # Right under a step, with no blank line, a sign-off or name may be a step: it is read, for the engine to
+    # refuse; a phone's line never is.
+    glued = replies.read_order(ACTIONS, texts_of(f"actions:\nboost S1\n{signed}"), ours).order
+    assert (glued == {"actions": "boost S1"}) == signed.startswith("Sent from")
