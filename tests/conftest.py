@@ -36,6 +36,7 @@ from pbem.celery import app as celery_app
 from tests.support.browser import chromium  # noqa: F401
 from tests.support.dovecot import dovecot, dovecot_without_idle  # noqa: F401
 from tests.support.faults import broker_at, complete_but_unresolved, lost  # noqa: F401
+from tests.support.private_redis import private_redis  # noqa: F401
 from tests.support.services import missing_service
 from tests.support.smtp import smtp_extra_env, smtp_sink  # noqa: F401
 from tests.support.template_audit import audited, context_problems

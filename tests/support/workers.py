@@ -18,10 +18,10 @@ from pbem.celery import app as celery_app
 
 
 def started_workers(broker_url: str, settings, tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
-    """start(*queues, **env) -> a new real worker process (solo pool) on `broker_url`, the test's database and
-    anymail's test backend, consuming `queues` (all of them if none is named; `env` adds to its environment);
-    every worker still running is stopped at the end. Once one is started, tasks sent from the test go to the
-    broker instead of running inline."""
+    """start(*queues, pool=, **env) -> a new real worker process (solo pool unless named) on `broker_url`, the test's
+    database and anymail's test backend, consuming `queues` (all of them if none is named; `env` adds to its
+    environment); every worker still running is stopped at the end. Once one is started, tasks sent from the test
+    go to the broker instead of running inline."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -35,7 +35,7 @@ def started_workers(broker_url: str, settings, tmp_path: Path) -> Iterator[Calla
     celery_app.control.purge()
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(*queues: Queue, **extra_env: str) -> subprocess.Popen[bytes]:
+    def start(*queues: Queue, pool: str = "solo", **extra_env: str) -> subprocess.Popen[bytes]:
         settings.CELERY_TASK_ALWAYS_EAGER = False
         celery_app.conf.task_always_eager = False
         consume = ["-Q", ",".join(queues)] if queues else []
@@ -50,7 +50,8 @@ def started_workers(broker_url: str, settings, tmp_path: Path) -> Iterator[Calla
                     "-A",
                     "pbem",
                     "worker",
-                    "--pool=solo",
+                    f"--pool={pool}",  # prefork: as deployed (its main process keeps reading the broker)
+                    *(["--concurrency=2"] if pool == "prefork" else []),
                     "--loglevel=INFO",
                     "--without-gossip",
                     "--without-mingle",
@@ -72,7 +73,11 @@ def started_workers(broker_url: str, settings, tmp_path: Path) -> Iterator[Calla
     for process in started:
         if process.poll() is None:
             process.terminate()
-            process.wait(timeout=20)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:  # a warm shutdown still waiting for its broker: it holds our database
+                process.kill()
+                process.wait(timeout=20)
     celery_app.control.purge()  # a killed worker's unacknowledged task must not reach the next test
     celery_app.conf.task_always_eager = True
     point_at(saved)
