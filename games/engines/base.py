@@ -75,6 +75,9 @@ class Field:
     help: str = ""
     optional: bool = False
     ranked: bool = False
+    # A "steps" field's word for one of its steps, in the game's own terms ("offer item", "stop"): the builder
+    # says "Offer item 1" and "Add this offer item" rather than the vaguer "Step 1" and "Add a step".
+    step: str = ""
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,7 @@ class Prompt:
                 "help": f.help,
                 "optional": f.optional,
                 "ranked": f.ranked,
+                "step": f.step,
             }
             for f in self.fields
         ]

@@ -14,6 +14,7 @@ from dataclasses import field as dc_field
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 
 from games.engines.base import NextSteps, StepChoice
 
@@ -166,7 +167,9 @@ class StepsForm(forms.Form):
     def _add_row(self, built: BuiltSteps, index: int, choices: tuple[StepChoice, ...], step: str | None) -> None:
         name = _row(built.name, index)
         last = step is None
-        options = [(EMPTY, "— choose the next step —" if last else "— end here —")]
+        noun = built.spec.get("step") or ""  # the game's word for a step (prompts stored before it have none)
+        next_one = gettext("— next %(step)s —") % {"step": noun} if noun else "— choose the next step —"
+        options = [(EMPTY, next_one if last else "— end here —")]
         options += [(choice.value, choice.label) for choice in choices]
         initial: str | None = None
         number: int | None = None
@@ -175,7 +178,7 @@ class StepsForm(forms.Form):
             if found:
                 initial, number = found[0].value, found[1]
         self.fields[name] = forms.ChoiceField(
-            label=f"Step {index + 1}",
+            label=f"{noun.capitalize()} {index + 1}" if noun else f"Step {index + 1}",
             choices=options,
             required=False,
             initial=initial,
@@ -188,8 +191,11 @@ class StepsForm(forms.Form):
             units = sorted({choice.unit for choice in amounts if choice.unit})
             least = min(choice.amount[0] for choice in amounts if choice.amount)
             most = max(choice.amount[1] for choice in amounts if choice.amount)
+            counted = " or ".join(units).capitalize() or "Number"
             self.fields[amount_name] = forms.IntegerField(
-                label=f"{' or '.join(units).capitalize() or 'Number'} (for a step that takes a number)",
+                label=gettext("%(counted)s for this %(step)s") % {"counted": counted, "step": noun}
+                if noun
+                else f"{counted} (for a step that takes a number)",
                 min_value=least,
                 max_value=most,
                 required=False,
@@ -240,9 +246,18 @@ class StepsForm(forms.Form):
                     "complete": built.after.complete and not built.problem_row,
                     "problem": "" if built.problem_row else built.after.problem,
                     "can_add": bool(built.after.choices) and not built.problem_row,
+                    **self._buttons(built.spec.get("step") or ""),
                 }
             )
         return shown
+
+    @staticmethod
+    def _buttons(noun: str) -> dict[str, str]:
+        """The builder's two buttons, in the game's word for a step where it has one."""
+        if not noun:
+            return {"add": "Add a step", "remove": "Remove the last step"}
+        words = {"step": noun}
+        return {"add": gettext("Add this %(step)s") % words, "remove": gettext("Remove the last %(step)s") % words}
 
     def _written_out(self, built: BuiltSteps, index: int) -> str:
         """The step chosen on row `index`, in full, if a phone's drop-down would cut it short (else "")."""

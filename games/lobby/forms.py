@@ -105,7 +105,9 @@ class TableForm(forms.Form):
         "if that is enough to play, or is cancelled.",
     )
 
-    def __init__(self, engine_slug: str, zone_name: str, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, engine_slug: str, zone_name: str, *args: Any, seats: int | None = None, **kwargs: Any) -> None:
+        """`seats`: the table's size, chosen first where the game has a value per seat, so there is one drop-down
+        per seat of the table (not one per seat the game could have)."""
         super().__init__(*args, **kwargs)
         self.engine = get_engine(engine_slug)
         self.zone_name = zone_name
@@ -120,8 +122,10 @@ class TableForm(forms.Form):
         for spec in (*extensions.game_options(), *self.engine.options):
             if spec.kind != "seat-list":
                 self.fields[OPTION_PREFIX + spec.name] = option_field(spec)
+        if self.seat_specs and seats is not None:
+            size.initial, size.widget = seats, forms.HiddenInput()
         for spec in self.seat_specs:
-            for number in range(1, self.engine.max_players + 1):
+            for number in range(1, (seats or self.engine.max_players) + 1):
                 self.fields[seat_field_name(spec, number)] = seat_field(spec, number)
 
     def option_fields(self) -> list[Any]:
@@ -162,10 +166,9 @@ class TableForm(forms.Form):
         size = int(data.get("size") or self.engine.max_players)  # a size refused has its own error
         for spec in self.seat_specs:
             for number in range(size + 1, self.engine.max_players + 1):
-                if data.get(seat_field_name(spec, number)):
-                    self.add_error(
-                        seat_field_name(spec, number), f"The table has {size} seats: seat {number} is not one of them."
-                    )
+                if self.data.get(seat_field_name(spec, number)):  # a seat the table has not: posted by hand
+                    field = seat_field_name(spec, number) if seat_field_name(spec, number) in self.fields else None
+                    self.add_error(field, f"The table has {size} seats: seat {number} is not one of them.")
         return data
 
     def seat_options(self, size: int) -> dict[str, list[str | None]]:

@@ -68,7 +68,14 @@ def new_table(request: HttpRequest) -> HttpResponse:
             {"slug": e.slug, "title": e.title, "min": e.min_players, "max": e.max_players} for e in engines.values()
         ]
         return render(request, "lobby/choose.html", {"games": games})
-    form = TableForm(slug, player.time_zone, request.POST or None, initial={"name": player.name})
+    engine = engines[slug]
+    seats = _seats_asked(request, engine)
+    per_seat = [spec.item or "choice" for spec in engine.options if spec.kind == "seat-list"]
+    if seats is None and per_seat:
+        # A value per seat (Piraeus' countries): the table's size first, then one drop-down per seat.
+        context = {"game": {"slug": slug, "title": engine.title}, "least": engine.min_players, "item": per_seat[0]}
+        return render(request, "lobby/seats.html", context | {"most": engine.max_players})
+    form = TableForm(slug, player.time_zone, request.POST or None, initial={"name": player.name}, seats=seats)
     if request.method == "POST" and form.is_valid():
         try:
             table = tables.create_table(
@@ -81,6 +88,14 @@ def new_table(request: HttpRequest) -> HttpResponse:
             return redirect("lobby-table", key=table.key)
     context = {"form": form, "game": {"slug": slug, "title": engines[slug].title}}
     return render(request, "lobby/new.html", context, status=400 if form.errors else 200)
+
+
+def _seats_asked(request: HttpRequest, engine: Any) -> int | None:
+    """The table's size the page was asked for (the size step's, or the form's own), if it is one the game takes."""
+    asked = request.POST.get("size") or request.GET.get("size", "")
+    if asked.isascii() and asked.isdigit() and engine.min_players <= int(asked) <= engine.max_players:
+        return int(asked)
+    return None
 
 
 def _table(key: str) -> Table:

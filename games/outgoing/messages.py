@@ -24,6 +24,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from games.models import Player
 from games.outgoing import mailpolicy
@@ -152,12 +153,20 @@ def compose(
         headers=headers,
     )
     if rendered.html:
-        message.attach_alternative(rendered.html, "text/html")
+        message.attach_alternative(framed(rendered.html, rendered.subject), "text/html")
     # anymail extensions: providers that support them record the kind (and the row) for webhooks.
     message.tags = [kind]  # type: ignore[attr-defined]
     if metadata:
         message.metadata = metadata  # type: ignore[attr-defined]
     return message
+
+
+def framed(html: str, title: str) -> str:
+    """A whole email page: `html` itself if it is one, else the fragment in the sheet every email wears
+    (templates/emails/_sheet.html: its colours, light and dark, set, as a client that darkens by itself needs)."""
+    if "<html" in html[:200].lower():
+        return html
+    return spaced(render_to_string("emails/_sheet.html", {"title": title, "body": mark_safe(html)}))  # noqa: S308
 
 
 def send_at_once(rendered: Rendered, to: str, *, kind: str, player_id: int) -> bool:

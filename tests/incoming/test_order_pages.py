@@ -113,7 +113,7 @@ def test_the_builder_and_the_typed_syntax_store_the_same_order(make_game: Any) -
     assert Order.objects.get(seat__number=BLUE).data == by_builder == {"offers": "Harbor: 13 ducats", "tiles": ""}
     html = blue.get(reverse("games-game", args=[game.pk])).content.decode()
     assert "Your stored order, as the game reads it" in html
-    assert "You will offer Red 13 ducats for the Harbor action." in html
+    assert "You will offer Red 13 ducats for the Harbor action (it gives a Commodity of your choice tile)." in html
 
 
 def test_the_last_sealed_order_says_the_turn_has_been_resolved_when_it_has(client: Client, make_game: Any) -> None:

@@ -91,8 +91,12 @@ def propose(walk: Walk, game: str, name: str, invite: list[str], size: int) -> T
     walk.page.get_by_role("link", name=game, exact=True).click()
     walk.page.wait_for_load_state()
     walk.look(f"the {game} table form")
-    walk.page.get_by_label("Your name, as the other players see it").fill(name)
     walk.page.get_by_label("Seats at the table, yours included").fill(str(size))
+    if walk.page.get_by_role("button", name="Next").count():  # a value per seat: the table's size first
+        walk.press("Next")
+        walk.look(f"the {game} table form for {size} seats")
+        assert walk.page.locator("select[name^=seat_option_]").count() == size  # one drop-down per seat
+    walk.page.get_by_label("Your name, as the other players see it").fill(name)
     walk.page.get_by_label("Invite by email (optional)").fill("\n".join(invite))
     walk.look(f"the {game} table form, filled in", sent=False)
     before = set(Table.objects.values_list("pk", flat=True))

@@ -44,8 +44,11 @@ def countries_by_player(game: Game) -> dict[str, str]:
 def test_the_creator_chooses_a_country_per_seat_and_each_stays_with_its_player() -> None:
     creator()
     host = sign_in_by_email(Client(), "host@example.com")
-    page = host.get(reverse("lobby-new"), {"game": "piraeus"}).content.decode()
-    assert "Country of seat 1 (yours)" in page and "Country of seat 6" in page and "Dealt at random" in page
+    first = host.get(reverse("lobby-new"), {"game": "piraeus"}).content.decode()
+    assert "Seats at the table, yours included" in first and "Country of seat" not in first  # the size first
+    page = host.get(reverse("lobby-new"), {"game": "piraeus", "size": "3"}).content.decode()
+    assert "Country of seat 1 (yours)" in page and "Country of seat 3" in page and "Dealt at random" in page
+    assert page.count("Country of seat") == 3  # one drop-down per seat of the table, not one per seat possible
     posted = host.post(reverse("lobby-new"), form({1: "Romans", 2: "Persians"}, invite="ann@example.com"))
     assert posted.status_code == 302, posted.content.decode()[:2000]
     table = Table.objects.get()

@@ -1,11 +1,12 @@
 """Every kind of game email as its reader's mail client shows it, and as a spam filter reads it.
 
 The emails come from a seeded random game of each engine, stopped where tests/support/game_renders.py stops
-(a reminder and
-a moved deadline at the first stop, phase news for players who chose every phase, the end), plus table talk, the
-sign-in email, a vote's two emails (games/votes) and the lobby's three (games/lobby). In Chromium, in light, in
-dark (prefers-color-scheme: dark: the emails' own dark styles) and in a client's forced dark (Chromium's auto dark
-mode, which leaves an email that declares its own dark colours alone): axe-core finds no text below 4.5:1
+(a reminder and a moved deadline at the first stop, phase news for players who chose every phase, the end), plus
+table talk, the sign-in email, an address's confirmation, a league's sign-up confirmation, a vote's two emails
+(games/votes) and the lobby's three (games/lobby). In Chromium, in light, in dark (prefers-color-scheme: dark: the
+emails' own dark styles), in a client's forced dark (Chromium's auto dark mode, which leaves an email that declares
+its own dark colours alone) and in a client's own dark that ignores color-scheme (simulated: each colour's
+lightness inverted): axe-core finds no text below 4.5:1
 contrast, and no email holds text it hides (a preheader that repeats the first line). Debian's SpamAssassin, local
 tests only (`spamassassin -t -L`), scores every email 0.0, all of them read in one call. Sent through our own relay
 with a DKIM key (issue 42), every kind arrives signed, and dkimpy verifies it with the key's public half. Skips
@@ -29,13 +30,16 @@ from django.core.mail import get_connection
 
 from games.engines import all_engines
 from games.incoming.sessions import email_sign_in_link
+from games.leagues import services as league_services
 from games.lobby import emails as lobby_emails_module
 from games.lobby import tables as lobby_tables
 from games.models import Player
+from games.play import addresses
 from games.talk import services as talk
 from games.votes import services as votes
 from tests.support.browser import AXE, CHROMIUM, picture
 from tests.support.game_renders import PLAYERS, emails_due, points
+from tests.support.leagues import make_league
 from tests.support.lobby import spec as lobby_spec
 from tests.support.services import missing_service
 from tests.support.smtp import DKIM_SELECTOR, Sink, dkim_key, verifies
@@ -43,7 +47,34 @@ from tests.support.smtp import DKIM_SELECTOR, Sink, dkim_key, verifies
 pytestmark = pytest.mark.django_db
 
 WIDTH = 600  # a desktop reading pane; 360 px is tests/outgoing/test_browser_boards.py's
-MODES = ("light", "dark", "forced-dark")
+MODES = ("light", "dark", "forced-dark", "inverted")
+# A client's own dark that ignores `color-scheme` (several webmail and phone clients): it inverts the lightness of
+# every colour the email sets (text, backgrounds, borders; the page's white too), keeping hue and saturation.
+INVERT_LIGHTNESS = r"""() => {
+    const invert = css => {
+        const m = css.match(/rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/);
+        if (!m || m[4] === '0') return null;
+        const [r, g, b] = [m[1], m[2], m[3]].map(v => v / 255);
+        const max = Math.max(r, g, b), min = Math.min(r, g, b), l = (max + min) / 2, d = max - min;
+        const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
+        let h = 0;
+        if (d) h = max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+        const L = 1 - l, c = (1 - Math.abs(2 * L - 1)) * s, x = c * (1 - Math.abs(h % 2 - 1)), o = L - c / 2;
+        const [R, G, B] = [[c, x, 0], [x, c, 0], [0, c, x], [0, x, c], [x, 0, c], [c, 0, x]][Math.floor(h) % 6];
+        return `rgb(${Math.round((R + o) * 255)}, ${Math.round((G + o) * 255)}, ${Math.round((B + o) * 255)})`;
+    };
+    const elements = [...document.querySelectorAll('*')].map(el => [el, getComputedStyle(el)]);
+    const changes = elements.map(([el, style]) => [el, {
+        color: invert(style.color), 'background-color': invert(style.backgroundColor),
+        'border-color': invert(style.borderTopColor),
+    }]);
+    for (const [el, change] of changes)
+        for (const [property, value] of Object.entries(change))
+            if (value) el.style.setProperty(property, value, 'important');
+    const root = document.documentElement;  // the white the email leaves is the reader's page: inverted too
+    if (invert(getComputedStyle(root).backgroundColor) === null)
+        root.style.setProperty('background-color', 'rgb(0, 0, 0)', 'important');
+}"""
 # Every text the email shows but does not hide: what a filter or a reader cannot see counts as hidden.
 HIDDEN_TEXT = """() => [...document.querySelectorAll('body *')].filter(element => {
     const own = [...element.childNodes].some(node => node.nodeType === 3 && node.textContent.trim());
@@ -77,6 +108,8 @@ def game_emails(make_game: Any, on_commit: Any) -> Iterator[tuple[str, Any]]:
     with on_commit(execute=True):  # their emails go out after the commit, which a test's transaction never does
         talk.post(seat, seat.player, "Shall we trade Furs for Spices tomorrow?", to=[1])
         email_sign_in_link(seat.player.email)
+        addresses.ask_to_change(seat.player, "moved@example.com")  # the new address's confirmation
+        league_services.request_signup(make_league(players=0), "new@example.com", "Newcomer", "UTC")
     yield from ((kind_of(message), message) for message in mail.outbox)
     # A vote to end the game (games/votes): the vote's email to the others, then its failure to the table.
     mail.outbox.clear()
@@ -113,6 +146,14 @@ def collected(make_game: Any, on_commit: Any) -> list[tuple[str, Any]]:
     return _COLLECTED
 
 
+def contrast_of(node: dict[str, Any]) -> str:
+    """What axe-core measured of a text it found too faint: its colour on its background, and their ratio."""
+    data = next((check.get("data") or {} for check in node.get("any", []) if check.get("data")), {})
+    if not isinstance(data, dict) or "contrastRatio" not in data:
+        return ""
+    return f"({data.get('fgColor')} on {data.get('bgColor')}: {data.get('contrastRatio')}:1)"
+
+
 def html_of(message: Any) -> str:
     return next(content for content, kind in message.alternatives if kind == "text/html")
 
@@ -127,23 +168,27 @@ def test_every_game_email_reads_in_light_dark_and_forced_dark_and_hides_nothing(
         executable_path=str(CHROMIUM), args=["--blink-settings=forceDarkModeEnabled=true"]
     )
     try:
-        browsers = {"light": chromium, "dark": chromium, "forced-dark": forcing}
+        browsers = {"light": chromium, "dark": chromium, "forced-dark": forcing, "inverted": chromium}
         for mode in MODES:
             page = browsers[mode].new_page(
-                viewport={"width": WIDTH, "height": 900}, color_scheme="light" if mode == "light" else "dark"
+                viewport={"width": WIDTH, "height": 900},
+                color_scheme="light" if mode in ("light", "inverted") else "dark",
             )
             try:
                 for what, message in found:
                     page.set_content(html_of(message))
+                    if mode == "inverted":
+                        page.evaluate(INVERT_LIGHTNESS)
                     where = f"{what} email in {mode}"
                     results = AXE.run(page, options={"runOnly": ["color-contrast"]}).response["violations"]
                     for violation in results:
-                        texts = [node["target"][0] for node in violation["nodes"]][:4]
-                        problems.append(f"{where}: {violation['id']} ({len(violation['nodes'])}×) {texts}")
+                        nodes = violation["nodes"]
+                        shown = [f"{node['target'][0]} {contrast_of(node)}" for node in nodes][:4]
+                        problems.append(f"{where}: {violation['id']} ({len(nodes)}×) {shown}")
                     problems += [f"{where}: hidden text '{text}'" for text in page.evaluate(HIDDEN_TEXT)]
                     body = page.evaluate("getComputedStyle(document.body).backgroundColor")
                     dark = sum(int(part) for part in re.findall(r"\d+", body)[:3]) < 150
-                    if "rgba" not in body and dark != (mode != "light"):  # an email that colours its page
+                    if "rgba" not in body and mode != "inverted" and dark != (mode != "light"):  # it colours its page
                         problems.append(f"{where}: the page's background is {body}")
                     if what.endswith("turn-started"):
                         picture(page, what.split()[0], 1280, f"email-{mode}")  # with PBEM_SCREENSHOTS

@@ -212,3 +212,20 @@ def test_sending_a_phases_emails_reads_and_claims_the_same_for_three_or_six_play
     three, six = sending_queries(make_game(humans=3)), sending_queries(make_game(humans=6, seed=5))
     assert three[:2] == six[:2]
     assert (three[2], six[2]) == (3, 6)
+
+
+@pytest.mark.parametrize("slug", ["genoa", "manila", "phoenician", "piraeus", "ports-of-call"])
+def test_a_turn_email_says_how_to_reply_in_at_most_two_sentences_above_its_lines(make_game, settings, slug):
+    """Where replies are taken, what the email says between its prompt and the reply lines is short: at most two
+    sentences (the syntax's rules are the fields' help, beside them). Genoa's once read four."""
+    settings.PBEM_REPLY_ADDRESS = "turns@in.pbem.example"
+    make_game(humans=2, bots=1, engine=slug)
+    asked = [m for m in mail.outbox if "Or reply to this email" in str(m.body)]
+    assert asked, [m.body[:200] for m in mail.outbox]
+    for message in asked:
+        above = str(message.body).split("Or reply to this email", 1)[1].split("\n    ", 1)[0]
+        said = re.sub(r'"[^"]*"|\([^)]*\)', "", "Or reply to this email" + above)  # an example, an aside
+        assert len(re.findall(r"[.:!?](?:\s|$)", said)) <= 2, above
+        for html, _kind in message.alternatives:
+            intro = html.split("Or reply to this email", 1)[1].split("<pre", 1)[0]
+            assert len(re.findall(r"[.:!?](?:\s|<|$)", re.sub(r"\([^)]*\)", "", intro))) <= 2, intro

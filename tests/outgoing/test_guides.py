@@ -103,8 +103,9 @@ def test_the_genoa_example_is_what_its_picture_shows() -> None:
     ]
     route = "Park; Villa Monetti = Blue; Street 7-6 = Green; Drinks = me"
     said = read_back(engine, state, {"route": route, "tiles": ""})
-    assert "Blue takes the action and pays you 14 ducats" in said and "accept Green's offer of 13 ducats" in said
-    assert "Drinks: you take the action" in said
+    assert "Blue takes the action (it delivers a large order naming it" in said and "pays you 14 ducats" in said
+    assert "accept Green's offer of 13 ducats" in said
+    assert "Drinks: you take the action (it gives ale and wine)" in said  # what the guide says it gives
 
 
 def test_the_ports_of_call_example_is_what_its_picture_shows() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from games.engines.base import Event, State
 from games.engines.genoa.data import (
+    CARD_KINDS,
     COLOURS,
     CONTRACT_PAY,
     CONTRACTS,
@@ -24,6 +25,7 @@ from games.engines.genoa.data import (
     TILE_PREFERENCE,
     WAREHOUSE_GOODS,
     card_kind,
+    counted,
     sort_cards,
     sort_commodities,
     sort_tiles,
@@ -113,6 +115,20 @@ def gains_text(gains: dict[str, Any]) -> str:
     if gains["markers"]:
         parts.append(f"{gains['markers']} ownership marker{'s' if gains['markers'] > 1 else ''}")
     return join(parts)
+
+
+def action_gives(building: str) -> str:
+    """What `building`'s action gives whoever takes it, in words (the read-backs and the builder say it)."""
+    if building in VILLAS:
+        return f"delivers a large order naming it ({LARGE_ORDER_PAY} ducats and a tile), else draws a contract"
+    if building in DRAWS:
+        pile, count = DRAWS[building]
+        return f"draws {counted(count, CARD_KINDS[pile] + ' card')}"
+    if building == "cathedral":
+        return f"gives {counted(CATHEDRAL_MARKERS, 'ownership marker')}"
+    if building in TILE_OF_BUILDING:
+        return f"gives a {tile_name(TILE_OF_BUILDING[building])} tile"
+    return f"gives {join(list(WAREHOUSE_GOODS[building]))}"
 
 
 def take_action(state: State, seat: int, building: str, choices: dict[str, Any], events: list[Event]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from itertools import combinations
 from typing import Any
 
 from games.engines.base import OrderError, State, StepChoice
-from games.engines.genoa.actions import colour
+from games.engines.genoa.actions import action_gives, colour
 from games.engines.genoa.data import (
     COMMODITIES,
     DISCS,
@@ -147,7 +147,9 @@ def _visit(state: State, seat: int, space: str, heading: str) -> Iterator[StepCh
     yield StepChoice(name, f"{heading}: nobody acts there" if building else heading)
     if building:
         for typed, words in _deliveries(state, seat, space):
-            yield StepChoice(f"{name} = {colour(seat)}{typed}", f"{heading}: you take the action{words}")
+            yield StepChoice(
+                f"{name} = {colour(seat)}{typed}", f"{heading}: you take the action ({action_gives(space)}){words}"
+            )
     for offer in state["turn"]["offers"]:
         if offer["space"] == space:
             what = "takes the action" if building else "pays for the visit"
@@ -178,7 +180,7 @@ def tile_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[Step
         for building in BUILDINGS:
             name = space_name(building)
             for typed, words in _deliveries(state, seat, building):
-                yield StepChoice(f"build {name}{typed}", f"Building action tile: {name}'s action{words}")
+                yield StepChoice(f"build {name}{typed}", f"Building action tile: the action of {name}{words}")
 
 
 OFFERS = Builder(offer_candidates, offer_builder_steps)

@@ -58,8 +58,8 @@ def offers_prompt(state: State, seat: int) -> Prompt:
         f"to one of its offers.{two} "
     )
     fields = (
-        Field("offers", "steps", "My offers", help=rule_b + OFFERS_HELP),
-        Field("tiles", "steps", "Special tiles I play", help=TILES_HELP),
+        Field("offers", "steps", "My offers", help=rule_b + OFFERS_HELP, step="offer item"),
+        Field("tiles", "steps", "Special tiles I play", help=TILES_HELP, step="tile play"),
     )
     return Prompt("offers", text, fields)
 
@@ -76,28 +76,31 @@ def route_prompt(state: State, seat: int) -> Prompt:
     )
     other = colour((seat + 1) % state["players"])
     fields = (
-        Field("route", "steps", "Route and who acts", help=ROUTE_HELP.format(other=other)),
-        Field("tiles", "steps", "Special tiles I play", help=TILES_HELP),
+        Field("route", "steps", "Route and who acts", help=ROUTE_HELP.format(other=other), step="stop"),
+        Field("tiles", "steps", "Special tiles I play", help=TILES_HELP, step="tile play"),
     )
     return Prompt("route", text, fields)
 
 
 def acquire_prompt(state: State, seat: int) -> Prompt:
     streets = [space for space in state["turn"]["discs"] if "-" in space]
-    choices = [Choice(street, space_name(street)) for street in streets] + [Choice("pass", "Pass")]
+    # Each street with the buildings beside it, each building with its streets: a newcomer reads which is where.
+    beside = {street: sorted(space_name(b) for b in neighbours(street) if is_building(b)) for street in streets}
+    choices = [Choice(street, f"{space_name(street)}, next to {', '.join(beside[street])}") for street in streets]
+    choices.append(Choice("pass", "Pass"))
     targets: list[Choice] = []
     for building in BUILDINGS:
-        if not any(building in neighbours(street) for street in streets):
+        its = [space_name(street) for street in streets if building in neighbours(street)]
+        if not its:
             continue
+        where = f"{space_name(building)}, next to {' and '.join(its)}"
         owner = state["owners"].get(building)
         if owner is None:
-            targets.append(Choice(building, f"{space_name(building)} (place a marker)"))
+            targets.append(Choice(building, f"{where} (1 marker)"))
         elif owner != seat:
             rival = colour(owner)
-            targets.append(
-                Choice(building, f"{space_name(building)} (remove {rival}'s marker, place yours: 2 markers)")
-            )
-            targets.append(Choice(f"remove:{building}", f"{space_name(building)} (only remove {rival}'s marker: 1)"))
+            targets.append(Choice(building, f"{where} (take it from {rival}: 2 markers)"))
+            targets.append(Choice(f"remove:{building}", f"{where} (only remove {rival}'s marker: 1 marker)"))
     markers = state["markers"][seat]
     text = (
         f"Acquire buildings: choose a street with a disc, then put one or two of your {markers} ownership "

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 from games.engines.base import Order, ReadBack, State
-from games.engines.genoa.actions import colour, join
+from games.engines.genoa.actions import action_gives, colour, join
 from games.engines.genoa.data import counted, tile_name
 from games.engines.genoa.map import is_building, space_name
 from games.engines.genoa.syntax import parse_offers, parse_route, parse_tiles
@@ -46,8 +46,10 @@ def _tile_lines(plays: list[dict[str, Any]]) -> list[str]:
             lines.append(f"Before the tower moves you play a Commodity of your choice tile: you take a {play['good']}.")
         else:
             building = space_name(play["building"])
+            gives = action_gives(play["building"])
             lines.append(
-                f"Once the tower stops you play a Building action tile: {building}'s action{_delivery_words(play)}."
+                f"Once the tower stops you play a Building action tile: the action of {building} ({gives})"
+                f"{_delivery_words(play)}."
             )
     return lines
 
@@ -58,7 +60,11 @@ def read_offers(state: State, seat: int, order: Order) -> ReadBack:
     lines, warnings = [], []
     for offer in offers:
         space = space_name(offer["space"])
-        what = f"the {space} action" if is_building(offer["space"]) else f"a visit of the tower to {space}"
+        what = (
+            f"the {space} action (it {action_gives(offer['space'])})"
+            if is_building(offer["space"])
+            else f"a visit of the tower to {space}"
+        )
         lines.append(f"You will offer {merchant} {price_words(offer)} for {what}{_delivery_words(offer)}.")
         if price_words(offer) == join([]):
             warnings.append(f"Your offer for {space} pays nothing.")
@@ -94,12 +100,13 @@ def _who(state: State, seat: int, entry: dict[str, Any]) -> str:
     building = is_building(entry["space"])
     if entry["seat"] in (None, -1):
         return "nobody acts there" if building else "no deal there"
+    gives = f" (it {action_gives(entry['space'])})" if building else ""
     if entry["seat"] == seat:
-        return f"you take the action{_delivery_words(entry)}"
+        return f"you take the action{gives}{_delivery_words(entry)}"
     offer = next(o for o in state["turn"]["offers"] if o["seat"] == entry["seat"] and o["space"] == entry["space"])
     who = colour(entry["seat"])
     if building:
-        return f"{who} takes the action and pays you {price_words(offer)}"
+        return f"{who} takes the action{gives} and pays you {price_words(offer)}"
     return f"you accept {who}'s offer of {price_words(offer)}"
 
 

@@ -15,6 +15,7 @@ from games.engines.genoa.data import (
     COLOUR_HEX,
     COLOURS,
     COMMODITIES,
+    OWNER_FEE,
     TILES,
     card_text,
     tile_name,
@@ -35,6 +36,30 @@ SHORT = {
 }
 
 
+def _labels() -> list[dict[str, Any]]:
+    """Where each building's (and the market's) name is drawn, once for the whole building, in half-cells (the
+    template scales them): across the top of a building two or more cells wide, at the elbow of an L, and for one a
+    cell wide down the middle, on the line between its two cells, its words on two lines."""
+    cells: dict[str, list[tuple[int, int]]] = {}
+    for y in range(1, SIZE + 1):
+        for x in range(1, SIZE + 1):
+            if not is_street(GRID[y - 1][x - 1]):
+                cells.setdefault(GRID[y - 1][x - 1], []).append((x, y))
+    labels = []
+    for space, spots in cells.items():
+        xs, ys = [x for x, _ in spots], [y for _, y in spots]
+        name = BUILDING_NAMES.get(space, "Market")
+        if len(spots) == (max(xs) - min(xs) + 1) * (max(ys) - min(ys) + 1):  # a rectangle
+            wide = max(xs) > min(xs)
+            hx, hy = min(xs) + max(xs), 2 * min(ys) if wide else min(ys) + max(ys)
+            lines = [name] if wide or " " not in name else name.split(" ", 1)
+            labels.append({"space": space, "hx": hx, "hy": hy, "top": wide, "lines": lines})
+        else:  # an L: its elbow, the cell beside both others
+            x, y = next((x, y) for x, y in spots if sum(abs(x - a) + abs(y - b) == 1 for a, b in spots) == 2)
+            labels.append({"space": space, "hx": 2 * x, "hy": 2 * y, "top": True, "lines": [name]})
+    return labels
+
+
 def _cells(state: State) -> list[list[dict[str, Any]]]:
     turn = state.get("turn") or {}
     path = turn.get("path") or []
@@ -49,6 +74,12 @@ def _cells(state: State) -> list[list[dict[str, Any]]]:
             first = space not in seen
             seen.add(space)
             kind = "market" if space == MARKET else "street" if is_street(space) else "building"
+            # The sides where another space begins: a building is drawn whole, its own cells without a line between.
+            sides = {"top": (x, y - 1), "right": (x + 1, y), "bottom": (x, y + 1), "left": (x - 1, y)}
+            walls = {
+                side: not (1 <= nx <= SIZE and 1 <= ny <= SIZE) or GRID[ny - 1][nx - 1] != space
+                for side, (nx, ny) in sides.items()
+            }
             row.append(
                 {
                     "x": x,
@@ -66,7 +97,9 @@ def _cells(state: State) -> list[list[dict[str, Any]]]:
                     "owner_hex": COLOUR_HEX[owner] if owner is not None else None,
                     "discs": discs.get(space, 0) if first else 0,
                     "visit": path.index(space) + 1 if space in path and first else 0,
+                    "visited": space in path,  # shaded on every square of the space
                     "start": space == turn.get("start"),
+                    "walls": walls,
                 }
             )
         rows.append(row)
@@ -147,6 +180,8 @@ def build_view(state: State, seat: int | None, phase: str, final: list[dict[str,
             if is_street(space)
         ],
         "board": _cells(state),
+        "labels": _labels(),
+        "owner_fee": OWNER_FEE,
         "supply": [{"good": good, "count": state["supply"][good]} for good in COMMODITIES],
         "tile_supply": [{"tile": TILES[tile][0], "count": state["tile_supply"][tile]} for tile in TILES],
         "decks": {kind: len(cards) for kind, cards in state["decks"].items()},

@@ -22,14 +22,15 @@ MAX_CARDS_FOR_SALE = 2
 # HOUSE DEFAULT (RULES.md): the published Greek deck has 18 cards; we assume 3 of each good.
 GREEK_CARDS_PER_GOOD = 3
 
-# Dark enough for white text on them (at least 4.5:1, WCAG AA): the pages label cards that way.
+# Dark enough for white text on them (at least 4.5:1, WCAG AA): the pages label cards that way. And dark enough
+# (lightness at most about 40%) that a mail client inverting each colour's lightness leaves 4.5:1 with black text.
 GOOD_COLOURS: dict[str, str] = {
     "Furs": "#8d5a3b",
     "Tableware": "#3f6f9f",
     "Food": "#478136",
     "Jewelry": "#956b0d",
     "Spices": "#c2502a",
-    "Fabrics": "#8452a0",
+    "Fabrics": "#6c3f86",
 }
 COUNTRY_COLOURS: dict[str, str] = {
     "Romans": "#b83232",

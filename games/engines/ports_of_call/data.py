@@ -19,12 +19,13 @@ GOOD_NAMES = {
     "wine": "wine",
     "electronics": "electronics",
 }
-# Dark enough for white text on them (at least 4.5:1, WCAG AA): the terminal and the cargo show goods that way.
+# Dark enough for white text on them (at least 4.5:1, WCAG AA): the terminal and the cargo show goods that way. And
+# dark enough (lightness at most about 40%) that a mail client inverting each colour's lightness leaves 4.5:1.
 GOOD_COLOURS = {
     "turbines": "#0a77bf",
     "steel": "#b15d0b",
     "oil": "#222222",
-    "wine": "#8e44ad",
+    "wine": "#763891",
     "electronics": "#278439",
 }
 # Each good is produced (and bought) in the three cities of its production region.

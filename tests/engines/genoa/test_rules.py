@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from games.engines.base import Event, OrderError, State
+from games.engines.genoa.actions import action_gives
 from games.engines.genoa.data import CONTRACTS, LARGE_ORDERS, MESSAGES, SMALL_ORDERS, TILE_OF_BUILDING
 from games.engines.genoa.flow import begin_turn, finish
 from games.engines.genoa.map import BUILDINGS, MARKET, neighbours, space_at
@@ -803,12 +804,25 @@ def test_offers_read_back_in_words_and_an_empty_form_is_a_warning() -> None:
     give(state, BLUE, goods=("silk",))
     read = ENGINE.read_back(state, BLUE, ENGINE.validate(state, BLUE, {"offers": "Palace: 20 + silk; Street 5-2: 0"}))
     assert read.lines == (
-        "You will offer Red 20 ducats and 1 silk for the Palace action.",
+        "You will offer Red 20 ducats and 1 silk for the Palace action (it gives a Building action tile).",
         "You will offer Red nothing for a visit of the tower to Street 5-2.",
     )
     assert read.warnings == ("Your offer for Street 5-2 pays nothing.",)
     empty = ENGINE.read_back(state, BLUE, ENGINE.validate(state, BLUE, {"offers": "", "tiles": ""}))
     assert empty.warnings == ("With no offers, Red can give you no action this turn.",)
+
+
+def test_every_building_says_what_its_action_gives_and_no_name_takes_an_s() -> None:
+    """A newcomer reads what each action gives where they choose it; 'Drinks's action' is no English."""
+    gives = {building: action_gives(building) for building in BUILDINGS}
+    assert gives["drinks"] == "gives ale and wine" and gives["cathedral"] == "gives 2 ownership markers"
+    assert gives["city_hall"] == "draws 2 small order cards" and gives["guild_hall"] == "draws 1 large order card"
+    assert gives["harbor"] == "gives a Commodity of your choice tile"
+    assert gives["colini"].startswith("delivers a large order naming it (100 ducats")
+    state = table(start="tavern")
+    give(state, BLUE, tiles=("build",))
+    labels = [c.label for c in ENGINE.next_steps(state, BLUE, "tiles", []).choices]
+    assert "Building action tile: the action of Drinks" in labels and not [t for t in labels if "s's" in t]
 
 
 def test_a_route_reads_back_step_by_step_and_a_tower_that_stays_is_a_warning() -> None:
@@ -817,8 +831,8 @@ def test_a_route_reads_back_step_by_step_and_a_tower_that_stays_is_a_warning() -
     route = ENGINE.validate(state, RED, {"route": "Coach House = Blue; Palace = me"})
     assert ENGINE.read_back(state, RED, route).lines == (
         "The tower starts on Street 4-2: no deal there.",
-        "Then it moves to Coach House: Blue takes the action and pays you 5 ducats.",
-        "Then it moves to Palace: you take the action.",
+        "Then it moves to Coach House: Blue takes the action (it gives a Starting space tile) and pays you 5 ducats.",
+        "Then it moves to Palace: you take the action (it gives a Building action tile).",
     )
     stays = ENGINE.read_back(state, RED, ENGINE.validate(state, RED, {"route": ""}))
     assert stays.lines == ("The tower starts on Street 4-2: no deal there.",)
