@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
@@ -62,21 +63,37 @@ def automatic_marker(message: AnymailInboundMessage) -> str | None:
 # --- Spam verdicts, as providers and the filters on the way write them ------------------------------------------------
 
 # SpamAssassin's headers (X-Spam-Status "Yes, score=9.0 required=5.0 tests=...", X-Spam-Flag "YES"), which
-# Postmark passes on and other filters add, and Mailgun's flag: the verdict is the first word of the value.
-SPAM_FLAGS = ("X-Spam-Status", "X-Spam-Flag", "X-Mailgun-Sflag")
+# Postmark passes on and other filters add, Mailgun's flag, rspamd's X-Spam ("Yes", its milter_headers) and
+# Barracuda's: the verdict is the first word of the value.
+SPAM_FLAGS = ("X-Spam-Status", "X-Spam-Flag", "X-Mailgun-Sflag", "X-Spam", "X-Barracuda-Spam-Status")
+# rspamd's action for the message, when it is one taken for spam (not "no action", "greylist", "soft reject").
+RSPAMD_SPAM_ACTIONS = {"reject", "add header", "rewrite subject"}
+# Exchange's spam confidence level: 5 and up is junk (-1 is a bypass, 0-4 not spam).
+EXCHANGE_JUNK_SCL = 5
 
 
 def spam_verdict(message: AnymailInboundMessage, threshold: float) -> str | None:
     """Why the message counts as spam, or None: anymail's own verdict (Postmark's and Mailgun's flags when exactly
-    "Yes", Amazon SES's spamVerdict FAIL); any spam header whose verdict is yes, however it goes on; or the
-    provider's score (Postmark, Mailgun, SendGrid, Mailjet, Mandrill, Brevo: SpamAssassin's scale) at
+    "Yes", Amazon SES's spamVerdict FAIL); any spam header whose verdict is yes, however it goes on; rspamd's
+    action, Exchange's junk level or its filter's SFV:SPM (what a mail server in front of a pipe or mailbox
+    writes); or the provider's score (Postmark, Mailgun, SendGrid, Mailjet, Mandrill, Brevo: SpamAssassin's scale) at
     `threshold` or above."""
     if message.spam_detected is True:
         return "the provider's verdict"
     for name in SPAM_FLAGS:
         for value in message.get_all(name) or []:
-            if str(value).split(",", 1)[0].split(";", 1)[0].strip().lower() in {"yes", "true"}:
+            if (re.split(r"[\s,;]+", str(value).strip(), maxsplit=1)[0]).lower() in {"yes", "true"}:
                 return name
+    for value in message.get_all("X-Rspamd-Action") or []:
+        if str(value).strip().lower() in RSPAMD_SPAM_ACTIONS:
+            return "X-Rspamd-Action"
+    for value in message.get_all("X-MS-Exchange-Organization-SCL") or []:
+        with suppress(ValueError):
+            if int(str(value).strip()) >= EXCHANGE_JUNK_SCL:
+                return "X-MS-Exchange-Organization-SCL"
+    for value in message.get_all("X-Forefront-Antispam-Report") or []:
+        if "SFV:SPM" in str(value).upper().replace(" ", ""):
+            return "X-Forefront-Antispam-Report"
     try:
         score = float(message.spam_score) if message.spam_score is not None else None
     except (TypeError, ValueError):

@@ -209,6 +209,17 @@ SPAM_SHAPES = {
     "SendGrid: spam_score 8.2": (sendgrid_spam("8.2"), True),
     "SendGrid: spam_score 0.1": (sendgrid_spam("0.1"), False),
     "SendGrid: a filter's X-Spam-Flag: YES": (sendgrid_spam("0.1", "X-Spam-Flag: YES\n"), True),
+    "Mailgun: rspamd's X-Spam: Yes": (mailgun_spam(**{"X-Spam": "Yes"}), True),
+    "Mailgun: rspamd's X-Spam: No": (mailgun_spam(**{"X-Spam": "No"}), False),
+    "Mailgun: rspamd's action 'add header'": (mailgun_spam(**{"X-Rspamd-Action": "add header"}), True),
+    "Mailgun: rspamd's action 'no action'": (mailgun_spam(**{"X-Rspamd-Action": "no action"}), False),
+    "Mailgun: Barracuda's Yes": (mailgun_spam(**{"X-Barracuda-Spam-Status": "Yes, SCORE=8.1"}), True),
+    "Mailgun: Exchange's SCL 6": (mailgun_spam(**{"X-MS-Exchange-Organization-SCL": "6"}), True),
+    "Mailgun: Exchange's SCL 1": (mailgun_spam(**{"X-MS-Exchange-Organization-SCL": "1"}), False),
+    "Mailgun: Exchange's filter SFV:SPM": (
+        mailgun_spam(**{"X-Forefront-Antispam-Report": "CIP:203.0.113.9;CTRY:;LANG:en;SCL:9;SFV:SPM;"}),
+        True,
+    ),
     "Mailjet: SpamAssassinScore 5.0": (mailjet_spam(5.0), True),
     "Mailjet: SpamAssassinScore 1.2": (mailjet_spam(1.2), False),
 }
