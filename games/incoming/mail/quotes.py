@@ -43,6 +43,7 @@ PHONE_PHRASES = (
     "Надіслано з",
     "Wysłane z",
     "iPhone(?:'|’)umdan",
+    ".{1,30} ile gönderildi",  # "Windows için Posta ile gönderildi"
     "iPhoneから送信",
 )
 SENT_FROM = re.compile(

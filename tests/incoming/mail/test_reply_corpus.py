@@ -2,7 +2,9 @@
 one MIME file per
 client and language (Gmail on the web and on Android, Outlook for Windows as HTML with its text, as HTML alone
 and as plain text, Outlook on the web and on phones, Apple Mail, Mail on iOS, Thunderbird flowed, fixed and
-HTML, hard-wrapped plain text, forwards, automatic replies), written from the clients' documented formats;
+HTML, hard-wrapped plain text, forwards, automatic replies; since issue 37 Windows Mail in Russian, Turkish and
+Ukrainian, Apple Mail's photo between two text parts, attributions known by their shape, the turn email's <pre>
+kept, a value of steps one a line), written from the clients' documented formats;
 tests/incoming/mail/replies/expected.toml says what each must come to. The placeholders ({{REPLY_TO}}, {{SUBJECT}},
 {{FROM_NAME}}, {{FROM_ADDRESS}}, {{MESSAGE_ID}}) become the live turn email's before it is posted.
 
