@@ -60,7 +60,7 @@ def action_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[St
         if not ship["port"] and ship["id"] not in turn.boosted:
             yield StepChoice(f"boost {ship['id']}", f"Boost {ship['id']}: 1 more space this turn (1 AP)")
     yield from _purchases(scratch, fleet)
-    yield from _sales(fleet)
+    yield from _sales(state, fleet)
     yield StepChoice("order hidden", f"Buy a face-down order card ({money(HIDDEN_ORDER_PRICE)}, 1 AP)")
     for card in scratch["market"]:
         city, first, second = ORDER_CARDS[card]
@@ -107,7 +107,9 @@ def _purchases(state: State, fleet: list[dict[str, Any]]) -> Iterator[StepChoice
             yield StepChoice(f"buy {good} {first['id']} {second['id']}", label)
 
 
-def _sales(fleet: list[dict[str, Any]]) -> Iterator[StepChoice]:
+def _sales(state: State, fleet: list[dict[str, Any]]) -> Iterator[StepChoice]:
+    """Each sale a ship in port could make, with what it pays (the port's bonus and the market price), as the
+    read-back will say it."""
     for ship in fleet:
         port = ship["port"]
         if not port:
@@ -119,8 +121,10 @@ def _sales(fleet: list[dict[str, Any]]) -> Iterator[StepChoice]:
                 if goods not in seen:
                     seen.add(goods)
                     words = " and ".join(good_name(good) for good in goods)
+                    pays = sum((sales_bonus(port, good) or 0) + price(state, good) for good in goods)
                     yield StepChoice(
-                        f"sell {ship['id']} {' '.join(goods)}", f"Sell {words} from {ship['id']} in {port}"
+                        f"sell {ship['id']} {' '.join(goods)}",
+                        f"Sell {words} from {ship['id']} in {port} (+{money(pays)})",
                     )
 
 

@@ -87,7 +87,7 @@ def _routes(state: State) -> list[dict[str, Any]]:
 LABEL_AT: dict[str, tuple[int, int, str]] = {
     "London": (4, -14, "end"),
     "Hamburg": (-2, -14, "start"),
-    "Rotterdam": (10, 52, "end"),
+    "Rotterdam": (-6, 24, "end"),
     "New York": (14, 6, "start"),
     "Port Sudan": (-14, 6, "end"),
     "Hong Kong": (14, 6, "start"),
