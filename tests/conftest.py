@@ -225,9 +225,10 @@ def make_game(db: None) -> Callable[..., Game]:
     return make
 
 
-
-
-
-
-
-
+@pytest.fixture(autouse=True)
+def quick_bots(settings, monkeypatch):
+    """Strong bots search a hundredth of a second here (2 s by default): a table with bots is not a test of how
+    well they play (tests/engines/test_search.py and make bench-bots are). The environment's is for the real
+    workers a test starts."""
+    settings.PBEM_BOT_SECONDS = 0.01
+    monkeypatch.setenv("PBEM_BOT_SECONDS", "0.01")

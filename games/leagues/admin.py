@@ -51,7 +51,7 @@ class LeagueAdmin(OrganisersOwn):
         (None, {"fields": ["name", "slug", "engine", "options", "organisers", "invite_link", "public_page"]}),
         ("Sign-ups", {"fields": ["signups_open", "invite_key"]}),
         ("Deadlines", {"fields": ["time_zone", "deadline_mode", "phase_length", "daily_time"]}),
-        ("Missed turns", {"fields": ["grace", "substitute_after", "claim_window"]}),
+        ("Missed turns", {"fields": ["grace", "substitute_after", "claim_window", "substitute_bot"]}),
         ("Vacations", {"fields": ["vacation_days", "vacation_cap_days"]}),
         ("Standings", {"fields": ["points"]}),
         ("Ending games early", {"fields": ["early_endings"]}),

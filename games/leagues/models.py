@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.engines import engine_choices, get_engine
 from games.models import Game, Player, WrittenEmail, unsent_index
@@ -49,6 +50,20 @@ class League(models.Model):
     grace = models.DurationField(default=timedelta(hours=24))
     substitute_after = models.PositiveSmallIntegerField(default=3)
     claim_window = models.DurationField(default=timedelta(hours=48), help_text="How long a standby has to claim.")
+
+    class SubstituteBot(models.TextChoices):
+        STRONG = "strong", _("a strong bot: plays to win, as the seat's player would have tried")
+        EASY = "easy", _("an easy bot")
+        RANDOM = "random", _("a random bot: any legal order")
+        DEFAULTS = "defaults", _("default orders only, as for a missed deadline")
+
+    # The last resort, when no standby player claims a seat in time: how the bot that takes it plays.
+    substitute_bot = models.CharField(
+        max_length=8,
+        choices=SubstituteBot.choices,
+        default=SubstituteBot.STRONG,
+        help_text=_("How a seat nobody claims is played: a strong bot keeps the table's standings fair."),
+    )
     vacation_days = models.PositiveSmallIntegerField(default=14, help_text="Vacation allowance per season, days.")
     vacation_cap_days = models.PositiveSmallIntegerField(default=7, help_text="Most days vacations add to one game.")
     # Points by finishing place: 1st, 2nd, ...; places past the list score 0; shared places split points.

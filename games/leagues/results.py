@@ -1,4 +1,5 @@
-"""From the database to standings: finished games, who held each seat, and missed deadlines.
+"""From the database to standings: finished games, who held each seat (a bot too: its level and for how many
+phases), and missed deadlines.
 
 A seat's result belongs to whoever held it at the end of the game, and a player who conceded a seat ranks
 after every seat (games/leagues/early.py); its missed deadlines belong to whoever held it in the phase that was
@@ -30,6 +31,8 @@ class Holder:
     name: str = ""
     from_phase: int = 1
     conceded_after: int | None = None  # the last phase this player held the seat, when they conceded it
+    level: str = ""  # a bot's: strong, easy, random, or defaults (it plays the default orders)
+    phases: int = 0  # how many phases a bot has held the seat, to the game's end or its current phase
 
 
 def seat_holders(tables: Iterable[Table]) -> dict[int, list[list[Holder]]]:
@@ -40,7 +43,13 @@ def seat_holders(tables: Iterable[Table]) -> dict[int, list[list[Holder]]]:
     held: dict[tuple[int, int], list[Seating]] = defaultdict(list)
     for seating in Seating.objects.filter(table_id__in=list(started)).select_related("player"):
         held[(seating.table_id, seating.seat_number)].append(seating)
-    bots = set(Seat.objects.filter(game_id__in=started.values(), is_bot=True).values_list("game_id", "number"))
+    bot_seats = Seat.objects.filter(game_id__in=started.values(), is_bot=True)
+    bots = {
+        (game, number): ("defaults" if defaults else level, last)
+        for game, number, level, defaults, last in bot_seats.values_list(
+            "game_id", "number", "bot_level", "bot_plays_defaults", "game__phase_number"
+        )
+    }
     drawn = Player.objects.in_bulk({p for t in tables if not t.game_id for p in t.players})
     result: dict[int, list[list[Holder]]] = {}
     for table in tables:
@@ -60,7 +69,12 @@ def seat_holders(tables: Iterable[Table]) -> dict[int, list[list[Holder]]]:
             ]
             last = held[(table.pk, number)][-1:]
             if last and last[0].until_phase is not None:  # nobody took over from the last holder
-                chain.append(Holder("bot" if (table.game_id, number) in bots else "open", "", last[0].until_phase + 1))
+                start = last[0].until_phase + 1
+                bot = bots.get((table.game_id, number))
+                if bot is None:
+                    chain.append(Holder("open", "", start))
+                else:
+                    chain.append(Holder("bot", "", start, level=bot[0], phases=max(0, bot[1] - start + 1)))
             seats.append(chain)
         result[table.pk] = seats
     return result

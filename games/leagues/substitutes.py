@@ -3,7 +3,8 @@ player on the league's standby list, with a claim link and a briefing of the pos
 seat's hand is shown only to whoever holds it). Claiming gives the seat to them (the core's replace_player,
 which sends them the current turn's email if the seat owes an order); of
 two claims racing, the row lock lets exactly one through. Unclaimed in time, or with nobody on standby,
-a bot plays the seat. When the game ends, seats still on offer are withdrawn: a claim on a game that is over
+a bot plays the seat, as the league's substitute policy says (League.substitute_bot: strong by default).
+When the game ends, seats still on offer are withdrawn: a claim on a game that is over
 is refused, so nobody is credited with a result, a miss or a rating change they never played."""
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from django.utils import timezone
 
 from games.engines import board_templates, get_engine
 from games.leagues import emails
-from games.leagues.models import Membership, Seating, Substitution, Table
+from games.leagues.models import League, Membership, Seating, Substitution, Table
 from games.leagues.services import LeagueError
-from games.models import Game, OutboundEmail, Phase, Player, Seat, new_link_key
+from games.models import BotLevel, Game, OutboundEmail, Phase, Player, Seat, new_link_key
 from games.outgoing import signed
 from games.outgoing.facts import game_facts, phase_facts
 from games.play import bots, organise, turns
@@ -227,12 +228,19 @@ def expire_offers(now: datetime | None = None) -> int:
 
 
 def hand_to_bot(offer: Substitution) -> None:
-    """A bot plays the seat's default orders from now on; the old holder's links stop working."""
+    """A bot plays the seat from now on, as the league's substitute policy says (a strong bot by default, or
+    default orders only); the old holder's links stop working."""
     Substitution.objects.filter(pk=offer.pk).update(status=Substitution.Status.BOT)
     game = offer.table.game
     assert game is not None
+    policy = offer.table.round.season.league.substitute_bot
+    defaults = policy == League.SubstituteBot.DEFAULTS
     Seat.objects.filter(game=game, number=offer.seat_number).update(
-        is_bot=True, bot_plays_defaults=True, player=None, link_key=new_link_key()
+        is_bot=True,
+        bot_plays_defaults=defaults,
+        bot_level=BotLevel.RANDOM if defaults else policy,
+        player=None,
+        link_key=new_link_key(),
     )
     phase = turns.current_phase(game)
     if phase is not None and phase.prompt_for(offer.seat_number) is not None:

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from games.engines import get_engine
 from games.extensions import split_options
-from games.models import Game, Player
+from games.models import BotLevel, Game, Player
 from games.play import turns
 
 NAME_LENGTH = Player._meta.get_field("name").max_length or 80
@@ -72,14 +72,15 @@ def start_game(
     players: list[tuple[str, str]],
     *,
     bots: int = 0,
+    bot_level: str = BotLevel.STRONG,
     options: dict[str, Any] | None = None,
     phase_length: timedelta | None = None,
     seed: int | None = None,
     title: str = "",
     started_by: Any = None,
 ) -> Game:
-    """turns.create_game for `players` (address, name) in seat order, then `bots` bot seats, recording the
-    admin user who started it, if any. On ValueError (player count, options, a player twice) nothing is
+    """turns.create_game for `players` (address, name) in seat order, then `bots` bot seats at `bot_level`,
+    recording the admin user who started it, if any. On ValueError (player count, options, a player twice) nothing is
     stored, not even the players' records."""
     with transaction.atomic():
         seated: list[Player | None] = [turns.player_for(email, name) for email, name in players]
@@ -90,6 +91,7 @@ def start_game(
             phase_length=phase_length,
             seed=seed,
             title=title,
+            bot_levels=[bot_level] * (len(seated) + bots),
         )
         if started_by is not None:
             game.started_by = started_by

@@ -30,6 +30,7 @@ def league_form(**changes: object) -> dict[str, object]:
         "grace": "1 00:00:00",
         "substitute_after": 2,
         "claim_window": "2 00:00:00",
+        "substitute_bot": "strong",
         "vacation_days": 14,
         "vacation_cap_days": 7,
         "points": "[10, 6, 3, 1]",

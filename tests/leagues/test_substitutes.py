@@ -15,7 +15,7 @@ from games.leagues.models import League, Membership, Seating, Substitution, Tabl
 from games.leagues.results import league_ratings, reliability, season_standings
 from games.models import Game, Order, OutboundEmail, Phase, Seat
 from games.outgoing.links import seat_url
-from games.play import turns
+from games.play import bots, turns
 from games.play.turns import engine_of
 from tests.support.leagues import (
     autopilot,
@@ -134,16 +134,35 @@ def test_a_claim_racing_the_expiry_on_postgresql_ends_in_one_state(postgres):
             assert expired == 1 and status == Substitution.Status.BOT and seat.is_bot and seat.player is None
 
 
+def test_nobody_claiming_in_time_hands_the_seat_to_a_strong_bot_by_default(settings):
+    """The league's last resort plays to win, as the seat's player would have tried: a random bot would hand the
+    other players' standings to whoever sits beside it."""
+    settings.PBEM_BOT_SECONDS, settings.PBEM_BOT_ITERATIONS = 60, 3  # at its cap: the same order every run
+    _, game, offer, _ = dropped_seat()
+    assert substitutes.expire_offers(now=offer.expires_at + timedelta(seconds=1)) == 1
+    seat = Seat.objects.get(game=game, number=3)
+    assert seat.is_bot and seat.bot_level == "strong" and not seat.bot_plays_defaults and seat.player is None
+    for _ in range(6):
+        phase = open_phase_of(game)
+        if 3 in phase.owed_seats:
+            game.refresh_from_db()
+            chosen = bots.bot_order(engine_of(game), game.state, 3, "strong", f"{game.seed}:{phase.number}:bot")
+            assert Order.objects.get(phase=phase, seat=seat).data == engine_of(game).validate(game.state, 3, chosen)
+            return
+        play_phase(game, absent=[3])
+    pytest.fail("the seat was never asked")
+
+
 def test_nobody_claiming_in_time_hands_the_seat_to_a_bot_that_plays_it():
-    _, game, offer, path = dropped_seat()
+    _, game, offer, path = dropped_seat(substitute_bot="defaults")
     assert substitutes.expire_offers(now=offer.expires_at - timedelta(seconds=1)) == 0
     assert substitutes.expire_offers(now=offer.expires_at + timedelta(seconds=1)) == 1
     seat = Seat.objects.get(game=game, number=3)
-    assert seat.is_bot and seat.player is None
+    assert seat.is_bot and seat.bot_plays_defaults and seat.player is None
     with pytest.raises(services.LeagueError, match="expired"):
         substitutes.claim(token_of(path))
-    # The bot answers every phase that asks the seat at once, with the seat's default order: the table
-    # never waits for a deadline, and the stand-in makes no choices of its own.
+    # A league whose policy is default orders: the bot answers every phase that asks the seat at once, with the
+    # seat's default order: the table never waits for a deadline, and the stand-in makes no choices of its own.
     asked = 0
     for _ in range(6):
         phase = open_phase_of(game)
@@ -162,7 +181,7 @@ def default_of(game: Game, seat: int) -> dict:
 
 
 def test_with_nobody_on_standby_a_bot_takes_the_seat_at_once():
-    _, game, offer, path = dropped_seat(standby=0)
+    _, game, offer, path = dropped_seat(standby=0, substitute_bot="defaults")
     assert offer.status == Substitution.Status.BOT and offer.standby is None and path == ""
     seat = Seat.objects.get(game=game, number=3)
     assert seat.is_bot and seat.player is None
@@ -315,7 +334,7 @@ def test_the_league_page_shows_who_actually_plays_each_seat(client):
     row = ", ".join(
         [
             names[0],
-            f"{names[1]} → bot (from phase {phase})",
+            f"{names[1]} → a strong bot (from phase {phase}, 1 phase)",
             f"{names[2]} → open seat on default orders (from phase {phase})",
             f"{names[3]} → S1 (substitute from phase {phase})",
         ]

@@ -24,9 +24,16 @@ def run(*args: str) -> str:
 def test_creategame_seats_players_and_bots_and_prints_their_links():
     out = run("creategame", "piraeus", "--players", "a@x.org,b@y.org", "--bots", "2", "--deadline", "30m")
     game = Game.objects.get()
-    assert game.seats.filter(is_bot=True).count() == 2
+    assert list(game.seats.filter(is_bot=True).values_list("bot_level", flat=True)) == ["strong", "strong"]
     assert game.phase_length.total_seconds() == 1800
     assert out.count("/l/") == 2
+
+
+def test_creategame_seats_bots_at_the_level_asked():
+    run("creategame", "manila", "--players", "a@x.org", "--bots", "2", "--bot-level", "easy")
+    assert list(Seat.objects.filter(is_bot=True).values_list("bot_level", flat=True)) == ["easy", "easy"]
+    with pytest.raises(CommandError, match="invalid choice: 'genius'"):
+        run("creategame", "manila", "--players", "b@x.org", "--bots", "2", "--bot-level", "genius")
 
 
 def test_creategame_refuses_bad_input_clearly():
@@ -135,6 +142,13 @@ def test_the_demo_seats_you_once_at_a_table_of_every_game():
     for engine in all_engines():
         assert engine.title in first and engine.title in second
     assert first.count("/l/") == second.count("/l/") == len(slugs)
+
+
+def test_the_demo_seats_strong_bots_and_a_newcomer_may_ask_for_easy_ones():
+    run("demo", "--engine", "piraeus")
+    run("demo", "--engine", "manila", "--bot-level", "easy")
+    levels = dict(Seat.objects.filter(is_bot=True).values_list("game__engine", "bot_level").distinct())
+    assert levels == {"piraeus": "strong", "manila": "easy"}
 
 
 def test_the_demo_of_one_game_fits_its_player_count():

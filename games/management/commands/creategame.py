@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engines import get_engine
 from games.management.commands._util import parse_duration
+from games.models import BotLevel
 from games.outgoing.links import seat_url
 from games.play import turns
 from games.play.newgame import read_options, read_player, start_game
@@ -18,6 +19,9 @@ class Command(BaseCommand):
         parser.add_argument("engine", help="game slug, e.g. piraeus")
         parser.add_argument("--players", default="", help="comma-separated email addresses, in seat order")
         parser.add_argument("--bots", type=int, default=0, help="bot seats added after the players")
+        parser.add_argument(
+            "--bot-level", choices=BotLevel.values, default=BotLevel.STRONG, help="how the bots play (default strong)"
+        )
         parser.add_argument("--deadline", default=None, help="phase length, e.g. 48h, 30m, 2d (default 48h)")
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--title", default="")
@@ -35,6 +39,7 @@ class Command(BaseCommand):
                 engine.slug,
                 players,
                 bots=opts["bots"],
+                bot_level=opts["bot_level"],
                 options=read_options(opts["options"]),
                 phase_length=phase_length,
                 seed=opts["seed"],

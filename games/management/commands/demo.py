@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from games.engines import all_engines, get_engine
 from games.engines.base import Engine
-from games.models import Game, Seat
+from games.models import BotLevel, Game, Seat
 from games.outgoing.links import seat_url
 from games.play import turns
 
@@ -28,15 +28,26 @@ class Command(BaseCommand):
         parser.add_argument(
             "--players", type=int, default=4, help="seats per table, you included, within each game's limits"
         )
+        parser.add_argument(
+            "--bot-level",
+            choices=BotLevel.values,
+            default=BotLevel.STRONG,
+            help="how the bots play at a new table (default strong; easy for a gentler first game)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         users = get_user_model()
         if not users.objects.filter(username="admin").exists():
             users.objects.create_superuser("admin", "admin@demo.localhost", "admin")
         engines = [get_engine(slug) for slug in opts["engine"]] if opts["engine"] else all_engines()
-        lines = ["", "Demo tables are ready: you and bots (they answer at once, so each game moves at your pace)."]
+        lines = [
+            "",
+            "Demo tables are ready: you and bots (they answer as soon as they have thought, so each game moves at your",
+            "  pace; they play to win: `manage.py demo --bot-level easy` makes a new table of gentler ones).",
+        ]
         for engine in engines:
-            seat = self.demo_seat(engine, max(engine.min_players, min(opts["players"], engine.max_players)))
+            players = max(engine.min_players, min(opts["players"], engine.max_players))
+            seat = self.demo_seat(engine, players, opts["bot_level"])
             phase = turns.current_phase(seat.game)
             link = seat_url(seat, phase) if phase else f"{settings.SITE_URL}/me/"
             lines.append(f"  {engine.title} (game #{seat.game.pk}): {link}")
@@ -52,7 +63,7 @@ class Command(BaseCommand):
         lines.append("")
         self.stdout.write("\n".join(lines))
 
-    def demo_seat(self, engine: Engine, players: int) -> Seat:
+    def demo_seat(self, engine: Engine, players: int, level: str = BotLevel.STRONG) -> Seat:
         """Your seat at the running demo table of this game, created the first time."""
         seat = (
             Seat.objects.filter(player__email=DEMO_EMAIL, game__engine=engine.slug, game__status=Game.Status.ACTIVE)
@@ -61,6 +72,8 @@ class Command(BaseCommand):
         )
         if seat is None:
             you = turns.player_for(DEMO_EMAIL, DEMO_NAME)
-            game = turns.create_game(engine.slug, [you] + [None] * (players - 1), title=f"Demo: {engine.title}")
+            game = turns.create_game(
+                engine.slug, [you] + [None] * (players - 1), title=f"Demo: {engine.title}", bot_levels=[level] * players
+            )
             seat = game.seats.select_related("game", "player").get(player=you)
         return seat
