@@ -8,10 +8,11 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.utils.html import format_html_join
+from django.utils.translation import gettext_lazy as _
 
 from games import extensions
 from games.engines import all_engines, engine_choices
-from games.models import Game
+from games.models import BotLevel, Game
 from games.play.newgame import read_options, read_player, start_game
 
 
@@ -48,6 +49,13 @@ class NewGameForm(forms.Form):
         "<code>ann@example.org, Ann</code>.",
     )
     bots = forms.IntegerField(label="Bot seats", min_value=0, initial=0, help_text="Seated after the players.")
+    bot_level = forms.ChoiceField(
+        label=_("Bots play"),
+        choices=BotLevel.choices,
+        initial=BotLevel.STRONG,
+        required=False,
+        help_text=_("Strong bots play to win (a couple of seconds a decision); easy ones are gentler. Blank: strong."),
+    )
     phase_hours = forms.IntegerField(label="Phase length (hours)", min_value=1)
     options = forms.CharField(required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3}))
     seed = forms.IntegerField(
@@ -82,6 +90,7 @@ class NewGameForm(forms.Form):
             data["engine"],
             data["players"],
             bots=data["bots"],
+            bot_level=data["bot_level"] or BotLevel.STRONG,
             options=data["options"],
             phase_length=timedelta(hours=data["phase_hours"]),
             seed=data["seed"],

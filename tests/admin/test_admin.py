@@ -111,6 +111,7 @@ NEW_GAME = {
     "title": "Friday Manila",
     "players": "ann@example.org, Ann\nbob@example.org\n\ncid@example.org,  Cid the Trader\n",
     "bots": "1",
+    "bot_level": "easy",
     "phase_hours": "24",
     "options": '{"displacing_pirates": "yes"}',
     "seed": "987654321",
@@ -126,6 +127,7 @@ def test_the_add_game_form_lists_every_game_with_its_players_and_options(admin_c
         assert f"{engine.title} ({engine.min_players}–{engine.max_players} players)" in page
         assert all(f"<code>{spec.name}</code>" in page for spec in engine.options)
     assert 'name="phase_hours" value="36"' in page
+    assert '<option value="strong" selected>strong: plays to win</option>' in page
 
 
 def test_the_admin_starts_a_manila_game_with_seats_in_order_and_sends_the_first_emails(admin_client):
@@ -143,6 +145,7 @@ def test_the_admin_starts_a_manila_game_with_seats_in_order_and_sends_the_first_
         ("cid@example.org", False),
         (None, True),
     ]
+    assert seats[3].bot_level == "easy"
     assert [s.player.name for s in seats[:3] if s.player] == ["Ann", "", "Cid the Trader"]
     phase = open_phase(game)
     queued = OutboundEmail.objects.filter(game=game, phase=phase, kind=OutboundEmail.Kind.TURN_STARTED)
