@@ -6,7 +6,7 @@ decides whether a table may be proposed; it only translates the body and the for
 from __future__ import annotations
 
 from datetime import datetime, time
-from typing import Any
+from typing import Any, Literal
 
 from ninja import Field, Schema
 
@@ -33,6 +33,9 @@ class TableIn(Schema):
     invite: list[str] = Field(default_factory=list, description="Addresses to invite by email, at most 10.")
     bots: int = Field(0, description="Seats played by the server from the start.")
     bots_fill: bool = Field(False, description="At the start time, seats nobody took become bots.")
+    bot_level: Literal["random", "easy", "strong"] = Field(
+        "strong", description="How the table's bots play: strong plays to win, easy is gentler, random any legal order."
+    )
     private: bool = Field(False, description="Reached by its link (its key) only: not listed on the open tables.")
     phase_hours: int = Field(48, description="Hours per turn; with daily_at, the least a turn lasts.")
     daily_at: time | None = Field(None, description="Each turn ends at this time of day in your time zone instead.")
@@ -161,6 +164,7 @@ def table_form(body: TableIn, player: Player) -> TableForm:
         "size": str(body.size),
         "invite": "\n".join(body.invite),
         "bots": str(body.bots),
+        "bot_level": body.bot_level,
         "phase_hours": str(body.phase_hours),
         "deadline": "daily" if body.daily_at is not None else "length",
         "daily_at": body.daily_at.strftime("%H:%M") if body.daily_at is not None else "",

@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games import extensions
 from games.engines import get_engine
@@ -20,6 +21,7 @@ from games.engines.base import OptionSpec
 from games.lobby.facts import SHORT_LABELS, option_label
 from games.lobby.invitations import NAME_LENGTH
 from games.lobby.tables import TableSpec
+from games.models import BotLevel
 from games.outgoing import messages
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
@@ -77,6 +79,13 @@ class TableForm(forms.Form):
     bots = forms.IntegerField(label="Bot seats", min_value=0, initial=0, help_text="Played by the server.")
     bots_fill = forms.BooleanField(
         label="At the start time, seats nobody took become bots", required=False, initial=False
+    )
+    bot_level = forms.ChoiceField(
+        label=_("The bots play"),
+        choices=BotLevel.choices,
+        initial=BotLevel.STRONG,
+        required=False,
+        help_text=_("Strong bots play to win; easy ones are gentler, for a first game. Blank: strong."),
     )
     private = forms.BooleanField(
         label="Private: only people with the table's link can see and join it",
@@ -198,6 +207,7 @@ class TableForm(forms.Form):
             title=data["title"].strip(),
             bots=data["bots"],
             bots_fill=data["bots_fill"],
+            bot_level=data.get("bot_level") or BotLevel.STRONG,
             private=data["private"],
             daily_at=data["daily_at"] if daily else None,
             time_zone=self.zone_name,

@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.db import models
 from django.utils import timezone
 
-from games.models import Game, Player, WrittenEmail, unsent_index
+from games.models import BotLevel, Game, Player, WrittenEmail, unsent_index
 
 
 def new_key() -> str:
@@ -44,6 +44,8 @@ class Table(models.Model):
     time_zone = models.CharField(max_length=64, default="UTC")
     # At the start time, seats still empty become bots (if the game can start at all: see ready.py).
     bots_fill = models.BooleanField(default=False)
+    # How the table's bots play (its bot seats, and the empty seats bots fill).
+    bot_level = models.CharField(max_length=6, choices=BotLevel.choices, default=BotLevel.STRONG)
     private = models.BooleanField(default=False)
     start_by = models.DateTimeField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)

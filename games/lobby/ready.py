@@ -104,7 +104,12 @@ def start(table: Table, seats: list[TableSeat], now: datetime) -> Game | None:
     try:
         with transaction.atomic():
             game = turns.create_game(
-                table.engine, players, options=options, phase_length=table.phase_length, title=table.title
+                table.engine,
+                players,
+                options=options,
+                phase_length=table.phase_length,
+                title=table.title,
+                bot_levels=[table.bot_level] * len(players),
             )
     except ValueError as error:
         cancel(table, f"The game could not start: {error}", now)

@@ -21,7 +21,7 @@ from games.lobby import ready
 from games.lobby.invitations import accept, invite, locked
 from games.lobby.limits import AddressBusy, LobbyError, check_inviter_quota, check_open_tables, check_quotable
 from games.lobby.models import Invitation, Table, TableSeat
-from games.models import Game, Player, Seat
+from games.models import BotLevel, Game, Player, Seat
 from games.play import newgame
 
 SOONEST_START = timedelta(minutes=10)
@@ -41,6 +41,7 @@ class TableSpec:
     title: str = ""
     bots: int = 0  # bot seats from the start
     bots_fill: bool = False  # at the start time, empty seats become bots
+    bot_level: str = BotLevel.STRONG  # how the bots play
     private: bool = False
     daily_at: time | None = None
     time_zone: str = "UTC"
@@ -97,6 +98,7 @@ def create_table(
             daily_at=spec.daily_at,
             time_zone=spec.time_zone,
             bots_fill=spec.bots_fill,
+            bot_level=spec.bot_level,
             private=spec.private,
             start_by=spec.start_by,
             created_at=now,

@@ -139,6 +139,17 @@ def test_proposing_is_refused_as_the_page_refuses_it_and_stores_nothing(settings
     assert not Table.objects.exists() and not Invitation.objects.exists() and not mail.outbox
 
 
+def test_a_table_proposed_with_easy_bots_seats_easy_bots_and_an_unknown_level_is_refused():
+    api = Api(token_for(creator()))
+    made = api.post("/lobby/tables", a_table(size=3, bots=2, bot_level="easy"))
+    assert made.status_code == 201, made.content
+    table = Table.objects.get()
+    assert table.bot_level == "easy" and table.game is not None  # the creator and bots: it starts at once
+    assert set(table.game.seats.filter(is_bot=True).values_list("bot_level", flat=True)) == {"easy"}
+    refused = api.post("/lobby/tables", a_table(size=3, bots=2, bot_level="genius"))
+    assert refused.status_code == 422 and Table.objects.count() == 1
+
+
 def test_a_read_only_token_reads_the_lobby_but_proposes_and_answers_nothing():
     host = creator()
     table = propose(host, ["ann@example.com"], size=3)

@@ -209,6 +209,17 @@ def test_creator_and_bots_only_start_at_once():
     table = propose(creator(), [], size=3, bots=2)
     table.refresh_from_db()
     assert table.status == Table.Status.STARTED
+    assert list(Seat.objects.filter(game=table.game, is_bot=True).values_list("bot_level", flat=True)) == [
+        "strong",
+        "strong",
+    ]  # the default: bots that play to win
+
+
+def test_a_table_of_easy_bots_for_a_first_game():
+    table = propose(creator(), [], size=3, bots=2, bot_level="easy")
+    table.refresh_from_db()
+    assert table.bot_level == "easy"
+    assert set(Seat.objects.filter(game=table.game, is_bot=True).values_list("bot_level", flat=True)) == {"easy"}
 
 
 def test_a_daily_time_sets_each_turn_deadline_in_the_creators_zone():
