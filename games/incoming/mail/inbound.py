@@ -165,6 +165,13 @@ def refusal(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: l
     """Why a reply's order is not taken, or "" if it is, before the engine checks it: no order found, or
     `unclear`. `example`: a legal order now, written as the turn email teaches."""
     if not reading.order and not reading.broken and not reading.unread:
+        # Field lines in the quoted part that are not the turn email's own example: an order written into the quote.
+        written_below = [line for line in reading.in_quote if line not in example]
+        if written_below:
+            return gettext(
+                "No order found above the quoted email. These lines are in the quoted part, under where your reply "
+                "ends, so they were not read:\n%(lines)s\nWrite your order above the quoted email, like:\n%(example)s"
+            ) % {"lines": indented(written_below), "example": indented(example)}
         return f"No order found in your reply. Write it above the quoted email, like:\n{indented(example)}"
     return unclear(prompt, reading, one_seat, example)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from typing import Any
 
@@ -332,6 +332,7 @@ class Reading:
     broken: tuple[str, str] | None = None
     read: tuple[str, ...] = ()
     unread: tuple[str, ...] = ()
+    in_quote: tuple[str, ...] = ()  # with no order read: the field lines in the quoted part, not read
 
 
 def read_order(prompt: dict[str, Any], reply: Texts, ours: Ours = NONE_OF_OURS) -> Reading:
@@ -346,11 +347,21 @@ def read_order(prompt: dict[str, Any], reply: Texts, ours: Ours = NONE_OF_OURS) 
             lines = written(below, ours, keys, spanning)  # no order above the quote: written under it
         return lines
 
+    names = {key(spec["name"]) for spec in prompt["fields"]}
+
+    def quoted(text: str) -> tuple[str, ...]:
+        """The lines under where the reply ends (">" marks taken off) that name a field by its name, as the
+        example does (the email's help names them by label): an order written into the quote."""
+        lines = [line.replace("\xa0", " ").strip() for line in text.splitlines()]
+        rest = (line.lstrip("> ").strip() for line in lines[len(own(text)) :])
+        return tuple(line for line in rest if is_field(line, names))
+
     if reply.plain.strip():
         reading = _fields(keys, own(reply.plain), wrapped=not reply.flowed)
         if reading.broken is None or not reply.html.strip():
-            return reading
-    return _fields(keys, own(reply.html), wrapped=False)
+            return replace(reading, in_quote=quoted(reply.plain)) if not reading.order else reading
+    reading = _fields(keys, own(reply.html), wrapped=False)
+    return replace(reading, in_quote=quoted(reply.html)) if not reading.order else reading
 
 
 def parse_order(prompt: dict[str, Any], text: str) -> dict[str, Any]:

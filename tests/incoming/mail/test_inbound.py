@@ -443,3 +443,17 @@ def test_a_one_seat_reply_is_read_back_with_its_warnings_and_says_the_turn_has_b
     )
     # Written in the transaction that stored the order, before the resolution it wakes after commit.
     assert "Every order is in: the turn is being resolved." in receipt
+
+
+def test_an_order_written_into_the_quoted_email_is_named_in_the_receipt(client, make_game):
+    """Issue 37: the true reason. The player changed the quoted example in place, under the attribution: nothing
+    is read, and the receipt quotes the line it found there (not the example, not the email's own help)."""
+    make_game(humans=3)
+    address = reply_to_of("player1@example.com")
+    mail.outbox.clear()
+    quote = "On Wed, 2 Dec 2026 at 17:40, pbem <turns@pbem.example> wrote:\n> Hello\n> role: buyer\n> Bye"
+    post(client, postmark_payload(address, f"Done, see below.\n\n{quote}"))
+    assert not Order.objects.filter(is_default=False).exists()
+    body = mail.outbox[0].body
+    assert body.startswith("No order found above the quoted email. These lines are in the quoted part")
+    assert "\n  role: buyer\n" in body
