@@ -74,6 +74,7 @@ def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_cons
         "games.tasks.send_emails": "email",
         "games.tasks.send_reminders": "email",
         "games.tasks.send_sign_in_link": "email",
+        "games.tasks.send_sign_up_link": "email",
         "games.tasks.send_receipts": "email",
         "games.tasks.send_address_confirmation": "email",
         "leagues.tasks.send_emails": "email",
