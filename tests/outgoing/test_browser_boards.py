@@ -1,7 +1,8 @@
 """Every game's board reads on a phone: at the stops of a seeded random game of each engine (the start, the first
 resolution, the first phase of each prompt kind, every few phases and the end: tests/support/game_renders.py), the game
 page of every seat and of a spectator, drawn in Chromium at 390 px, shows no board text smaller than 11 CSS
-pixels (an SVG's text counted at the size its picture's scale draws it) and does not scroll sideways; and every
+pixels (an SVG's text counted at the size its picture's scale draws it), no text out of the tile it stands on, and does
+not scroll sideways; and every
 email sent at those stops, drawn at 360 px, shows no text under 11 px and breaks no word inside itself
 ("Hambu|rg"). Skips without Chromium unless PBEM_REQUIRE_SERVICES=1."""
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from games.engines import all_engines
-from tests.support.browser import PHONE, broken_words, horizontal_overflow, small_text
+from tests.support.browser import PHONE, broken_words, horizontal_overflow, small_text, texts_out_of_tiles
 from tests.support.game_renders import PLAYERS, emails_due, pages, points, seat_clients
 
 EMAIL_WIDTH = 360  # a small phone's mail app
@@ -33,6 +34,8 @@ def test_every_board_reads_at_390_px_and_every_email_at_360(chromium, make_game,
                 page_view.set_content(read.content)
                 who = "a spectator" if read.seat is None else f"seat {read.seat}"
                 problems += [f"{at}, {who}'s board: {text}" for text in small_text(page_view, ".board")]
+                out = texts_out_of_tiles(page_view, ".board")
+                problems += [f"{at}, {who}'s board: {text} out of its tile" for text in out]
                 if (extra := horizontal_overflow(page_view)) > 0:
                     problems.append(f"{at}, {who}'s page: {extra} px wider than the phone")
                 boards += 1

@@ -184,6 +184,28 @@ def small_text(page: Page, selector: str, floor: float = SMALLEST_TEXT) -> list[
     return [f"'{text}' ({size:g} px)" for text, size in text_sizes(page, selector) if size < floor]
 
 
+def texts_out_of_tiles(page: Page, selector: str) -> list[str]:
+    """The SVG texts under `selector` that stand on a tile but run out of it: a text whose middle lies inside a
+    rectangle drawn beside it (in the same group: a square of a map, a trade centre's box) must lie wholly
+    inside the smallest such rectangle ("★Obsidian" ran out of its square). One unit of slack."""
+    found = page.evaluate(
+        """root => [...root.querySelectorAll('svg text')].filter(text => text.checkVisibility()).flatMap(text => {
+            const box = text.getBBox(), mx = box.x + box.width / 2, my = box.y + box.height / 2;
+            const tiles = [...text.parentNode.children]
+                .filter(el => el.tagName === 'rect' && !el.hasAttribute('transform')).map(rect => rect.getBBox())
+                .filter(r => r.x <= mx && mx <= r.x + r.width && r.y <= my && my <= r.y + r.height)
+                .sort((a, b) => a.width * a.height - b.width * b.height);
+            if (!tiles.length) return [];
+            const tile = tiles[0];
+            const out = box.x < tile.x - 1 || box.x + box.width > tile.x + tile.width + 1;
+            const what = `'${text.textContent.trim()}' (${Math.round(box.width)} units in a ${tile.width}-unit tile)`;
+            return out ? [what] : [];
+        })""",
+        page.query_selector(selector),
+    )
+    return list(found)
+
+
 def broken_words(page: Page, selector: str = "body") -> list[str]:
     """The words under `selector` that wrap inside themselves ("Hambu|rg"): a word's text spans two lines.
     A word is what lies between spaces, hyphens and slashes, where a line may break."""
