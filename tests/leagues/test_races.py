@@ -30,11 +30,14 @@ def test_a_new_season_pressed_during_a_draw_never_leaves_the_round_in_the_old_se
         first = services.generate_round(services.current_season(league), timezone.now(), seed=1)
         Round.objects.filter(pk=first.pk).update(status=Round.Status.FINISHED)
         results = run_together(partial(jobs.draw_round, league), partial(jobs.new_season, league, 1))
-        assert [len(errors(said)) for said in results].count(1) == 1, results  # exactly one of them refused
+        # Either refuses the other (the round is unfinished; the season moved), or the new season came first and
+        # the draw, reading the current season after it, drew season 2's first round: both are right.
+        assert sum(len(errors(said)) for said in results) <= 1, results
         newest = Season.objects.filter(league=league).order_by("-number").first()
         assert newest is not None
         stale = Round.objects.filter(season__league=league, season__number__lt=newest.number, number=2)
         assert not stale.exists(), "a round drawn into a season that is over"
+        assert Round.objects.filter(season__league=league).count() <= 2
 
 
 def test_two_organisers_drawing_a_new_leagues_first_round_at_once_draw_one(postgres):
