@@ -21,6 +21,7 @@ from games.incoming.mail.quotes import reply_lines
 from games.incoming.mail.replies import html_to_text, parse_order, reply_text, unflow
 from games.models import Order
 from tests.support import reply_samples as samples
+from tests.support.inbound import turn_email
 from tests.support.phases import open_phase
 from tests.support.reply_samples import RAW_DELIVERIES, Turn
 
@@ -162,19 +163,6 @@ SAMPLES = [
 ]
 
 
-def the_turn(address: str = "player1@example.com") -> Turn:
-    message = next(m for m in mail.outbox if m.to == [address])
-    headers = message.extra_headers
-    return Turn(
-        reply_to=message.reply_to[0],
-        sender=message.from_email,
-        subject=str(message.subject),
-        message_id=headers["Message-ID"],
-        references=headers.get("References", ""),  # none on the first email a reader gets: it starts the thread
-        text=str(message.body),
-    )
-
-
 def post(client, delivery: str, message: EmailMessage):
     url, fields, kind = samples.DELIVERIES[delivery](message)
     if kind == "json":
@@ -222,7 +210,7 @@ def what_became_of(client, game, turn: Turn, delivery: str, sample: Sample) -> l
 @pytest.mark.parametrize("delivery", list(samples.DELIVERIES))
 def test_replies_from_real_clients_are_read_as_their_writers_meant(client, make_game, delivery, capsys):
     game = make_game(humans=3)
-    turn = the_turn()
+    turn = turn_email()
     tried = [sample for sample in SAMPLES if delivery in RAW_DELIVERIES or not sample.flowed]
     outcomes = {(sample.client, sample.name): what_became_of(client, game, turn, delivery, sample) for sample in tried}
     with capsys.disabled():  # the tally per client shape, for the record
