@@ -206,6 +206,42 @@ def texts_out_of_tiles(page: Page, selector: str) -> list[str]:
     return list(found)
 
 
+def outside_window(page: Page, selector: str) -> list[str]:
+    """The elements `selector` finds that are not wholly shown across: outside the window's width, or outside a
+    frame around them that clips or scrolls (a phone shows them only after a swipe), each as
+    "'text' (left to right px, shown from left to right px)"."""
+    found = page.evaluate(
+        """selector => [...document.querySelectorAll(selector)].flatMap(el => {
+            const box = el.getBoundingClientRect();
+            let left = 0, right = window.innerWidth;
+            for (let up = el.parentElement; up; up = up.parentElement) {
+                if (getComputedStyle(up).overflowX === 'visible') continue;
+                const frame = up.getBoundingClientRect();
+                left = Math.max(left, frame.left + up.clientLeft);
+                right = Math.min(right, frame.left + up.clientLeft + up.clientWidth);
+            }
+            const inside = box.left >= left - 0.5 && box.right <= right + 0.5;
+            const [a, b, c, d] = [box.left, box.right, left, right].map(Math.round);
+            const where = `${a} to ${b} px, shown from ${c} to ${d}`;
+            const name = (el.getAttribute('aria-label') || el.textContent).trim().slice(0, 40);
+            return inside ? [] : [`'${name}' (${where})`];
+        })""",
+        selector,
+    )
+    return list(found)
+
+
+def frames_scrolling(page: Page, selector: str) -> list[str]:
+    """The frames `selector` finds (a board's .pan) that scroll sideways, each as "its label (N px hidden)"."""
+    found = page.evaluate(
+        """selector => [...document.querySelectorAll(selector)]
+            .filter(el => el.checkVisibility() && el.scrollWidth > el.clientWidth)
+            .map(el => `${el.getAttribute('aria-label')} (${el.scrollWidth - el.clientWidth} px hidden)`)""",
+        selector,
+    )
+    return list(found)
+
+
 def broken_words(page: Page, selector: str = "body") -> list[str]:
     """The words under `selector` that wrap inside themselves ("Hambu|rg"): a word's text spans two lines.
     A word is what lies between spaces, hyphens and slashes, where a line may break."""

@@ -8,6 +8,7 @@ cells with their labels, owners and discs ready to draw.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from games.engines.base import State
@@ -36,27 +37,48 @@ SHORT = {
 }
 
 
-def _labels() -> list[dict[str, Any]]:
-    """Where each building's (and the market's) name is drawn, once for the whole building, in half-cells (the
-    template scales them): across the top of a building two or more cells wide, at the elbow of an L, and for one a
-    cell wide down the middle, on the line between its two cells, its words on two lines."""
+@cache
+def _tiles() -> list[dict[str, Any]]:
+    """Where each building (and the market) is named, once for the whole building, in squares (the template
+    scales them): its rectangle, or for an L its row two squares wide. A tile one square wide and two high (the
+    villas, the harbour, the cathedral, the post office, the park) is `tall`: its name is written along it, as
+    a phone's 40 px square is narrower than "Cathedral"."""
     cells: dict[str, list[tuple[int, int]]] = {}
     for y in range(1, SIZE + 1):
         for x in range(1, SIZE + 1):
             if not is_street(GRID[y - 1][x - 1]):
                 cells.setdefault(GRID[y - 1][x - 1], []).append((x, y))
-    labels = []
+    tiles = []
     for space, spots in cells.items():
         xs, ys = [x for x, _ in spots], [y for _, y in spots]
+        if len(spots) != (max(xs) - min(xs) + 1) * (max(ys) - min(ys) + 1):  # an L: its row two squares wide
+            row = next(y for y in set(ys) if ys.count(y) == 2)
+            xs, ys = [x for x, y in spots if y == row], [row]
+        x, y, w, h = min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
         name = BUILDING_NAMES.get(space, "Market")
-        if len(spots) == (max(xs) - min(xs) + 1) * (max(ys) - min(ys) + 1):  # a rectangle
-            wide = max(xs) > min(xs)
-            hx, hy = min(xs) + max(xs), 2 * min(ys) if wide else min(ys) + max(ys)
-            lines = [name] if wide or " " not in name else name.split(" ", 1)
-            labels.append({"space": space, "hx": hx, "hy": hy, "top": wide, "lines": lines})
-        else:  # an L: its elbow, the cell beside both others
-            x, y = next((x, y) for x, y in spots if sum(abs(x - a) + abs(y - b) == 1 for a, b in spots) == 2)
-            labels.append({"space": space, "hx": 2 * x, "hy": 2 * y, "top": True, "lines": [name]})
+        tiles.append({"space": space, "x": x, "y": y, "w": w, "h": h, "bottom": y + h, "tall": h > w, "name": name})
+    return tiles
+
+
+def _labels(state: State) -> list[dict[str, Any]]:
+    """Each building's tile (_tiles) with what stands on it now: its owner's dot, the tower's discs and the
+    route's number, drawn once beside the building's name."""
+    turn = state.get("turn") or {}
+    path = turn.get("path") or []
+    discs = turn.get("discs") or {}
+    labels = []
+    for tile in _tiles():
+        space = tile["space"]
+        owner = state["owners"].get(space)
+        labels.append(
+            {
+                **tile,
+                "owner": COLOURS[owner] if owner is not None else None,
+                "owner_hex": COLOUR_HEX[owner] if owner is not None else None,
+                "discs": discs.get(space, 0),
+                "visit": path.index(space) + 1 if space in path else 0,
+            }
+        )
     return labels
 
 
@@ -180,7 +202,7 @@ def build_view(state: State, seat: int | None, phase: str, final: list[dict[str,
             if is_street(space)
         ],
         "board": _cells(state),
-        "labels": _labels(),
+        "labels": _labels(state),
         "owner_fee": OWNER_FEE,
         "supply": [{"good": good, "count": state["supply"][good]} for good in COMMODITIES],
         "tile_supply": [{"tile": TILES[tile][0], "count": state["tile_supply"][tile]} for tile in TILES],
