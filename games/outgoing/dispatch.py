@@ -88,7 +88,9 @@ SEND_SIGN_UP_LINK = task_name("games.tasks.send_sign_up_link")
 # Receipts and notices answering inbound mail (games/outgoing/receipts.py).
 SEND_RECEIPTS = task_name("games.tasks.send_receipts")
 SEND_ADDRESS_CONFIRMATION = task_name("games.tasks.send_address_confirmation")
-# What the sweep (games/play/sweep.py) finds due: an overdue phase, a batch of phases due a reminder.
+# What the sweep (games/play/sweep.py) finds due: a batch of overdue phases, a batch of phases due a reminder.
+# RESOLVE_OVERDUE, one overdue phase, is still bound for the calls a server before the batches published.
+RESOLVE_OVERDUE_PHASES = task_name("games.tasks.resolve_overdue_phases")
 RESOLVE_OVERDUE = task_name("games.tasks.resolve_overdue")
 SEND_REMINDERS = task_name("games.tasks.send_reminders")
 

@@ -69,6 +69,7 @@ def test_each_task_goes_to_the_queue_of_its_kind_of_work_and_a_plain_worker_cons
     assert found["routes"] == {
         "games.tasks.resolve_phase": "resolve",
         "games.tasks.resolve_overdue": "resolve",
+        "games.tasks.resolve_overdue_phases": "resolve",
         "games.tasks.play_bots": "bots",
         "games.tasks.send_due_emails": "email",
         "games.tasks.send_emails": "email",

@@ -106,7 +106,7 @@ def test_the_leagues_grace_runs_in_the_overdue_phases_task_not_in_the_sweep(enqu
     submit_for(game, phase, [0, 1, 2])
     deadline = phase.deadline
     found = sweep.run(now=deadline + timedelta(seconds=1))
-    assert found.overdue == [phase.pk] and enqueued.of("resolve_overdue") == [(phase.pk, found_at(deadline))]
+    assert found.overdue == [phase.pk] and enqueued.of("resolve_overdue_phases") == [([phase.pk], found_at(deadline))]
     assert not Table.objects.get(game=game).grace_used  # the sweep itself only enqueued
     enqueued.run()
     phase.refresh_from_db()
@@ -140,6 +140,41 @@ def test_an_overdue_phases_lost_task_is_enqueued_again_only_after_the_settle_tim
     enqueued.run()
     phase.refresh_from_db()
     assert phase.status == Phase.Status.RESOLVED and phase.used_defaults
+
+
+def test_overdue_phases_go_in_one_task_a_batch_and_a_phase_that_fails_stops_none_of_the_others(
+    make_game, enqueued, small_batches, settings
+):
+    """Six overdue phases, claimed three at a time: two tasks, not six. In the second, the middle phase's game
+    cannot be resolved (its stored state is broken): the phases before and after it resolve with default orders,
+    the task then fails naming it, and it stays open; the sweep takes it again once its mark has settled, and it
+    resolves once its game is mended."""
+    settings.PBEM_SETTLE_SECONDS = 30
+    games = [make_game(humans=3, seed=seed) for seed in range(6)]
+    phases = [open_phase(game) for game in games]
+    late = timezone.now() + timedelta(minutes=1)  # the next phases' deadlines are two days later
+    for i, phase in enumerate(phases):  # the deadlines in the games' order: the batches' order
+        Phase.objects.filter(pk=phase.pk).update(deadline=late - timedelta(minutes=10 - i))
+    broken = games[4]
+    state = Game.objects.get(pk=broken.pk).state
+    Game.objects.filter(pk=broken.pk).update(state={})
+    ids = [phase.pk for phase in phases]
+    enqueued.calls.clear()  # the games' own wake-up calls, when their first emails were written
+    assert sweep.run(now=late).overdue == ids
+    assert enqueued.of("resolve_overdue_phases") == [(ids[:3], late.isoformat()), (ids[3:], late.isoformat())]
+    with pytest.raises(sweep.OverdueFailed, match=rf"^1 of 3 overdue phases failed: \[{ids[4]}\]$"):
+        enqueued.run()
+    resolved = set(
+        Phase.objects.filter(pk__in=ids, status=Phase.Status.RESOLVED, used_defaults=True).values_list("pk", flat=True)
+    )
+    assert resolved == set(ids) - {ids[4]} and Phase.objects.get(pk=ids[4]).status == Phase.Status.OPEN
+
+    assert sweep.run(now=late + timedelta(seconds=20)).overdue == []  # its mark has not settled yet
+    Game.objects.filter(pk=broken.pk).update(state=state)
+    assert sweep.run(now=late + timedelta(seconds=31)).overdue == [ids[4]]
+    enqueued.run()
+    assert Phase.objects.get(pk=ids[4]).status == Phase.Status.RESOLVED
+    assert [Phase.objects.filter(game=game).count() for game in games] == [2] * 6  # each resolved once
 
 
 # --- Reminders --------------------------------------------------------------------------------------------
@@ -343,7 +378,7 @@ def test_two_sweeps_at_once_take_different_rows_and_enqueue_each_piece_of_work_o
         mine, theirs = getattr(a, kind), getattr(b, kind)
         assert mine and theirs, f"{kind}: both sweeps should have taken a batch"
         assert not set(mine) & set(theirs) and sorted(mine + theirs) == sorted(due[kind]), kind
-    assert sorted(args[0] for args in enqueued.of("resolve_overdue")) == sorted(due["overdue"])
+    assert sorted(i for args in enqueued.of("resolve_overdue_phases") for i in args[0]) == sorted(due["overdue"])
     assert sorted(args[0] for args in enqueued.of("resolve_phase")) == sorted(due["complete"])
     assert sorted(args[0] for args in enqueued.of("play_bots")) == sorted(due["bots"])
     assert sorted(i for args in enqueued.of("send_reminders") for i in args[0]) == sorted(due["reminders"])

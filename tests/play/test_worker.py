@@ -207,6 +207,56 @@ def test_a_worker_killed_in_the_middle_of_a_resolution_leaves_it_to_the_sweep_wh
     assert turns.resolve_phase(phase.pk) is False  # the killed worker's task, if Redis hands it out again
 
 
+def test_a_worker_killed_half_way_through_a_batch_of_overdue_phases_loses_none_and_resolves_none_twice(
+    make_game, workers, settings
+):
+    """Three overdue phases go to the worker as one task. The test holds an uncommitted row with the second
+    game's next phase number, so the worker, having resolved the first phase, waits inside the second's
+    transaction: SIGKILL there. The first stays resolved, the other two open; once their mark has settled the
+    sweep takes those two again and a new worker resolves them. Every game ends with one resolution: two phases,
+    its log as one resolution writes it."""
+    games = [make_game(humans=3, seed=seed) for seed in range(3)]
+    phases = [open_phase(game) for game in games]
+    now = timezone.now()
+    for i, phase in enumerate(phases):  # overdue, in the games' order
+        Phase.objects.filter(pk=phase.pk).update(deadline=now - timedelta(minutes=3 - i))
+    first = workers()
+    with psycopg.connect(database_url()) as lock:
+        lock.execute(
+            "INSERT INTO games_phase (game_id, number, name, prompts, status, opened_at, deadline, used_defaults,"
+            " reminded) VALUES (%s, 2, 'placeholder', '{}', 'open', now(), now(), false, false)",
+            [games[1].pk],
+        )
+        assert sweep.run(now=now).overdue == [phase.pk for phase in phases]  # one task, enqueued on commit
+        wait_for(lambda: bool(blocked_by(lock)), 60, "the worker to reach the second phase's next phase", first)
+        (resolving,) = blocked_by(lock)
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=20)
+        lock.rollback()
+    deadline = time.monotonic() + 60
+    while backend_alive(resolving):  # PostgreSQL rolls the dead worker's transaction back
+        assert time.monotonic() < deadline, "the killed worker's transaction is still open"
+        time.sleep(0.05)
+    statuses = [Phase.objects.get(pk=phase.pk).status for phase in phases]
+    assert statuses == [Phase.Status.RESOLVED, Phase.Status.OPEN, Phase.Status.OPEN]
+
+    second = workers()
+    found = sweep.run(now=now + timedelta(seconds=settings.PBEM_SETTLE_SECONDS + 1))
+    assert found.overdue == [phases[1].pk, phases[2].pk]
+    wait_for(
+        lambda: all(Phase.objects.filter(game=game, number=2).exists() for game in games[1:]),
+        60,
+        "the sweep's resolutions",
+        second,
+    )
+    for game, phase in zip(games, phases, strict=True):
+        phase.refresh_from_db()
+        assert phase.status == Phase.Status.RESOLVED and phase.used_defaults
+        assert Phase.objects.filter(game=game).count() == 2
+        same, detail = replay(Game.objects.get(pk=game.pk))
+        assert same, detail
+
+
 def test_a_worker_killed_while_sending_a_phases_emails_sends_none_twice_and_none_is_lost(make_game, workers, tmp_path):
     """The worker is stopped inside the provider's call for the second of a phase's three emails (the test
     backend writes each message to a file and hangs on the second). SIGKILL there. The email it had sent
