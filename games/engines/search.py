@@ -4,16 +4,26 @@ engine contract alone, so one search plays all five games.
 A seat cannot see the whole state, so the search never plays on it: every iteration draws a state the seat
 cannot tell from the true one (the engine's `determinize`, which reads only what the seat sees), plays one
 of the seat's candidate orders there, has the other asked seats play sealed orders of their own, and plays
-the game out with the engines' rollout policy (`random_order`, greedy where the engine makes it so). The
-tree's root is the seat's information set; its children are the seat's orders, found as a player finds
-them (each field's choices, and for a "steps" field the steps `next_steps` offers, one at a time) or drawn
-from the rollout policy, checked by `validate`, and widened progressively: a new order is tried as the
-visits grow (sqrt), so a game with few orders has them all and one with thousands searches the promising
-ones. Below the root the game is sampled, not stored: at the budgets a person will wait for (seconds), the
-decisions of later turns would not get enough visits to be worth storing, and this keeps the search small.
+on with the engines' rollout policy (`random_order`, greedy where the engine makes it so) for a few phases
+(the game's evaluation's horizon), then scores the position with the game's evaluation
+(games/engines/evaluation.py: what each seat's position is worth in the game's own terms). Played to the
+end at random, a play-out measures the random players that finish it more than the order it tries; a game
+without an evaluation is still played to the end.
 
-The reward is the seat's share of the win (a shared first place split), plus a quarter of its score's
-place between the lowest and the highest at the table, so a lost game is still played for points.
+The tree's root is the seat's information set; its children are the seat's orders. The first are the best
+of a few orders scored one phase on in the same drawn world (the rollout policy's, and for a turn of
+actions an order built a step at a time from the steps `next_steps` offers, each the step that scores
+best): a search starts from what a greedy player would do and spends its iterations checking it against
+the rest. More are found as a player finds them (each field's choices, and for a "steps" field the steps
+`next_steps` offers, one at a time) or drawn from the rollout policy, checked by `validate`, and widened
+progressively: a new order is tried as the visits grow (sqrt), so a game with few orders has them all and
+one with thousands searches the promising ones. Below the root the game is sampled, not stored: at the
+budgets a person will wait for (seconds), the decisions of later turns would not get enough visits to be
+worth storing, and this keeps the search small.
+
+The reward of a finished game is the seat's share of the win (a shared first place split), plus a quarter
+of its score's place between the lowest and the highest at the table, so a lost game is still played for
+points; of a game not over, the same read from the evaluation (`position_reward`).
 
 Reproducible under a seed: `Budget.iterations` caps the iterations and `Budget.seconds` the time; a search
 that reaches its cap before its time chooses the same order for the same seed, whatever the machine.
@@ -31,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from games.engines.base import Engine, Field, Order, OrderError, State
+from games.engines.evaluation import Evaluation, evaluation_of, win_chances
 
 T = TypeVar("T")
 EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
@@ -40,6 +51,10 @@ MAX_PHASES = 600  # a rollout that has not ended by then counts as a draw (no en
 MAX_STEPS = 12  # the most steps a drawn "steps" order takes
 STOP_AFTER_STEP = 0.35  # how often a drawn "steps" order stops once it is legal as it stands
 INTEGER_VALUES = 8  # how many of an integer field's values the search tries (the ends and between)
+GREEDY_DRAWS = 12  # orders drawn at the root and scored one phase on; the best are the first tried
+GREEDY_KEPT = 3
+GREEDY_STEPS = 12  # at most this many of the steps the builder offers are scored at each step
+BUILD_FROM = 12  # the least iteration budget that builds an order step by step (it scores dozens of orders)
 
 
 @dataclass(frozen=True)
@@ -67,6 +82,7 @@ class Search:
     engine: Engine
     seat: int
     rng: random.Random
+    judge: Evaluation | None = None
     children: list[Child] = field(default_factory=list)
     known: set[str] = field(default_factory=set)
     visits: int = 0
@@ -75,6 +91,10 @@ class Search:
     def choose(self, state: State, budget: Budget) -> Order:
         started = time.perf_counter()
         first = self.engine.determinize(state, self.seat, random.Random(self.rng.random()))
+        if self.judge is not None:
+            for order in self._greedy(first, budget.iterations):
+                self.known.add(json.dumps(order, sort_keys=True))
+                self.children.append(Child(order))
         self._widen(first, attempts=4)
         if not self.children:
             return self.engine.validate(first, self.seat, self.engine.default_order(first, self.seat))
@@ -133,12 +153,106 @@ class Search:
         orders = {other: engine.random_order(world, other, rng) for other in engine.prompts(world)}
         orders[self.seat] = order
         world, _ = engine.resolve(world, orders, rng)
-        for _ in range(MAX_PHASES):
+        # With an evaluation the play-out stops after a few phases and scores the position there: played to
+        # the end at random, a game scores the random players more than the order tried.
+        phases = self.judge.horizon if self.judge else MAX_PHASES
+        for _ in range(phases):
             prompts = engine.prompts(world)
             if not prompts:
                 break
             world, _ = engine.resolve(world, {seat: engine.random_order(world, seat, rng) for seat in prompts}, rng)
-        return reward(engine, world, self.seat)
+        return self.score(world)
+
+    def score(self, world: State) -> float:
+        """The reward of `world` for the seat: the game's if it is over, else its evaluation's."""
+        if self.judge is None or self.engine.outcome(world) is not None:
+            return reward(self.engine, world, self.seat)
+        return position_reward(self.judge, world, self.seat)
+
+    def _greedy(self, world: State, iterations: int) -> list[Order]:
+        """Orders worth trying first, best first: of a few drawn (the rollout policy's and built step by
+        step), those that score best one phase on, every one tried in the same drawn world (the other seats'
+        orders and the dice the same), so they differ by the order alone. A scored order costs about what an
+        iteration does, so a small budget scores few (the easy level's tenth, one or two) and builds none."""
+        engine = self.engine
+        drawn: dict[str, Order] = {}
+        for number in range(min(GREEDY_DRAWS, max(1, iterations // 2))):
+            try:
+                if number % 2:
+                    order = draw_order(engine, world, self.seat, self.rng)
+                else:
+                    order = engine.random_order(world, self.seat, self.rng)
+                order = engine.validate(world, self.seat, order)
+            except OrderError:
+                continue
+            drawn.setdefault(json.dumps(order, sort_keys=True), order)
+        built = self._built(world) if iterations >= BUILD_FROM else None
+        if built is not None:
+            drawn.setdefault(json.dumps(built, sort_keys=True), built)
+        seed = self.rng.random()
+        others = {
+            other: engine.random_order(world, other, random.Random(f"{seed}:{other}"))
+            for other in engine.prompts(world)
+            if other != self.seat
+        }
+        scored = sorted(
+            ((self._one_phase(world, order, others, seed), index) for index, order in enumerate(drawn.values())),
+            reverse=True,
+        )
+        orders = list(drawn.values())
+        return [orders[index] for _, index in scored[:GREEDY_KEPT]]
+
+    def _one_phase(self, world: State, order: Order, others: dict[int, Order], seed: float) -> float:
+        after, _ = self.engine.resolve(world, {**others, self.seat: order}, random.Random(seed))
+        return self.score(after)
+
+    def _built(self, world: State) -> Order | None:
+        """For a prompt of one "steps" field that this seat alone answers (a turn of actions): the order
+        built a step at a time, each time the step (of a few the builder offers) that scores best one phase
+        on, while one does better than stopping."""
+        engine = self.engine
+        prompts = engine.prompts(world)
+        prompt = prompts.get(self.seat)
+        if prompt is None or len(prompts) != 1 or [f.kind for f in prompt.fields] != ["steps"]:
+            return None
+        name = prompt.fields[0].name
+        base = dict(engine.default_order(world, self.seat))
+        seed = self.rng.random()
+        steps: list[str] = []
+        best: tuple[float, Order] | None = None
+        for _ in range(MAX_STEPS):
+            after = engine.next_steps(world, self.seat, name, steps)
+            choices = list(after.choices)
+            if len(choices) > GREEDY_STEPS:
+                choices = self.rng.sample(choices, GREEDY_STEPS)
+            found: tuple[float, str] | None = None
+            for choice in choices:
+                amounts = [None] if choice.amount is None else sorted({choice.amount[0], choice.amount[1]})
+                for amount in amounts:
+                    step = choice.spelled(amount)
+                    try:
+                        order = engine.validate(world, self.seat, {**base, name: "; ".join([*steps, step])})
+                    except OrderError:
+                        continue
+                    value = self._one_phase(world, order, {}, seed)
+                    if found is None or value > found[0]:
+                        found = (value, step)
+                    if best is None or value > best[0]:
+                        best = (value, order)
+            if found is None or (best is not None and found[0] < best[0]):
+                break
+            steps.append(found[1])
+        return best[1] if best else None
+
+
+def position_reward(judge: Evaluation, state: State, seat: int) -> float:
+    """The reward of a game not over, read from the evaluation as `reward` reads the end: the seat's chance
+    to win (its worth's softmax share) and its worth's place between the table's lowest and highest."""
+    worths = judge.worth(state)
+    chance = win_chances(worths, judge.scale)[seat]
+    low, high = min(worths), max(worths)
+    place = (worths[seat] - low) / (high - low) if high > low else 1.0
+    return WIN_SHARE * chance + (1 - WIN_SHARE) * place
 
 
 def reward(engine: Engine, state: State, seat: int) -> float:
@@ -208,4 +322,4 @@ def integer_values(least: int, most: int) -> list[int]:
 def choose_order(engine: Engine, state: State, seat: int, seed: str, budget: Budget) -> Order:
     """The order the search chooses for `seat` in `state`, reading only what the seat sees (through
     `determinize`); the same under the same `seed` whenever the search reaches `budget.iterations` in time."""
-    return Search(engine, seat, random.Random(seed)).choose(state, budget)
+    return Search(engine, seat, random.Random(seed), evaluation_of(engine)).choose(state, budget)

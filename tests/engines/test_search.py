@@ -10,7 +10,7 @@ import pytest
 
 from games.engines import all_engines
 from games.engines.base import Engine, State
-from games.engines.search import Budget, choose_order, draw_order, integer_values, reward
+from games.engines.search import BUILD_FROM, Budget, choose_order, draw_order, integer_values, reward
 
 ENGINES = all_engines()
 # Enough iterations for the search to try several orders, few enough for a fast suite (a Ports of Call
@@ -69,6 +69,19 @@ def test_the_bot_chooses_the_same_order_whatever_it_cannot_see(engine: Engine) -
         assert engine.validate(state, seat, chosen) == chosen
         chosen_orders.add(json.dumps(chosen, sort_keys=True))
     assert chosen_orders
+
+
+@pytest.mark.parametrize("slug", ["phoenician", "ports-of-call"])
+def test_an_order_built_step_by_step_reads_nothing_the_seat_cannot_see(slug: str) -> None:
+    """With a budget that builds an order a step at a time, scoring each step on the evaluation (a turn of
+    actions), the true state and one re-dealt where the seat cannot see still give the same order."""
+    engine = next(e for e in ENGINES if e.slug == slug)
+    budget = Budget(seconds=60, iterations=BUILD_FROM)
+    state, seat = states(engine, seed=1, every=9)[1]
+    hidden = engine.conceal(state, seat, random.Random(3))
+    chosen = choose_order(engine, state, seat, "seed", budget)
+    assert choose_order(engine, hidden, seat, "seed", budget) == chosen
+    assert engine.validate(state, seat, chosen) == chosen
 
 
 def _has_hidden(engine: Engine, state: State, seat: int) -> bool:

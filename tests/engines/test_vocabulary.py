@@ -26,6 +26,7 @@ SHARED = {
     "readback",
     "builder",
     "bots",
+    "evaluation",
     "view",
     "scoring",
     "money",

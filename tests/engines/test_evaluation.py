@@ -1,0 +1,159 @@
+"""The position evaluations the bots' search scores its truncated play-outs with
+(games/engines/evaluation.py and each game's evaluation module): a position that is clearly better for a
+seat, in the game's own terms, is worth more to it and gives it a higher reward."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from games.engines import all_engines, get_engine
+from games.engines.base import Engine, State
+from games.engines.evaluation import Evaluation, evaluation_of, win_chances
+from games.engines.kit import copy_state
+from games.engines.piraeus.scoring import final_score
+from games.engines.search import position_reward
+
+ENGINES = all_engines()
+# Where each game keeps the money its end counts: the richer seat is the better placed.
+MONEY = {"genoa": "ducats", "manila": "cash", "phoenician": "gold", "piraeus": "cash", "ports-of-call": "stock"}
+
+
+def midgame(engine: Engine, players: int = 3, phases: int = 12, seed: int = 1) -> State:
+    """A game `phases` decisions in, every seat playing random legal orders."""
+    rng = random.Random(seed)
+    state = engine.setup(players, {}, random.Random(seed))
+    for _ in range(phases):
+        prompts = engine.prompts(state)
+        state, _ = engine.resolve(state, {s: engine.random_order(state, s, rng) for s in prompts}, rng)
+    assert engine.outcome(state) is None
+    return state
+
+
+def judge(engine: Engine) -> Evaluation:
+    found = evaluation_of(engine)
+    assert found is not None, f"{engine.slug} has no evaluation"
+    return found
+
+
+def altered(state: State, change: Callable[[State], None]) -> State:
+    """A copy of `state` changed by `change`."""
+    changed = copy_state(state)
+    change(changed)
+    return changed
+
+
+def assert_better_for(engine: Engine, worse: State, better_state: State, seat: int) -> None:
+    evaluation = judge(engine)
+    assert evaluation.worth(better_state)[seat] > evaluation.worth(worse)[seat]
+    assert position_reward(evaluation, better_state, seat) > position_reward(evaluation, worse, seat)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_every_game_has_an_evaluation_with_a_horizon(engine: Engine) -> None:
+    evaluation = judge(engine)
+    assert evaluation.scale > 0 and evaluation.horizon > 0
+    worths = evaluation.worth(midgame(engine))
+    assert len(worths) == 3 and all(isinstance(worth, float | int) for worth in worths)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_more_money_is_a_better_position(engine: Engine) -> None:
+    """Money in the game's own terms (cash, gold, ducats, share value) raises the seat's worth and reward,
+    and lowers its rivals' rewards."""
+    state = midgame(engine)
+    key = MONEY[engine.slug]
+
+    def richer(changed: State) -> None:
+        changed[key][0] += 30
+
+    rich = altered(state, richer)
+    assert_better_for(engine, state, rich, 0)
+    evaluation = judge(engine)
+    assert position_reward(evaluation, rich, 1) < position_reward(evaluation, state, 1)
+
+
+def test_a_clear_lead_is_a_likely_win() -> None:
+    chances = win_chances([10.0, 0.0, 0.0], scale=5.0)
+    assert chances[0] > 0.75 and chances[1] == chances[2] and sum(chances) == pytest.approx(1)
+    assert win_chances([3.0, 3.0], scale=1.0) == [0.5, 0.5]
+
+
+def test_phoenician_goods_in_the_hold_are_worth_part_of_their_sale() -> None:
+    engine = get_engine("phoenician")
+    state = midgame(engine)
+
+    def loaded(changed: State) -> None:
+        changed["holds"][0] = ["Spices", "Spices"]
+
+    empty = altered(state, lambda changed: changed["holds"].__setitem__(0, []))
+    assert_better_for(engine, empty, altered(empty, loaded), 0)
+    # Not worth as much as the most gold they may sell for: a sale is still a voyage away.
+    sold = altered(empty, lambda changed: changed["gold"].__setitem__(0, changed["gold"][0] + 6))
+    assert_better_for(engine, altered(empty, loaded), sold, 0)
+
+
+def test_phoenician_the_winner_is_worth_most() -> None:
+    engine = get_engine("phoenician")
+    state = midgame(engine)
+    won = altered(state, lambda changed: changed.update(winner=1))
+    assert judge(engine).worth(won)[1] == max(judge(engine).worth(won))
+
+
+def test_ports_of_call_a_bankrupt_company_is_worth_least_and_an_open_order_costs_late() -> None:
+    engine = get_engine("ports-of-call")
+    state = midgame(engine, phases=20)
+    ruined = altered(state, lambda changed: changed["bankrupt"].__setitem__(0, True))
+    assert judge(engine).worth(ruined)[0] < min(judge(engine).worth(state))
+    late = altered(state, lambda changed: changed.update(year=changed["options"]["years"], quarter=4))
+    fewer = altered(late, lambda changed: changed["orders"][0].clear())
+    with_one = altered(fewer, lambda changed: changed["orders"][0].append({"card": 1, "delivered": []}))
+    assert_better_for(engine, with_one, fewer, 0)
+
+
+def test_ports_of_call_cargo_and_delivered_parts_are_worth_something() -> None:
+    engine = get_engine("ports-of-call")
+    state = midgame(engine, phases=20)
+
+    def unload(changed: State) -> None:
+        for ship in changed["ships"][0]:
+            ship["cargo"] = []
+
+    empty = altered(state, unload)
+    assert empty["ships"][0], "the company has a ship"
+
+    def load(changed: State) -> None:
+        changed["ships"][0][0]["cargo"] = ["oil"]
+
+    assert_better_for(engine, empty, altered(empty, load), 0)
+
+
+def test_genoa_a_building_owned_and_goods_held_are_worth_ducats() -> None:
+    engine = get_engine("genoa")
+    state = midgame(engine)
+    bare = altered(state, lambda changed: changed.update(owners={}))
+    owner = altered(bare, lambda changed: changed["owners"].__setitem__("harbor", 0))
+    assert_better_for(engine, bare, owner, 0)
+    goods = altered(bare, lambda changed: changed["goods"].__setitem__(0, [*changed["goods"][0], "silk"]))
+    assert_better_for(engine, bare, goods, 0)
+
+
+def test_manila_a_share_is_worth_its_ware_value() -> None:
+    engine = get_engine("manila")
+    state = midgame(engine)
+    ware = next(iter(state["values"]))
+    richer = altered(state, lambda changed: changed["shares"][0].append(ware))
+    assert judge(engine).worth(richer)[0] - judge(engine).worth(state)[0] == state["values"][ware]
+
+
+def test_piraeus_worth_is_the_score_the_end_would_count() -> None:
+    engine = get_engine("piraeus")
+    state = midgame(engine)
+    seat = 0
+    expected = final_score(state["cash"][seat], state["collected"][seat], len(state["hands"][seat]))[0]
+    assert judge(engine).worth(state)[seat] == expected
+    fewer = altered(state, lambda changed: changed["hands"][0].clear())
+    if state["hands"][0]:
+        assert_better_for(engine, fewer, state, 0)
