@@ -21,13 +21,22 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games import extensions
 from games.admin.newgame import NewGameForm
-from games.admin.scope import ListedLookupsOnly, OrganisersGames, ReadOnlyMixin, StaffScoped, games_of, report
+from games.admin.scope import (
+    ListedLookupsOnly,
+    OrganisersGames,
+    ReadOnlyMixin,
+    StaffScoped,
+    back_to_this_site,
+    games_of,
+    report,
+)
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, posted_id
 from games.outgoing import emails
 from games.play import addresses, organise, turns
@@ -169,13 +178,29 @@ class GameAdmin(OrganisersGames):
     def _each(self, request: HttpRequest, queryset: QuerySet[Game], action: Callable[[Game], Any], verb: str) -> None:
         report(self, request, organise.outcome(verb, *organise.each(queryset, action)))
 
-    @admin.action(description="Extend the current deadline by 24 hours", permissions=["change"])
-    def extend_24h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, lambda g: organise.extend_deadline(g, timedelta(hours=24)), "Extended")
+    @admin.action(
+        description=gettext_lazy("Extend the current deadline by 24 hours (asks first)"), permissions=["change"]
+    )
+    def extend_24h(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        return self.extend(request, queryset, "extend_24h", timedelta(hours=24))
 
-    @admin.action(description="Extend the current deadline by 72 hours", permissions=["change"])
-    def extend_72h(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, lambda g: organise.extend_deadline(g, timedelta(hours=72)), "Extended")
+    @admin.action(
+        description=gettext_lazy("Extend the current deadline by 72 hours (asks first)"), permissions=["change"]
+    )
+    def extend_72h(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        return self.extend(request, queryset, "extend_72h", timedelta(hours=72))
+
+    def extend(self, request: HttpRequest, queryset: QuerySet[Game], action: str, by: timedelta) -> HttpResponse | None:
+        """First a page naming each game's open phase, its deadline and the new one; Yes moves exactly those
+        deadlines (games.play.organise.extend_as_shown): pressed twice, or after the phase resolved, it changes
+        nothing more."""
+        games = sorted(queryset, key=lambda g: g.pk)
+        if request.POST.get("confirmed") != "yes":
+            return extend_page(self, request, action, by, [game.pk for game in games], games)
+        report(
+            self, request, organise.outcome(_("Extended"), *organise.extend_as_shown(games, by, shown_phases(request)))
+        )
+        return None
 
     @admin.action(
         description="Resolve the current phase now, with default orders for missing ones (asks first)",
@@ -249,6 +274,65 @@ def seat_name(seat: Seat) -> str:
 def seat_in_game(seat: Seat) -> str:
     """A seat and its game by name, as an organiser reads them ("seat 2: Ann, in #14 Spring Cup ...")."""
     return _("%(seat)s, in %(game)s") % {"seat": seat_name(seat), "game": seat.game}
+
+
+def shown_phases(request: HttpRequest) -> dict[int, organise.Shown]:
+    """Each game's phase and deadline as a confirmation page showed them (its hidden `phase_<game>` and
+    `deadline_<game>`), by game id; a game without both, or with a value that is not one, is left out."""
+    shown = {}
+    for key in request.POST:
+        game_id, number = posted_id(key.removeprefix("phase_")), posted_id(request.POST.get(key, ""))
+        if not key.startswith("phase_") or game_id is None or number is None:
+            continue
+        try:
+            deadline = parse_datetime(request.POST.get(f"deadline_{game_id}", ""))
+        except ValueError:
+            continue
+        if deadline is not None and timezone.is_aware(deadline):
+            shown[game_id] = organise.Shown(number, deadline)
+    return shown
+
+
+def extend_page(
+    model_admin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    action: str,
+    by: timedelta,
+    selected: list[int],
+    games: list[Game],
+) -> TemplateResponse:
+    """The question an Extend asks first (the game list's, and a round's in games/leagues/admin.py): each game's
+    open phase with its deadline now and the new one. The form carries each phase's number and exact deadline,
+    which Yes extends from, and `selected`, the rows of `model_admin`'s list the action was asked for."""
+    rows = []
+    for game in games:
+        phase = turns.current_phase(game)
+        rows.append(
+            {
+                "game": str(game),
+                "pk": game.pk,
+                "over": phase is None,
+                "number": phase.number if phase else "",
+                "phase": phase.name if phase else "",
+                "deadline": shown_deadline(phase.deadline) if phase else "",
+                "new": shown_deadline(phase.deadline + by) if phase else "",
+                "stamp": phase.deadline.isoformat() if phase else "",
+                "paused": game.status == Game.Status.PAUSED,
+            }
+        )
+    hours = int(by.total_seconds() // 3600)
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.opts,
+        "title": ngettext("Extend by %(hours)d hour?", "Extend by %(hours)d hours?", hours) % {"hours": hours},
+        "hours": hours,
+        "rows": rows,
+        "action": action,
+        "selected": selected,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "next": back if back_to_this_site(request, back := request.POST.get("next", "")) else "",  # the console's
+    }
+    return TemplateResponse(request, "admin/games/game/extend.html", context)
 
 
 def shown_deadline(moment: datetime | None, zone_name: str | None = None) -> str:

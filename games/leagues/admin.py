@@ -10,12 +10,14 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from games.admin.games import extend_page, shown_phases
 from games.admin.scope import StaffScoped, report
 from games.leagues import ical, jobs, services, vacations
 from games.leagues.away import away_on
@@ -210,13 +212,28 @@ class RoundAdmin(OrganisersOwn):
         for round_ in queryset.order_by("pk"):
             report(self, request, job(round_))
 
-    @admin.action(description="Extend every deadline of the round by 24 hours", permissions=["change"])
-    def extend_24h(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
-        self._each(request, queryset, lambda r: jobs.extend_round(r, 24))
+    @admin.action(
+        description=gettext_lazy("Extend every deadline of the round by 24 hours (asks first)"), permissions=["change"]
+    )
+    def extend_24h(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+        return self.extend(request, queryset, "extend_24h", 24)
 
-    @admin.action(description="Extend every deadline of the round by 72 hours", permissions=["change"])
-    def extend_72h(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
-        self._each(request, queryset, lambda r: jobs.extend_round(r, 72))
+    @admin.action(
+        description=gettext_lazy("Extend every deadline of the round by 72 hours (asks first)"), permissions=["change"]
+    )
+    def extend_72h(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+        return self.extend(request, queryset, "extend_72h", 72)
+
+    def extend(self, request: HttpRequest, queryset: QuerySet[Round], action: str, hours: int) -> HttpResponse | None:
+        """As the game list's Extend: first a page naming each of the rounds' games with its open phase, its
+        deadline and the new one; Yes moves exactly those (a game that moved since is left, with why)."""
+        rounds = list(queryset.order_by("pk"))
+        if request.POST.get("confirmed") != "yes":
+            games = [game for round_ in rounds for game in services.round_games(round_).order_by("pk")]
+            return extend_page(self, request, action, timedelta(hours=hours), [r.pk for r in rounds], games)
+        shown = shown_phases(request)
+        self._each(request, queryset, lambda r: jobs.extend_round(r, hours, shown))
+        return None
 
     @admin.action(description="Pause every game of the round", permissions=["change"])
     def pause(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:

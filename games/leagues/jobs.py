@@ -4,17 +4,19 @@ what it left alone and why, in lines the page shows as messages."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from django.contrib import messages
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from games.leagues import services, substitutes
 from games.leagues.models import League, Membership, Round
 from games.models import Player
 from games.outgoing.messages import zone_of
 from games.play import turns
-from games.play.organise import Said, outcome
+from games.play.organise import Said, Shown, outcome
 
 
 def when(moment: datetime, league: League) -> str:
@@ -94,8 +96,10 @@ def close_round(round_: Round) -> list[Said]:
     return [Said(messages.SUCCESS, f"{round_} closed; the standings went to the members.")]
 
 
-def extend_round(round_: Round, hours: int) -> list[Said]:
-    return outcome(f"Extended by {hours} hours", *services.extend_round(round_, timedelta(hours=hours)))
+def extend_round(round_: Round, hours: int, shown: Mapping[int, Shown]) -> list[Said]:
+    """The round's games extended as the organiser's page showed them (`shown`, by game id)."""
+    verb = ngettext("Extended by %(hours)d hour", "Extended by %(hours)d hours", hours) % {"hours": hours}
+    return outcome(verb, *services.extend_round(round_, timedelta(hours=hours), shown))
 
 
 def pause_round(round_: Round) -> list[Said]:

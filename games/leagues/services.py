@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -351,9 +352,10 @@ def round_games(round_: Round) -> QuerySet[Game]:
     return Game.objects.filter(league_table__round=round_)
 
 
-def extend_round(round_: Round, by: timedelta) -> organise.Outcome:
-    """Every running or paused game's deadline moves on by `by`; the games it changed, and the others with why."""
-    return organise.each(round_games(round_), lambda game: organise.extend_deadline(game, by))
+def extend_round(round_: Round, by: timedelta, shown: Mapping[int, organise.Shown]) -> organise.Outcome:
+    """Every running or paused game's deadline moves on by `by` from what the organiser's page showed of it
+    (`shown`, by game id); the games it changed, and the others with why."""
+    return organise.extend_as_shown(round_games(round_), by, shown)
 
 
 def pause_round(round_: Round) -> organise.Outcome:

@@ -4,18 +4,19 @@ the turn services (games.play.turns), so its rows, emails and signals are those 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib import messages
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import extensions
 from games.models import Game, OutboundEmail, Phase, Seat, new_link_key
 from games.outgoing.dispatch import RESOLVE_PHASE, after_commit
-from games.play import turns
+from games.play import endings, turns
 
 # What an action did to several games: those it changed, and the others with why it left them.
 Outcome = tuple[list[Game], list[tuple[Game, str]]]
@@ -59,19 +60,77 @@ def each(games: Iterable[Game], action: Callable[[Game], object]) -> Outcome:
     return done, left
 
 
-def extend_deadline(game: Game, by: timedelta) -> Phase | None:
+@dataclass(frozen=True)
+class Shown:
+    """What an organiser's confirmation page showed of a game: its open phase, by number, and that phase's
+    deadline. Yes acts on exactly that, or on nothing."""
+
+    number: int
+    deadline: datetime
+
+
+class Moved(Exception):
+    """The game is no longer as the organiser's page showed it: nothing was done (the message says why)."""
+
+
+def extend_deadline(game: Game, by: timedelta, shown: Shown | None = None) -> Phase | None:
     """Move the open phase's deadline on by `by`. In a running game, each seat that still owes an order is
-    emailed the new deadline with its link (a paused game's players hear of it when it resumes)."""
+    emailed the new deadline with its link (a paused game's players hear of it when it resumes). None if the game
+    has no open phase. With `shown`, what the organiser confirmed: only that phase, and only from that deadline,
+    so two Extends confirmed from pages showing one deadline move it once, and one confirmed for a phase that
+    resolved since moves nothing (Moved, with why). The game is locked as a resolution locks it (games.play.endings),
+    so the check and the move are one step."""
     with transaction.atomic():
-        phase = turns.current_phase(game)
-        if phase is None:
+        locked, phase = endings.lock(game.pk)
+        if locked is None or phase is None:
             return None
-        phase.save(update_fields=phase.move_deadline(phase.deadline + by, game.reminder_before))
-        if game.status == Game.Status.ACTIVE:
-            owing = set(phase.owed_seats) - turns.submitted_seats(phase)
-            seats = game.seats.filter(number__in=owing, is_bot=False, player__isnull=False).select_related("player")
-            turns.queue_emails(phase, turns.email_rows(game, phase, list(seats), OutboundEmail.Kind.DEADLINE_MOVED))
+        if shown is not None:
+            check_shown(phase, shown)
+        _move(locked, phase, by)
     return phase
+
+
+def check_shown(phase: Phase, shown: Shown) -> None:
+    """Moved unless the open `phase` (locked) is the one the page showed, with the deadline it showed."""
+    if phase.number != shown.number:
+        raise Moved(
+            _("phase %(number)s is no longer open (it is now %(now)s): nothing was changed; ask again")
+            % {"number": shown.number, "now": phase.name}
+        )
+    if phase.deadline != shown.deadline:
+        raise Moved(_("its deadline was moved meanwhile: nothing was changed; ask again to see the new one"))
+
+
+def _move(game: Game, phase: Phase, by: timedelta) -> None:
+    phase.save(update_fields=phase.move_deadline(phase.deadline + by, game.reminder_before))
+    if game.status == Game.Status.ACTIVE:
+        owing = set(phase.owed_seats) - turns.submitted_seats(phase)
+        seats = game.seats.filter(number__in=owing, is_bot=False, player__isnull=False).select_related("player")
+        turns.queue_emails(phase, turns.email_rows(game, phase, list(seats), OutboundEmail.Kind.DEADLINE_MOVED))
+
+
+def extend_as_shown(games: Iterable[Game], by: timedelta, shown: Mapping[int, Shown]) -> Outcome:
+    """The organiser's confirmed Extend of several games (in id order): each by `by` from what its page showed
+    (`shown`, by game id); a game the page did not show, or that moved since, is left with why."""
+    done: list[Game] = []
+    left: list[tuple[Game, str]] = []
+    for game in sorted(games, key=lambda g: g.pk):
+        asked = shown.get(game.pk)
+        if asked is None:
+            game.refresh_from_db(fields=["status"])
+            over = game.status == Game.Status.FINISHED
+            left.append((game, STATE["finished"] if over else _("it was not on the page you confirmed: ask again")))
+            continue
+        try:
+            extended = extend_deadline(game, by, asked)
+        except Moved as moved:
+            left.append((game, str(moved)))
+            continue
+        if extended is not None:
+            done.append(game)
+        else:
+            left.append((game, moved_on(game, asked.number)))
+    return done, left
 
 
 def pause_game(game: Game) -> bool:
@@ -82,18 +141,20 @@ def pause_game(game: Game) -> bool:
 
 def resume_game(game: Game) -> bool:
     """Resume, giving the open phase back the time it was paused for; resolve it if it is complete. False
-    (nothing done) for a game that was not paused."""
+    (nothing done) for a game that was not paused. Locked as a resolution locks the game, so a resume and an
+    Extend (or a second resume) run one after the other."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.status != Game.Status.PAUSED:
+        locked, phase = endings.lock(game.pk)
+        if locked is None or locked.status != Game.Status.PAUSED:
             return False
-        paused_for = timezone.now() - (game.paused_at or timezone.now())
-        game.status = Game.Status.ACTIVE
-        game.paused_at = None
-        game.save(update_fields=["status", "paused_at"])
-        phase = extend_deadline(game, paused_for)
-        if phase is not None and phase.complete_at is not None:
-            after_commit(RESOLVE_PHASE, phase.pk)
+        paused_for = timezone.now() - (locked.paused_at or timezone.now())
+        locked.status = Game.Status.ACTIVE
+        locked.paused_at = None
+        locked.save(update_fields=["status", "paused_at"])
+        if phase is not None:
+            _move(locked, phase, paused_for)
+            if phase.complete_at is not None:
+                after_commit(RESOLVE_PHASE, phase.pk)
     return True
 
 
@@ -123,11 +184,16 @@ def resolve_now(game: Game, number: int | None = None) -> bool:
 
 
 def moved_on(game: Game, number: int) -> str:
-    """Why a confirmed "resolve now" did nothing: the phase confirmed is no longer the open one."""
+    """Why a confirmed "resolve now" (or Extend) did nothing: the phase confirmed is no longer the open one."""
     phase = turns.current_phase(game)
     if phase is None:
-        return f"phase {number} is no longer open: the game is over"
-    return f"phase {number} is no longer open (it is now {phase.name}): nothing was resolved; ask again to resolve it"
+        return _("phase %(number)s is no longer open: the game is over") % {"number": number}
+    return _(
+        "phase %(number)s is no longer open (it is now %(now)s): nothing was resolved; ask again to resolve it"
+    ) % {
+        "number": number,
+        "now": phase.name,
+    }
 
 
 def replace_player(seat: Seat, email: str, name: str = "") -> Seat:

@@ -15,6 +15,7 @@ from games.engines import all_engines
 from games.models import Game, Order, OutboundEmail, Phase, Player
 from games.play import orders, organise
 from tests.support.leagues import first_game, make_league, started_round
+from tests.support.organisers import answer
 from tests.support.phases import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -60,7 +61,7 @@ def test_admin_actions_extend_pause_resume_and_resolve(organiser, make_game):
     game = make_game(humans=3)
     before = open_phase(game).deadline
     url = reverse("admin:games_game_changelist")
-    organiser.post(url, {"action": "extend_24h", "_selected_action": [game.pk]})
+    answer(organiser, organiser.post(url, {"action": "extend_24h", "_selected_action": [game.pk]}))
     assert (open_phase(game).deadline - before).total_seconds() == 24 * 3600
     organiser.post(url, {"action": "pause", "_selected_action": [game.pk]})
     assert Game.objects.get(pk=game.pk).status == Game.Status.PAUSED

@@ -8,6 +8,7 @@ any impact. Skips without Chromium unless PBEM_REQUIRE_SERVICES=1."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -72,8 +73,15 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
         owing = [s.player.display_name for s in first.seats.select_related("player") if s.number in phase.owed_seats]
         assert all(name in table.inner_text() for name in owing)
 
-        press(page, table, "Extend 24 hours")
+        deadline = phase.deadline
+        press(page, table, "Extend 24 hours…")
+        look(page, "extend, asked first", findings)
+        asked = page.inner_text("#content-main")
+        assert phase.name in asked and "new deadline" in asked.lower()
+        page.get_by_role("button", name="Yes, extend by 24 hours").click()
+        page.wait_for_url(f"**{reverse('admin:leagues_league_console', args=[league.pk])}**")
         assert messages_on(page) == [f"Extended 1: {first}."]
+        assert Phase.objects.get(pk=phase.pk).deadline == deadline + timedelta(hours=24)
         press(page, page.locator("table.console-tables tbody tr").first, "Pause")
         assert messages_on(page) == [f"Paused 1: {first}."]
         press(page, page.locator("table.console-tables tbody tr").first, "Resume")

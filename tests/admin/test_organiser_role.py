@@ -12,15 +12,9 @@ from games.leagues import roles, services
 from games.leagues.models import Membership, Round
 from games.models import Game, Phase, Seat
 from tests.support.leagues import first_game, make_league, open_phase_of, organiser_of, started_round
-from tests.support.organisers import act, said, two_leagues
+from tests.support.organisers import act, answer, said, two_leagues
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-
-
-
-
 
 
 def test_the_organiser_group_has_exactly_the_routine_jobs_permissions():
@@ -42,7 +36,7 @@ def test_an_organiser_draws_extends_pauses_resumes_and_replaces_in_their_league(
     assert reverse("admin:games_game_change", args=[game.pk]) in round_page.content.decode()
     assert client.get(reverse("admin:games_game_change", args=[game.pk])).status_code == 200
     deadline = open_phase_of(game).deadline
-    act(client, "game", "extend_24h", game, app="games")
+    answer(client, act(client, "game", "extend_24h", game, app="games"))
     assert (open_phase_of(game).deadline - deadline).total_seconds() == 24 * 3600
     act(client, "game", "pause", game, app="games")
     game.refresh_from_db()
@@ -81,7 +75,10 @@ def test_an_organiser_reaches_nothing_of_another_organisers_league(client):
         assert client.get(path).status_code == 302, path  # the admin's "no such row": it tells nothing
     assert client.get(reverse("admin:leagues_league_console", args=[theirs.pk])).status_code == 404
     phase = open_phase_of(game)
-    act(client, "game", "extend_72h", game, app="games")
+    asked = act(client, "game", "extend_72h", game, app="games")
+    assert str(game) not in asked.content.decode()  # not on the question: it is not theirs
+    forged = {f"phase_{game.pk}": str(phase.number), f"deadline_{game.pk}": phase.deadline.isoformat()}
+    act(client, "game", "extend_72h", game, app="games", confirmed="yes", **forged)
     act(client, "game", "pause", game, app="games")
     act(client, "game", "resolve_now", game, app="games", confirmed="yes")
     act(client, "league", "draw_round_now", theirs)

@@ -15,7 +15,7 @@ from games.leagues.models import League, Round, Season
 from games.models import Game
 from games.play import organise
 from tests.support.leagues import autopilot, first_game, make_league, organiser_of, started_round
-from tests.support.organisers import act, said
+from tests.support.organisers import act, answer, said
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -129,7 +129,7 @@ def test_round_and_game_actions_say_what_they_did_and_what_they_left(client, toy
     over, running = services.round_games(round_).order_by("pk")
     autopilot(over)
     client.force_login(organiser_of(league))
-    extended = act(client, "round", "extend_24h", round_)
+    extended = answer(client, act(client, "round", "extend_24h", round_))
     assert said(extended) == [
         f"Extended by 24 hours 1: {running}.",
         f"Not extended by 24 hours (1): {over} (the game is over).",

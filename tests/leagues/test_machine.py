@@ -51,6 +51,7 @@ from games.leagues.models import League, Membership, Round, Seating, Substitutio
 from games.leagues.standings import place_points
 from games.models import Game, Order, Phase, Seat
 from games.play import orders, sweep, turns
+from tests.support.organisers import answer
 from tests.support.toy_game.hands import HANDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -114,8 +115,10 @@ class LeagueMachine(RuleBasedStateMachine):
         )
 
     def admin_action(self, model: str, action: str, pk: int, app: str = "leagues", **extra: Any) -> Any:
+        """The action as the organiser presses it: an Extend's question is answered Yes, as the page asks it."""
         form = {"action": action, "_selected_action": [pk], **extra}
-        return self.client.post(reverse(f"admin:{app}_{model}_changelist"), form)
+        page = self.client.post(reverse(f"admin:{app}_{model}_changelist"), form)
+        return answer(self.client, page) if action.startswith("extend_") else page
 
     def running_games(self) -> list[Game]:
         games = Game.objects.filter(league_table__round__season__league=self.league, status__in=RUNNING)

@@ -14,8 +14,9 @@ from icalendar import Calendar
 from games.leagues import services
 from games.leagues.models import Round, Seating, Table
 from games.models import Game, OutboundEmail
-from games.play import orders
+from games.play import orders, organise
 from tests.support.leagues import first_game, make_league, open_phase_of, started_round
+from tests.support.organisers import answer
 from tests.support.phases import headline
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -114,7 +115,8 @@ def test_bulk_actions_extend_pause_and_resume_a_whole_round():
     round_ = started_round(league)
     before = {g.pk: open_phase_of(g).deadline for g in services.round_games(round_)}
     games = list(services.round_games(round_).order_by("pk"))
-    assert services.extend_round(round_, timedelta(hours=24)) == (games, [])
+    shown = {g.pk: organise.Shown(open_phase_of(g).number, before[g.pk]) for g in games}
+    assert services.extend_round(round_, timedelta(hours=24), shown) == (games, [])
     for game in services.round_games(round_):
         assert open_phase_of(game).deadline == before[game.pk] + timedelta(hours=24)
     assert services.pause_round(round_) == (games, [])
@@ -138,7 +140,10 @@ def test_every_league_admin_page_opens_and_the_round_actions_work(organiser):
     assert organiser.get(reverse("admin:leagues_round_change", args=[round_.pk])).status_code == 200
     game = first_game(round_)
     deadline = open_phase_of(game).deadline
-    organiser.post(reverse("admin:leagues_round_changelist"), {"action": "extend_24h", "_selected_action": [round_.pk]})
+    asked = organiser.post(
+        reverse("admin:leagues_round_changelist"), {"action": "extend_24h", "_selected_action": [round_.pk]}
+    )
+    answer(organiser, asked)
     assert open_phase_of(game).deadline == deadline + timedelta(hours=24)
 
 

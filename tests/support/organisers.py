@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from typing import Any
 
 from django.test import Client
@@ -17,6 +19,17 @@ def act(client: Client, model: str, action: str, *rows: Any, app: str = "leagues
     its question); the page it lands on."""
     form = {"action": action, "_selected_action": [row.pk for row in rows], **more}
     return client.post(reverse(f"admin:{app}_{model}_changelist"), form, follow=True)
+
+
+def answer(client: Client, asked: Any, url: str | None = None) -> Any:
+    """Press Yes on an action's question (its page `asked`): post the form's hidden fields as a browser would, to
+    the list it came from; the page it lands on."""
+    html = asked.content.decode()
+    form = next(f for f in re.findall(r"<form method=\"post\".*?</form>", html, re.S) if 'name="confirmed"' in f)
+    fields: dict[str, list[str]] = {}
+    for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form):
+        fields.setdefault(name, []).append(unescape(value))
+    return client.post(url or asked.wsgi_request.path, fields, follow=True)
 
 
 def said(page: Any) -> list[str]:
