@@ -117,6 +117,17 @@ def test_bench_bots_smoke_writes_its_table_into_the_readme(tmp_path):
     assert "| piraeus | 3 | strong vs random | 1 |" in text and said[-1] in text and said[0] != text
 
 
+def test_bench_bots_direct_plays_the_bots_decisions_on_the_engines_reproducibly():
+    """bench/bots.py --direct: whole games of the server's bot decisions without the database; under the
+    iteration cap (the time never runs out first) the same seed gives the same wins."""
+    match = bench_bots.Match("piraeus", ("strong", "easy", "easy"))
+    budget = bench_bots.Budget(600, 2)
+    first = bench_bots.direct(match, games=3, budget=budget, seed=5)
+    assert first.games == 3 and 0 <= first.wins <= 3 and first.decision_seconds is not None
+    assert bench_bots.direct(match, games=3, budget=budget, seed=5).wins == first.wins
+    assert "on the engines alone" in bench_bots.table([first], 3, budget, direct=True)
+
+
 def test_the_win_rates_interval_is_wilsons():
     low, high = bench_bots.wilson(8, 10)
     assert round(low, 3) == 0.490 and round(high, 3) == 0.943
