@@ -242,6 +242,60 @@ def frames_scrolling(page: Page, selector: str) -> list[str]:
     return list(found)
 
 
+def unexplained_marks(page: Page, selector: str = ".board") -> list[str]:
+    """What a newcomer sees on the board under `selector` that no legend explains. The board's legend is its
+    `.legend` list, each item naming the keys it explains (`data-keys="discs route"`); a mark names its key
+    (`data-key="discs"`), and a mark is explained when its nearest keyed element's key is in the legend. A mark is:
+    an SVG shape coloured in its fill or stroke; an HTML element with a coloured border, or a coloured background
+    without a word of its own (a band that reads "Furs" names itself); and any number alone, in SVG or HTML ("5",
+    "#1", "4→6", "G1"), outside a table cell (its column's heading names it). Coloured: at least 40 apart between
+    its strongest and weakest channel (greys, creams and paper tints are not). An element marked
+    `data-decoration` is a box's frame, not a symbol. Each is "a <what> (key 'k' not in the legend | no key)"."""
+    found = page.evaluate(
+        r"""root => {
+            if (!root) return [];
+            const legend = new Set([...root.querySelectorAll('.legend [data-keys]')]
+                .flatMap(item => item.dataset.keys.split(/\s+/)));
+            const coloured = value => {
+                const rgb = (value || '').match(/rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?/);
+                if (!rgb || (rgb[4] !== undefined && +rgb[4] === 0)) return false;
+                const channels = [+rgb[1], +rgb[2], +rgb[3]];
+                return Math.max(...channels) - Math.min(...channels) >= 40;
+            };
+            const sign = '[#\\d\\s\\-\\u2013\\u2192+\\u00d7\\u00b7.,/]*';  // digits, #, -, →, ×, ·
+            const number = new RegExp(`^(?:${sign}\\d${sign}|[A-Z]\\d+)$`);
+            const found = [];
+            const judge = (el, what) => {
+                if (el.closest('.legend, [data-decoration]')) return;
+                const keyed = el.closest('[data-key]');
+                if (!keyed) found.push(`${what} (no key)`);
+                else if (!legend.has(keyed.dataset.key))
+                    found.push(`${what} (key '${keyed.dataset.key}' not in the legend)`);
+            };
+            for (const el of root.querySelectorAll('*')) {
+                if (!el.checkVisibility() || el.closest('title, style, script')) continue;
+                const style = getComputedStyle(el);
+                const own = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('').trim();
+                const name = `${el.tagName.toLowerCase()} '${el.textContent.trim().slice(0, 30)}'`;
+                if (el instanceof SVGGeometryElement) {
+                    const colour = [style.fill, style.stroke].find(coloured);
+                    if (colour) judge(el, `${el.tagName} coloured ${colour}`);
+                } else if (!(el instanceof SVGElement)) {
+                    const sides = ['Top', 'Right', 'Bottom', 'Left'].filter(side =>
+                        parseFloat(style[`border${side}Width`]) >= 2 && coloured(style[`border${side}Color`]));
+                    if (sides.length) judge(el, `${name} bordered in ${style[`border${sides[0]}Color`]}`);
+                    else if (coloured(style.backgroundColor) && !/\p{L}{2}/u.test(el.textContent))
+                        judge(el, `${name} on ${style.backgroundColor}`);
+                }
+                if (own && number.test(own) && !el.closest('td, th')) judge(el, `number '${own}'`);
+            }
+            return [...new Set(found)];
+        }""",
+        page.query_selector(selector),
+    )
+    return list(found)
+
+
 def broken_words(page: Page, selector: str = "body") -> list[str]:
     """The words under `selector` that wrap inside themselves ("Hambu|rg"): a word's text spans two lines.
     A word is what lies between spaces, hyphens and slashes, where a line may break."""
