@@ -13,7 +13,7 @@ SERVICES = $(shell $(PYTHON) -c "import socket,sys; \
 	print(('DATABASE_URL=postgres://postgres@127.0.0.1:5432/pbem ' if up(5432) else '') + \
 	('CELERY_BROKER_URL=redis://127.0.0.1:6379/14' if up(6379) else ''))" 2>/dev/null)
 
-.PHONY: run test lint types pytest screenshots bench bench-bots bench-hooks bench-leagues bench-scale bench-workers bench-faults clean venv
+.PHONY: run test lint types pytest messages compiled screenshots bench bench-bots bench-hooks bench-leagues bench-scale bench-workers bench-faults clean venv
 
 venv: $(STAMP)
 $(STAMP): requirements.txt
@@ -22,10 +22,22 @@ $(STAMP): requirements.txt
 	$(BIN)/python -m pip install -q -r requirements.txt
 	touch $(STAMP)
 
+# The German and French catalogues (locale/ and each engine's games/engines/<slug>/locale/) brought up to date with
+# the code (games/management/commands/makemessages.py: sorted, unwrapped, no dates, so two people's changes merge
+# in git), then compiled. The compiled .mo files are not kept in git (binary files do not merge): `compiled` makes
+# them before the tests and the demo, and a deployment runs compilemessages as it runs collectstatic.
+messages: venv
+	$(BIN)/python manage.py makemessages
+	$(MAKE) --no-print-directory compiled
+
+COMPILE_IGNORE = -i .venv -i var -i node_modules
+compiled: venv
+	$(BIN)/python manage.py compilemessages -v 0 $(COMPILE_IGNORE)
+
 # The demo is development: DEBUG=1 (debug pages, the /outbox/ page), http on this machine.
 DEMO_ENV = DEBUG=1 SITE_URL=$${SITE_URL:-http://$(HOST)}
 
-run: venv
+run: venv compiled
 	$(DEMO_ENV) $(BIN)/python manage.py migrate -v 0
 	$(DEMO_ENV) $(BIN)/python manage.py createcachetable
 	$(DEMO_ENV) $(BIN)/python manage.py demo
@@ -44,7 +56,7 @@ types: venv
 # runs out of tests takes half of what the other has left, so both end together.
 PYTEST_WORKERS ?= 2
 
-pytest: venv
+pytest: venv compiled
 	env $(if $(DATABASE_URL),,$(filter DATABASE_URL=%,$(SERVICES))) \
 	    $(if $(CELERY_BROKER_URL),,$(filter CELERY_BROKER_URL=%,$(SERVICES))) \
 	    $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)

@@ -86,6 +86,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The page's language: the signed-in player's choice, else the switcher's cookie, else Accept-Language, else
+    # English (games/incoming/middleware.py); after the session, before anything that renders.
+    "games.incoming.middleware.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "games.incoming.middleware.PlayerTimeZoneMiddleware",
@@ -143,7 +146,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-LANGUAGE_CODE = "en-gb"
+# English, German and French (issue 40). English is the source language and the default; the catalogues are
+# locale/<code>/ (the pages, the emails, the apps) and each engine's games/engines/<slug>/locale/ (what the game
+# says), compiled at install time (`make messages` writes them; docs/translators.md).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"] + sorted((BASE_DIR / "games" / "engines").glob("*/locale"))
+# British English dates and numbers for "en" ("7 Dec 2026", 24-hour times), as the site wrote before it spoke
+# more than English; German and French use Django's own formats (pbem/formats/).
+FORMAT_MODULE_PATH = ["pbem.formats"]
+# The switcher's cookie (Django's set_language) lasts a year, as Django's default; not readable by scripts.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

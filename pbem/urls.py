@@ -10,6 +10,8 @@ admin.site.site_title = "pbem"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Django's set_language (POST): the language switcher of base.html, for anyone not signed in.
+    path("i18n/", include("django.conf.urls.i18n")),
     # Provider webhooks: inbound replies through games/incoming/mail/webhooks.py's wrappers, first; tracking as anymail
     # routes it.
     path("anymail/", include(inbound_urlpatterns())),

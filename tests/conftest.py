@@ -21,6 +21,7 @@ from urllib.parse import urlparse
 
 import pytest
 import redis
+from django.conf import settings as django_settings
 from django.db import connection
 from django.db.backends.postgresql.operations import DatabaseOperations
 from django.test.signals import template_rendered
@@ -47,6 +48,16 @@ from tests.support.workers import worker, workers  # noqa: F401
 RABBITMQ_URL = os.environ.get("PBEM_TEST_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:5672/")
 
 
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The catalogues compiled when a .po is newer than its .mo (`make pytest` compiles them too; a bare pytest
+    run would otherwise test yesterday's translations). Once, in the controlling process, before the workers."""
+    if getattr(config, "workerinput", None) is None and shutil.which("msgfmt"):
+        for po in (po for folder in django_settings.LOCALE_PATHS for po in Path(folder).glob("*/LC_MESSAGES/*.po")):
+            mo = po.with_suffix(".mo")
+            if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+                subprocess.run(["msgfmt", "--check-format", "-o", str(mo), str(po)], check=True)
 
 
 def worker_number(config: pytest.Config) -> int:

@@ -42,7 +42,8 @@ def hook_disabled(hook: Hook, reason: str) -> bool:
         "reason": reason,
         "link": settings.SITE_URL + where,
     }
-    rendered = messages.render(f"emails/{DISABLED}", context, messages.zone_of(zone))
+    language = messages.language_of(hook.player) if hook.player_id else None  # an organiser's: the active one
+    rendered = messages.render(f"emails/{DISABLED}", context, messages.zone_of(zone), language=language)
     HookEmail.objects.create(
         hook=hook,
         player_id=hook.player_id,
@@ -66,7 +67,8 @@ def send_pending() -> int:
             if not mailpolicy.allows(row.player, Need.PLAY):
                 yield outbox.Outgoing([row.pk], None)
                 continue
-            rendered = messages.Rendered(row.subject, row.text, row.html)
+            language = messages.language_of(row.player) if row.player is not None else ""
+            rendered = messages.Rendered(row.subject, row.text, row.html, language=language)
             thread = messages.Thread(messages.message_id(f"pbem.hook-email.{row.pk}"))
             yield outbox.Outgoing([row.pk], messages.compose(rendered, row.to, kind=row.kind, thread=thread))
 

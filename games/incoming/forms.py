@@ -10,6 +10,8 @@ from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from games.incoming import ranked
@@ -160,21 +162,42 @@ class OrderForm(StepsForm):
 
 
 class PlayerSettingsForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(choices=sorted((z, z) for z in available_timezones()))
+    time_zone = forms.ChoiceField(
+        label=gettext_lazy("Time zone"), choices=sorted((z, z) for z in available_timezones())
+    )
+    # Each language by its own name (settings.LANGUAGES), so a reader finds theirs whatever the page speaks now.
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language"),
+        choices=settings.LANGUAGES,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy("Of these pages and of every email we send you."),
+        required=False,  # a form sent without it (a client older than the field) keeps the language as it was
+    )
 
     class Meta:
         model = Player
-        fields = ["name", "time_zone", "notify"]
-        labels = {"notify": "Email me"}
+        fields = ["name", "language", "time_zone", "notify"]
+        labels = {"name": gettext_lazy("Name"), "notify": gettext_lazy("Email me")}
         # Buttons, not a drop-down: a phone cuts a drop-down's chosen text to its width, and these are long.
         widgets = {"notify": forms.RadioSelect}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Not chosen yet: the language these pages speak now is the one to keep.
+        if not self.instance.language:
+            self.initial["language"] = translation.get_language()
+
+    def clean_language(self) -> str:
+        return str(self.cleaned_data.get("language") or self.instance.language)
 
 
 class AddressForm(forms.Form):
     address = forms.EmailField(
-        label="Your address",
-        help_text="Keep it to confirm it is right, or type a new one: we email a link to it, and the new "
-        "address is used once you open that link.",
+        label=gettext_lazy("Your address"),
+        help_text=gettext_lazy(
+            "Keep it to confirm it is right, or type a new one: we email a link to it, and the new address is used "
+            "once you open that link."
+        ),
     )
 
 

@@ -24,7 +24,7 @@ from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from games.incoming.middleware import SESSION_TIME_ZONE
+from games.incoming.middleware import SESSION_ACCOUNT, SESSION_LANGUAGE, SESSION_TIME_ZONE, browser_language
 from games.models import Player, Seat, unique_row, with_open_phase
 from games.outgoing import mailpolicy
 from games.outgoing.dispatch import SEND_SIGN_IN_LINK, after_commit
@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 SESSION_SEATS = "pbem_seats"
 # Where grants are kept: the seats', and each plug-in's own (`grant_key`).
 GRANT_KEYS = {SESSION_SEATS}
-SESSION_ACCOUNT = "pbem_account"
 MAX_GRANTS = 30  # a session is a cookie's worth of rows: keep the latest links opened
 
 Entry = dict[str, Any]
@@ -61,6 +60,12 @@ def _enter(request: HttpRequest, player: Player, key: str = SESSION_SEATS) -> No
     if player.pk not in present and (not account or account["p"] != player.pk):
         request.session.cycle_key()
     request.session[SESSION_TIME_ZONE] = player.time_zone
+    if not player.language and (asked := browser_language(request)):
+        # Not chosen yet: the language this browser asks for, until the player chooses on My games. Only if still
+        # unchosen (a choice made meanwhile in another browser stays).
+        Player.objects.filter(pk=player.pk, language="").update(language=asked)
+        player.language = asked
+    request.session[SESSION_LANGUAGE] = player.language
 
 
 def _add(request: HttpRequest, key: str, entry: Entry, same: str) -> None:
@@ -182,9 +187,10 @@ def sign_out_everywhere(request: HttpRequest, player: Player) -> None:
 # --- Sign-in links ---------------------------------------------------------------------------------
 
 
-def email_sign_in_link(address: str) -> None:
+def email_sign_in_link(address: str, language: str | None = None) -> None:
     """Email a sign-in link to `address` if it is a player's, within the address's quota. Returns nothing
-    and the page says the same either way: the form must not tell who plays here."""
+    and the page says the same either way: the form must not tell who plays here. `language`: the one the asking
+    browser named, which becomes the player's if they have not chosen one (the email is in it)."""
     now = timezone.now()
     with transaction.atomic():
         player = unique_row(Player.objects.select_for_update().filter(email=address.strip().lower()))
@@ -194,7 +200,9 @@ def email_sign_in_link(address: str) -> None:
             log.info("sign-in link for player %s not sent: over the quota", player.pk)
             return
         player.sign_in_sent_at = now
-        player.save(update_fields=["sign_in_quota_at", "sign_in_sent_at"])
+        if not player.language and language:
+            player.language = language
+        player.save(update_fields=["sign_in_quota_at", "sign_in_sent_at", "language"])
         after_commit(SEND_SIGN_IN_LINK, player.pk)
 
 

@@ -21,10 +21,12 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils import translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy
 
 from games.incoming import sessions
+from games.incoming.middleware import browser_language
 from games.models import Player
 from games.outgoing.dispatch import SEND_SIGN_UP_LINK, after_commit
 from games.outgoing.links import LinkError, read_sign_up_token
@@ -49,7 +51,7 @@ def email_link(request: HttpRequest, address: str) -> None:
     within its limits. Returns nothing: the page says the same whatever happened."""
     address = address.strip().lower()
     if Player.objects.filter(email=address).exists():
-        sessions.email_sign_in_link(address)
+        sessions.email_sign_in_link(address, browser_language(request))
         return
     client = get_client_ip_address(request) or ""
     if not take("client", client, settings.PBEM_SIGN_UPS_PER_CLIENT, PER_CLIENT) or not take(
@@ -57,7 +59,7 @@ def email_link(request: HttpRequest, address: str) -> None:
     ):
         log.info("sign-up link not sent: over a limit")
         return
-    after_commit(SEND_SIGN_UP_LINK, address)
+    after_commit(SEND_SIGN_UP_LINK, address, translation.get_language())  # the email in this page's language
 
 
 USED = gettext_lazy(

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -19,7 +20,7 @@ from games import extensions
 from games.engines import all_engines, board_templates, get_engine
 from games.incoming import account, drafts, review, sessions, signup
 from games.incoming.forms import AddressForm, OrderForm, PlayerSettingsForm, SignInForm, SignUpForm
-from games.incoming.middleware import SESSION_TIME_ZONE
+from games.incoming.middleware import SESSION_LANGUAGE, SESSION_TIME_ZONE
 from games.incoming.sessions import seat_of
 from games.models import Game, Order, Phase, Player, Seat, unique_row
 from games.outgoing import facts, mailpolicy
@@ -189,8 +190,11 @@ def my_games(request: HttpRequest) -> HttpResponse:
     seats = list(Seat.objects.filter(player=player).select_related("game", "player").order_by("-game__pk"))
     settings_form = PlayerSettingsForm(request.POST or None, instance=player)
     if request.method == "POST" and settings_form.is_valid():
-        request.session[SESSION_TIME_ZONE] = settings_form.save().time_zone
-        messages.success(request, "Settings saved.")
+        saved = settings_form.save()
+        request.session[SESSION_TIME_ZONE] = saved.time_zone
+        request.session[SESSION_LANGUAGE] = saved.language
+        translation.activate(saved.language)  # the next page's message already in the language chosen
+        messages.success(request, _("Settings saved."))
         return redirect("games-mine")
     context = {
         "rows": _rows(seats),

@@ -117,13 +117,13 @@ def queue(league: League, kind: str, context: dict[str, Any], *, player: Player 
     thread, subject = thread_of(league, kind, context)
     zone = messages.zone_of(player.time_zone if player else None)
     # Kept without its thread's subject and headline, as a digest shows it; both are added when sent alone.
-    rendered = messages.render(f"emails/leagues/{kind}", context, zone)
+    rendered = messages.render(f"emails/leagues/{kind}", context, zone, language=messages.language_of(player))
     LeagueEmail.objects.create(
         league=league,
         player=player,
         to=to,
         kind=kind,
-        subject=messages.render_line(subject, {**context, "headline": rendered.subject}, zone)[:250],
+        subject=messages.render_line(subject, {**context, "headline": rendered.subject}, zone, rendered.language)[:250],
         headline=rendered.subject[:250],
         text=rendered.text,
         html=rendered.html,
@@ -184,10 +184,12 @@ def send_pending() -> int:
 def compose(row: LeagueEmail) -> Any:
     """The row's message in its reader's thread. Rows kept before headlines were kept carry their subject
     as it was sent then."""
+    language = messages.language_of(row.player)
     if row.headline:
-        rendered = messages.headlined(messages.Rendered(row.headline, row.text, row.html), row.subject)
+        headline = messages.Rendered(row.headline, row.text, row.html, language=language)
+        rendered = messages.headlined(headline, row.subject)
     else:
-        rendered = messages.Rendered(row.subject, row.text, row.html)
+        rendered = messages.Rendered(row.subject, row.text, row.html, language=language)
     thread = messages.Thread(messages.message_id(f"pbem.league.{row.pk}"), root=thread_root(row))
     return messages.compose(
         rendered, row.to, kind=row.kind, thread=thread, declinable_by=row.player if row.declinable else None
@@ -238,7 +240,10 @@ def send_digests(now: datetime | None = None) -> int:
             news = [DigestItem(subject=row.headline or row.subject, text=row.text, html=row.html) for row in items]
             context = {"items": news, "player": addressee(player), "now": now}
             zone = messages.zone_of(player.time_zone if player else None)
-            rendered = messages.render("emails/leagues/digest", context, zone, thread_subject=DIGEST_SUBJECT)
+            language = messages.language_of(player)
+            rendered = messages.render(
+                "emails/leagues/digest", context, zone, thread_subject=DIGEST_SUBJECT, language=language
+            )
             sent = LeagueEmail.objects.filter(to=to, digest=True, status=LeagueEmail.Status.SENT).exclude(message_id="")
             root = sent.order_by("pk").values_list("message_id", flat=True).first()
             thread = messages.Thread(messages.message_id(f"pbem.digest.{items[0].pk}"), root=root)

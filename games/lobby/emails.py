@@ -60,7 +60,10 @@ def queue(table: Table, kind: str, player: Player | None, invitation: Invitation
             "decline_url": links.decline_url(invitation),
         }
     zone = messages.zone_of(player.time_zone if player is not None else table.time_zone)
-    rendered = messages.render(f"emails/lobby/{kind.removeprefix('lobby-')}", context, zone)
+    # A newcomer (no player yet) reads the inviter's language: whoever invites them most likely shares it.
+    reader = player or (invitation.inviter if invitation is not None else None)
+    language = messages.language_of(reader)
+    rendered = messages.render(f"emails/lobby/{kind.removeprefix('lobby-')}", context, zone, language=language)
     LobbyEmail.objects.create(
         table=table,
         invitation=invitation,
@@ -96,7 +99,8 @@ def compose(row: LobbyEmail) -> Any:
             "List-Unsubscribe": f"<{links.decline_url(row.invitation)}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
-    rendered = messages.Rendered(row.subject, row.text, row.html)
+    reader = row.player or (row.invitation.inviter if row.invitation is not None else None)
+    rendered = messages.Rendered(row.subject, row.text, row.html, language=messages.language_of(reader))
     metadata = {"lobby_email": str(row.pk)}
     return messages.compose(rendered, row.to, kind=row.kind, thread=thread, headers=headers, metadata=metadata)
 
@@ -110,7 +114,7 @@ def send_pending() -> int:
     """Send every pending lobby email (a row nobody wants any more is marked skipped)."""
     rows = list(
         LobbyEmail.objects.filter(status=LobbyEmail.Status.PENDING)
-        .select_related("player", "invitation")
+        .select_related("player", "invitation__inviter")
         .order_by("pk")
     )
 

@@ -25,17 +25,20 @@ class Player(models.Model):
     email = models.EmailField(unique=True)
     name = models.CharField(max_length=80, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC")
+    # The language of the player's pages and emails (settings.LANGUAGES' codes); blank until the browser's first
+    # asks for one of ours (games/incoming/sessions.py) or the player chooses on My games. Blank reads English.
+    language = models.CharField(max_length=8, blank=True, default="")
 
     class Notify(models.TextChoices):
         # The default since issue 15: the least mail that lets a player play. "all" was the default before;
         # the migration that changed it left existing rows as they were (README, "Emails a player gets").
-        OWED = "owed", "only when I owe an order, and when a game ends"
-        ALL = "all", "every phase"
+        OWED = "owed", _("only when I owe an order, and when a game ends")
+        ALL = "all", _("every phase")
 
     class MailProblem(models.TextChoices):
-        NONE = "", "none"
-        BOUNCED = "bounced", "bounced (hard): nothing is sent, seats play their default orders"
-        COMPLAINED = "complained", "marked as spam: only emails asking for an owed order are sent"
+        NONE = "", _("none")
+        BOUNCED = "bounced", _("bounced (hard): nothing is sent, seats play their default orders")
+        COMPLAINED = "complained", _("marked as spam: only emails asking for an owed order are sent")
 
     notify = models.CharField(max_length=8, choices=Notify.choices, default=Notify.OWED)
     # What the mail provider told us of the address (games/incoming/mail/bounces.py), and when and why; cleared when the
@@ -68,9 +71,9 @@ class Player(models.Model):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active"
-        PAUSED = "paused"
-        FINISHED = "finished"
+        ACTIVE = "active", _("Active")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
 
     engine = models.SlugField(max_length=32)
     title = models.CharField(max_length=120, blank=True)

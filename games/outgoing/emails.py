@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
 from django.urls import reverse
+from django.utils import translation
 from django.utils.crypto import salted_hmac
 
 from games import extensions
@@ -100,29 +101,42 @@ class Batch:
     seats: list[Seat]  # read only when needed: the final standings' names, the names the apps' sections show
     current: Phase
     events: list[Line]
-    facts: GameFacts
-    phases: dict[int, PhaseFacts]  # phase id -> its facts, built once for every reader
+    # Each reader's email is in their language (Player.language): what all readers share is built and rendered once
+    # per language, not once per reader. The public facts (games/outgoing/facts.py), by language:
+    facts_by_language: dict[str, GameFacts]
+    phases: dict[tuple[str, int], PhaseFacts]  # (language, phase id) -> its facts, built once for its readers
     # The board's parts every reader sees alike ({% shared %}, games/templatetags/shared_board.py) are rendered
-    # from the spectator's view, once for the batch's readers in one time zone.
+    # from the spectator's view, once for the batch's readers in one time zone and language.
     public_view: dict[str, Any]
     shared_renders: dict[Any, str]
     roots: dict[str, str]  # address -> Message-ID of the game's first email sent to it
     # What each app's section of the turn emails gathered for this game (games/extensions.py, turn_email).
     sections: tuple[tuple[EmailSection, Any], ...]
     emailed_upto: dict[int, int] = field(default_factory=dict)  # seat id -> events_upto of what this sender sent
-    # What every reader's email shows alike, rendered once: the thread's subject (the game's name), the links to
-    # My games and to the game's guide.
-    shared: dict[str, str] = field(default_factory=dict)
+    # What every reader's email in one language shows alike, rendered once: the thread's subject (the game's
+    # name), the links to My games and to the game's guide.
+    shared: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def once(self, name: str, make: Callable[[], str]) -> str:
-        if name not in self.shared:
-            self.shared[name] = make()
-        return self.shared[name]
+        """`make()` for the first reader in the active language; the same for the others in it."""
+        key = (translation.get_language() or "", name)
+        if key not in self.shared:
+            self.shared[key] = make()
+        return self.shared[key]
+
+    @property
+    def facts(self) -> GameFacts:
+        """The game's public facts in the active language, built for its first reader in it."""
+        language = translation.get_language() or ""
+        if language not in self.facts_by_language:
+            self.facts_by_language[language] = game_facts(self.game, self.engine, self.seats)
+        return self.facts_by_language[language]
 
     def phase(self, phase: Phase) -> PhaseFacts:
-        if phase.pk not in self.phases:
-            self.phases[phase.pk] = phase_facts(phase)
-        return self.phases[phase.pk]
+        key = (translation.get_language() or "", phase.pk)
+        if key not in self.phases:
+            self.phases[key] = phase_facts(phase)
+        return self.phases[key]
 
     def since(self, row: OutboundEmail) -> int:
         """The log's length at the seat's last email sent before this one: its news are the lines after it."""
@@ -217,7 +231,7 @@ def load_batches(rows: Sequence[OutboundEmail]) -> dict[int, Batch]:
             seats=seats.get(game_id, []),
             current=current[game_id],
             events=events.get(game_id, []),
-            facts=game_facts(game, engine, seats.get(game_id, [])),
+            facts_by_language={},
             phases={},
             public_view=engine.view(game.state, None),
             shared_renders={},
@@ -288,13 +302,17 @@ def build(row: OutboundEmail) -> EmailMultiAlternatives:
 
 
 def build_with_sections(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlternatives, list[Told]]:
-    """The message, and the apps' sections it shows (each told once the message went out)."""
-    sections = sections_of(row, batch)
-    context = _context(row, batch, [section for section, _ in sections])
-    zone = messages.zone_of(row.seat.player.time_zone if row.seat.player else None)
-    # The thread's subject names the game alone: the same for every reader, whatever their time zone.
-    subject = batch.once("subject", lambda: messages.render_line(GAME_SUBJECT, {"game": batch.facts}, zone))
-    rendered = messages.headlined(messages.render(f"emails/{row.kind}", context, zone), subject)
+    """The message, and the apps' sections it shows (each told once the message went out), in its reader's
+    language (Content-Language says which)."""
+    language = messages.language_of(row.seat.player)
+    with translation.override(language):
+        sections = sections_of(row, batch)
+        context = _context(row, batch, [section for section, _ in sections])
+        zone = messages.zone_of(row.seat.player.time_zone if row.seat.player else None)
+        # The thread's subject names the game alone: the same for every reader in a language, whatever their zone.
+        subject = batch.once("subject", lambda: messages.render_line(GAME_SUBJECT, {"game": batch.facts}, zone))
+        rendered = messages.render(f"emails/{row.kind}", context, zone, language=language)
+    rendered = messages.headlined(rendered, subject)
     message = messages.compose(
         rendered,
         row.to,
@@ -409,13 +427,16 @@ def send_sign_in_link(player_id: int) -> bool:
     if player is None:  # used already (or never asked for): nothing to send
         return False
     context = {"player": addressee(player), "link": sign_in_url(player), "minutes": SIGN_IN_MINUTES}
-    rendered = messages.render("emails/sign-in", context, messages.zone_of(player.time_zone))
+    zone, language = messages.zone_of(player.time_zone), messages.language_of(player)
+    rendered = messages.render("emails/sign-in", context, zone, language=language)
     return messages.send_at_once(rendered, player.email, kind="sign-in", player_id=player.pk)
 
 
-def send_sign_up_link(address: str) -> bool:
+def send_sign_up_link(address: str, language: str = "") -> bool:
     """Email an address that is nobody's the link that makes its account (games/incoming/signup.py decided it is
-    due). Sent at once, like a sign-in link: there is no player, and so no row, until the link is used."""
+    due), in the language of the page that asked for it. Sent at once, like a sign-in link: there is no player,
+    and so no row, until the link is used."""
     context = {"link": sign_up_url(address), "minutes": SIGN_IN_MINUTES}
-    rendered = messages.render("emails/sign-up", context, messages.zone_of(None))
+    language = messages.language_of(Player(language=language))
+    rendered = messages.render("emails/sign-up", context, messages.zone_of(None), language=language)
     return messages.send_at_once(rendered, address, kind="sign-up", player_id=0)

@@ -1,10 +1,12 @@
-"""Building a message: a kind's templates rendered in the reader's time zone, and the one place its headers are set.
+"""Building a message: a kind's templates rendered in the reader's language and time zone, and the one place its
+headers are set.
 
-- `render`: a kind's subject, text and HTML templates, rendered once in the reader's time zone; with a
+- `render`: a kind's subject, text and HTML templates, rendered once in the reader's language (`language_of`:
+  their choice, else English) and time zone, dates and numbers formatted for the language; with a
   thread's subject, the kind's own subject becomes the headline: the body's first line (also the preview line
   mail clients show after the subject: there is no hidden preheader repeating it, which spam filters score);
 - `compose`: the message, and the one place its headers are set (Message-ID at the site's domain,
-  Auto-Submitted, the thread's References);
+  Auto-Submitted, the thread's References, Content-Language);
 - `send_at_once`: what a person just asked for (a sign-in link), sent now rather than through an outbox.
 
 Every outbox (games/outgoing/outbox.py) builds its messages here."""
@@ -22,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
@@ -45,6 +47,17 @@ def zone_of(name: str | None) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
+def language_of(player: Player | None) -> str:
+    """The language a player's emails are written in: their choice (Player.language), else English."""
+    code = player.language if player is not None else ""
+    if code:
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            pass
+    return str(settings.LANGUAGE_CODE)
+
+
 def message_id(local: str | None = None) -> str:
     """A Message-ID at the site's domain: `local` names it (a row's), or it is unique."""
     return f"<{local or 'pbem.' + uuid.uuid4().hex}@{mail_domain()}>"
@@ -56,24 +69,33 @@ class Rendered:
     text: str
     html: str
     headline: str = ""  # what this email says in a line, when its subject is its thread's
+    language: str = ""  # what it is written in (Content-Language); "" for the language active when composed
 
 
 HEADLINE_HTML = '<p style="margin:0 0 12px;font-weight:bold;">{}</p>'
 
 
-def render(templates: str, context: dict[str, Any], zone: ZoneInfo, thread_subject: str | None = None) -> Rendered:
+def render(
+    templates: str,
+    context: dict[str, Any],
+    zone: ZoneInfo,
+    thread_subject: str | None = None,
+    language: str | None = None,
+) -> Rendered:
     """A kind's three templates, `<templates>-subject.txt`, `-body.txt` and `-body.html` (e.g.
-    "emails/reminder"), with datetimes shown in the reader's `zone`. The subject is one line.
+    "emails/reminder"), in the reader's `language` (`language_of`; the active one if None), with datetimes shown
+    in the reader's `zone`. The subject is one line.
 
     With `thread_subject` (a template), the message's subject is the thread's, the same for every email of
     the thread (mail clients that thread by subject keep them together), and the kind's own subject, what
     changes from one email to the next, becomes the headline (`headlined`)."""
-    with timezone.override(zone):
+    language = language or translation.get_language() or str(settings.LANGUAGE_CODE)
+    with timezone.override(zone), translation.override(language):
         subject = " ".join(render_to_string(f"{templates}-subject.txt", context).split())
         text = render_to_string(f"{templates}-body.txt", context)
         html = spaced(render_to_string(f"{templates}-body.html", context))
-    rendered = Rendered(subject=subject, text=text, html=html)
-    return headlined(rendered, render_line(thread_subject, context, zone)) if thread_subject else rendered
+    rendered = Rendered(subject=subject, text=text, html=html, language=language)
+    return headlined(rendered, render_line(thread_subject, context, zone, language)) if thread_subject else rendered
 
 
 # A closing cell, row, list item or block directly followed by the next tag: a newline between them changes
@@ -90,9 +112,9 @@ def spaced(html: str) -> str:
     return SPAN_ENDS.sub("</span> ", BLOCK_ENDS.sub("\\1\n", html))
 
 
-def render_line(template: str, context: dict[str, Any], zone: ZoneInfo) -> str:
-    """A one-line template (a subject), in the reader's zone."""
-    with timezone.override(zone):
+def render_line(template: str, context: dict[str, Any], zone: ZoneInfo, language: str | None = None) -> str:
+    """A one-line template (a subject), in the reader's zone and language (the active one if None)."""
+    with timezone.override(zone), translation.override(language or translation.get_language()):
         return " ".join(render_to_string(template, context).split())
 
 
@@ -105,6 +127,7 @@ def headlined(rendered: Rendered, thread_subject: str) -> Rendered:
         text=f"{headline}\n\n{rendered.text}",
         html=with_headline(rendered.html, headline),
         headline=headline,
+        language=rendered.language,
     )
 
 
@@ -137,11 +160,13 @@ def compose(
     declinable_by: Player | None = None,
 ) -> EmailMultiAlternatives:
     """The message for one reader: the text body with the HTML, if any, as its alternative. Every header a
-    message carries is set here: its Message-ID at the site's domain, `Auto-Submitted` (RFC 3834:
+    message carries is set here: its Message-ID at the site's domain, `Content-Language` (RFC 3282: the language
+    it was rendered in), `Auto-Submitted` (RFC 3834:
     "auto-generated" for notifications, "auto-replied" for receipts), the thread's References, any `headers`
     a caller adds, and for news its reader may decline (`declinable_by`) the one-click unsubscribe
     (games/outgoing/mailpolicy.py)."""
-    fixed = {"Message-ID": thread.message_id, "Auto-Submitted": auto}
+    language = rendered.language or translation.get_language() or str(settings.LANGUAGE_CODE)
+    fixed = {"Message-ID": thread.message_id, "Auto-Submitted": auto, "Content-Language": language}
     if thread.root and thread.root != thread.message_id:
         fixed |= {"References": thread.root, "In-Reply-To": thread.root}
     headers = {**fixed, **(headers or {}), **mailpolicy.unsubscribe_headers(declinable_by)}
@@ -153,7 +178,8 @@ def compose(
         headers=headers,
     )
     if rendered.html:
-        message.attach_alternative(framed(rendered.html, rendered.subject), "text/html")
+        with translation.override(language):  # the frame's <html lang>
+            message.attach_alternative(framed(rendered.html, rendered.subject), "text/html")
     # anymail extensions: providers that support them record the kind (and the row) for webhooks.
     message.tags = [kind]  # type: ignore[attr-defined]
     if metadata:

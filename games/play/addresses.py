@@ -63,7 +63,8 @@ def send_confirmation(player_id: int) -> bool:
     if player is None:
         return False
     context = {"player": addressee(player), "link": confirmation_url(player), "hours": LINK_HOURS}
-    rendered = messages.render("emails/address-confirm", context, messages.zone_of(player.time_zone))
+    zone, language = messages.zone_of(player.time_zone), messages.language_of(player)
+    rendered = messages.render("emails/address-confirm", context, zone, language=language)
     return messages.send_at_once(rendered, player.new_email, kind="address", player_id=player.pk)
 
 

@@ -45,8 +45,8 @@ def send_sign_in_link_task(player_id: int) -> bool:
 
 
 @shared_task(name=routed(dispatch.SEND_SIGN_UP_LINK, Queue.EMAIL))
-def send_sign_up_link_task(address: str) -> bool:
-    return emails.send_sign_up_link(address)
+def send_sign_up_link_task(address: str, language: str = "") -> bool:
+    return emails.send_sign_up_link(address, language)
 
 
 @shared_task(name=routed(dispatch.SEND_RECEIPTS, Queue.EMAIL))

@@ -100,7 +100,8 @@ def build(
     }
     # The one mail pipeline's rendering and composing (games/outgoing/messages.py), in the reader's zone. Sending is
     # _send_to's and send_digests': under the reader's Mailbox lock, marking what it shows seen.
-    rendered = messages.render(f"emails/{kind}", context, messages.zone_of(seat.player.time_zone))
+    zone, language = messages.zone_of(seat.player.time_zone), messages.language_of(seat.player)
+    rendered = messages.render(f"emails/{kind}", context, zone, language=language)
     # A message email belongs to the reader's thread of its game (its first email sent to them); a digest,
     # of several games, starts its own.
     to = seat.player.email

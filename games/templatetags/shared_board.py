@@ -6,7 +6,8 @@ part in `{% shared %}`. Its content is rendered in a context of its own holding 
 view of the game (the engine's view for no seat), so it cannot show anything of the reader's: what it
 renders may go to every reader. The email batch (games/outgoing/emails.py) hands the templates that view as
 `public_view` and a dict, `shared_renders`, that keeps each part's output for the next reader in the same
-time zone. Without them (a template rendered outside a batch), the part is rendered for the reader as usual.
+time zone and language. Without them (a template rendered outside a batch), the part is rendered for the reader as
+usual.
 A part must therefore read only what the spectator's view holds as the reader's does; tests/outgoing/test_boards.py
 checks every board's emails against the same emails rendered with no part shared, byte for byte.
 """
@@ -18,7 +19,7 @@ import itertools
 from django import template
 from django.template.base import Node, NodeList, Parser, Token
 from django.template.context import Context
-from django.utils import timezone
+from django.utils import timezone, translation
 
 register = template.Library()
 
@@ -35,8 +36,15 @@ class SharedNode(Node):
         public, renders = context.get("public_view"), context.get("shared_renders")
         if public is None or renders is None:
             return str(self.nodelist.render(context))
-        # Datetimes show in the active zone and numbers by the context's settings: part of what was rendered.
-        key = (self.part, timezone.get_current_timezone_name(), context.autoescape, context.use_l10n)
+        # Datetimes show in the active zone, words in the active language and numbers by the context's settings:
+        # part of what was rendered.
+        key = (
+            self.part,
+            timezone.get_current_timezone_name(),
+            translation.get_language(),
+            context.autoescape,
+            context.use_l10n,
+        )
         if key not in renders:
             renders[key] = self.nodelist.render(context.new({"view": public}))
         return str(renders[key])

@@ -45,8 +45,9 @@ def _queue(game: Game, proposal: Proposal, kind: str, seats: list[Seat], context
             "link": game_link(seat, game) + "#votes",  # the page's vote box (templates/votes/_panel.html)
             "guide_url": settings.SITE_URL + reverse("games-rules", args=[game.engine]) + "#" + GUIDE_SECTION,
         }
+        zone, language = messages.zone_of(player.time_zone), messages.language_of(player)
         rendered = messages.render(
-            f"emails/votes/{kind}", reader, messages.zone_of(player.time_zone), thread_subject=GAME_SUBJECT
+            f"emails/votes/{kind}", reader, zone, thread_subject=GAME_SUBJECT, language=language
         )
         rows.append(
             VoteEmail(
@@ -92,7 +93,7 @@ def send_pending() -> int:
             continue
         if row.game_id not in roots:
             roots[row.game_id] = first_sent(row.game_id, {r.to for r in rows if r.game_id == row.game_id})
-        rendered = messages.Rendered(row.subject, row.text, row.html, row.headline)
+        rendered = messages.Rendered(row.subject, row.text, row.html, row.headline, messages.language_of(row.player))
         thread = messages.Thread(messages.message_id(f"pbem.vote.{row.pk}"), root=roots[row.game_id].get(row.to))
         outgoing.append(
             outbox.Outgoing([row.pk], messages.compose(rendered, row.to, kind=f"vote-{row.kind}", thread=thread))

@@ -347,8 +347,10 @@ def check(
         findings.problems.extend(f"{where}: axe {line}" for line in violations(page, impacts))
 
 
-def new_context(browser: Browser, width: int) -> BrowserContext:
-    return browser.new_context(viewport={"width": width, "height": HEIGHT[width]})
+def new_context(browser: Browser, width: int, locale: str | None = None) -> BrowserContext:
+    """A browser window `width` px wide; `locale` (e.g. "de-DE"): what its Accept-Language asks for."""
+    size = {"width": width, "height": HEIGHT[width]}
+    return browser.new_context(viewport=size, locale=locale) if locale else browser.new_context(viewport=size)
 
 
 def watch_console(page: Page, what: list[str], findings: Findings) -> None:

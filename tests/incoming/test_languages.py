@@ -1,0 +1,130 @@
+"""Each person's language (issue 40): a stranger's pages follow the browser's Accept-Language, or the switcher,
+whose choice wins over it; a player's follow the language they chose on My games, set at first from the
+browser that signed in; every email is in its reader's language, with Content-Language saying so, so one table
+can mix languages. English stays the default. The pages in a real browser: tests/incoming/test_browser_languages.py."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games.models import Player
+from tests.support.accounts import emailed_sign_in_link, sign_in_by_email
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GERMAN = "de-DE,de;q=0.9,en;q=0.5"
+
+
+def html_lang(response) -> str:
+    found = re.search(r'<html lang="([^"]+)"', response.content.decode())
+    assert found, "no <html lang>"
+    return found.group(1)
+
+
+def test_a_stranger_reads_the_pages_in_the_browsers_language(client, db):
+    page = client.get(reverse("games-mine"), HTTP_ACCEPT_LANGUAGE=GERMAN)
+    assert html_lang(page) == "de" and page["Content-Language"] == "de"
+    assert "Accept-Language" in page["Vary"]
+    assert "Anmelden oder Konto anlegen" in page.content.decode()
+    french = client.get(reverse("games-mine"), HTTP_ACCEPT_LANGUAGE="fr-CH, fr;q=0.9")
+    assert html_lang(french) == "fr" and "Se connecter ou créer un compte" in french.content.decode()
+
+
+def test_english_is_the_default_and_a_language_we_do_not_speak_reads_english(client, db):
+    assert html_lang(client.get(reverse("games-mine"))) == "en"
+    page = client.get(reverse("games-mine"), HTTP_ACCEPT_LANGUAGE="ja, pt-BR;q=0.8")
+    assert html_lang(page) == "en" and "Sign in, or make an account" in page.content.decode()
+
+
+def test_the_switcher_chooses_the_language_over_the_browsers(client, db):
+    mine = reverse("games-mine")
+    page = client.get(mine, HTTP_ACCEPT_LANGUAGE=GERMAN)
+    assert 'name="language" value="fr"' in page.content.decode()  # the switcher's button, for a stranger
+    switched = client.post(reverse("set_language"), {"language": "fr", "next": mine}, HTTP_ACCEPT_LANGUAGE=GERMAN)
+    assert switched.status_code == 302 and switched["Location"] == mine
+    again = client.get(mine, HTTP_ACCEPT_LANGUAGE=GERMAN)
+    assert html_lang(again) == "fr" and "Se connecter ou créer un compte" in again.content.decode()
+
+
+def test_the_switcher_refuses_a_language_we_do_not_speak_and_changes_nothing(client, db):
+    mine = reverse("games-mine")
+    client.post(reverse("set_language"), {"language": "xx", "next": mine}, HTTP_ACCEPT_LANGUAGE=GERMAN)
+    assert html_lang(client.get(mine, HTTP_ACCEPT_LANGUAGE=GERMAN)) == "de"
+
+
+def test_signing_in_sets_an_unchosen_language_from_the_browser_and_keeps_a_chosen_one(client, make_game):
+    make_game(humans=3)
+    link = emailed_sign_in_link(client)
+    client.post(link, HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+    assert Player.objects.get(email="player1@example.com").language == "fr"
+    Player.objects.filter(email="player2@example.com").update(language="de")
+    other = client.__class__()
+    other.post(emailed_sign_in_link(other, "player2@example.com"), HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+    assert Player.objects.get(email="player2@example.com").language == "de"
+    page = other.get(reverse("games-mine"), HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+    assert html_lang(page) == "de"  # a signed-in player's own choice, whatever the browser says
+
+
+def test_a_browser_that_names_no_language_leaves_it_unchosen(client, make_game):
+    make_game(humans=3)
+    sign_in_by_email(client)
+    assert Player.objects.get(email="player1@example.com").language == ""
+
+
+def test_a_player_chooses_german_on_my_games_and_reads_german(client, make_game):
+    game = make_game(humans=3)
+    sign_in_by_email(client)
+    mine = client.get(reverse("games-mine"))
+    form = mine.context["settings_form"]
+    data = {name: form[name].value() for name in form.fields}  # what the page's form sends, as it is
+    assert data["language"] == "en"  # not chosen yet: the language the page speaks
+    saved = client.post(reverse("games-mine"), {**data, "language": "de"}, follow=True)
+    assert html_lang(saved) == "de" and "Einstellungen gespeichert." in saved.content.decode()
+    assert Player.objects.get(email="player1@example.com").language == "de"
+    page = client.get(reverse("games-game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en-GB")
+    assert html_lang(page) == "de"
+    assert 'name="language" value="fr"' not in page.content.decode()  # no switcher: My games chooses
+
+
+def test_an_unknown_language_on_my_games_is_refused_and_changes_nothing(client, make_game):
+    make_game(humans=3)
+    sign_in_by_email(client)
+    form = client.get(reverse("games-mine")).context["settings_form"]
+    data = {name: form[name].value() for name in form.fields}
+    refused = client.post(reverse("games-mine"), {**data, "language": "xx"})
+    assert refused.status_code == 400 and "xx is not one of the available choices" in refused.content.decode()
+    assert Player.objects.get(email="player1@example.com").language == ""
+
+
+def test_each_email_of_a_mixed_table_is_in_its_readers_language(make_game):
+    Player.objects.create(email="player1@example.com", name="Anke", language="de")
+    Player.objects.create(email="player2@example.com", name="Aurore", language="fr")
+    make_game(humans=3)  # player3 chose nothing: English
+    by_reader = {message.to[0]: message for message in mail.outbox}
+    assert {address: m.extra_headers["Content-Language"] for address, m in by_reader.items()} == {
+        "player1@example.com": "de",
+        "player2@example.com": "fr",
+        "player3@example.com": "en",
+    }
+    for address, language in (("player1@example.com", "de"), ("player2@example.com", "fr")):
+        html, _ = by_reader[address].alternatives[0]
+        assert f'<html lang="{language}">' in html
+    assert '<html lang="en">' in by_reader["player3@example.com"].alternatives[0][0]
+
+
+def test_a_sign_in_email_is_in_the_players_language(client, make_game):
+    make_game(humans=3)
+    Player.objects.filter(email="player1@example.com").update(language="fr")
+    emailed_sign_in_link(client)
+    assert mail.outbox[-1].extra_headers["Content-Language"] == "fr"
+
+
+def test_a_sign_up_email_is_in_the_language_of_the_page_that_asked(client, db):
+    client.post(reverse("games-mine"), {"email": "new@example.com"}, HTTP_ACCEPT_LANGUAGE=GERMAN)
+    message = mail.outbox[-1]
+    assert message.extra_headers["Content-Language"] == "de"
+    assert message.subject == "Dein pbem-Link: Konto anlegen"
