@@ -60,8 +60,9 @@ def test_a_player_chooses_german_on_my_games(chromium, live_server, make_game, w
         page.get_by_role("button", name="Sign in").click()
         page.wait_for_url(f"**{reverse('games-mine')}")
         assert Player.objects.get(email="player1@example.com").language == "en"  # the browser's, at first
-        page.get_by_role("radio", name="Deutsch").check()
-        page.get_by_role("button", name="Save").click()
+        settings = page.locator("form", has=page.get_by_role("radio", name="Deutsch"))
+        settings.get_by_role("radio", name="Deutsch").check()
+        settings.get_by_role("button", name="Save").click()
         page.wait_for_url(f"**{reverse('games-mine')}")
         assert lang(page) == "de" and page.get_by_text("Einstellungen gespeichert.").is_visible()
         assert page.get_by_role("radio", name="Deutsch").is_checked()

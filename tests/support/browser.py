@@ -349,8 +349,9 @@ def check(
 
 def new_context(browser: Browser, width: int, locale: str | None = None) -> BrowserContext:
     """A browser window `width` px wide; `locale` (e.g. "de-DE"): what its Accept-Language asks for."""
-    size = {"width": width, "height": HEIGHT[width]}
-    return browser.new_context(viewport=size, locale=locale) if locale else browser.new_context(viewport=size)
+    if locale:
+        return browser.new_context(viewport={"width": width, "height": HEIGHT[width]}, locale=locale)
+    return browser.new_context(viewport={"width": width, "height": HEIGHT[width]})
 
 
 def watch_console(page: Page, what: list[str], findings: Findings) -> None:

@@ -125,9 +125,11 @@ class Command(makemessages.Command):
             return
         done = subprocess.run(["msgcmp", "-N", str(pofile), str(potfile)], capture_output=True, text=True, check=False)
         if done.returncode:
-            lacking = [line for line in done.stderr.splitlines() if "this message" in line]
-            self.problems.append(f"{pofile}: {len(lacking)} strings of the code not translated")
-            self.problems += [f"  {line}" for line in lacking[:40]]
+            # msgcmp names each by its line in the template catalogue: show that line, the msgid (or its start).
+            pot = potfile.read_text(encoding="utf-8").splitlines()
+            lines = [int(found.group(1)) for found in re.finditer(r"\.pot:(\d+): this message", done.stderr)]
+            self.problems.append(f"{pofile}: {len(lines)} strings of the code not translated")
+            self.problems += [f"{pofile}:   {pot[number - 1][:150]}" for number in lines[:40] if number <= len(pot)]
 
 
 def catalogues() -> list[Path]:
