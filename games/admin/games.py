@@ -349,10 +349,16 @@ class ReplaceSeatForm(forms.ModelForm):
         required=False, help_text="Give this seat to another person. Links already sent stop working."
     )
     new_name = forms.CharField(required=False, max_length=80)
+    # Who held the seat when the page was shown: a replacement is refused if it changed hands since.
+    holder = forms.CharField(widget=forms.HiddenInput, max_length=20)
 
     class Meta:
         model = Seat
         fields: list[str] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["holder"].initial = organise.holder_of(self.instance)
 
 
 @admin.register(Seat)
@@ -363,19 +369,29 @@ class SeatAdmin(SeatPosition, OrganisersGames):
     list_filter = ["is_bot"]
     search_fields = ["player__email", "game__title"]
     readonly_fields = ["game", "position", "player", "is_bot"]
-    fields = ["game", "position", "player", "is_bot", "new_email", "new_name"]
+    fields = ["game", "position", "player", "is_bot", "new_email", "new_name", "holder"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def response_change(self, request: HttpRequest, obj: Seat) -> HttpResponse:
+        """A refused replacement goes back to the seat's page, with why and without the admin's "changed
+        successfully"."""
+        if getattr(request, "seat_refused", False):
+            return redirect(request.path)
+        return super().response_change(request, obj)
 
     def save_model(self, request: HttpRequest, obj: Seat, form: Any, change: bool) -> None:
         email = form.cleaned_data.get("new_email")
         if email:
             before = obj.player.display_name if obj.player else "nobody"
             try:
-                seat = organise.replace_player(obj, email, form.cleaned_data.get("new_name", ""))
+                seat = organise.replace_player(
+                    obj, email, form.cleaned_data.get("new_name", ""), form.cleaned_data["holder"]
+                )
             except ValueError as error:
                 self.message_user(request, str(error), messages.ERROR)
+                request.seat_refused = True  # type: ignore[attr-defined]  # read by response_change
             else:
                 assert seat.player is not None
                 now = f"{seat.player.display_name} ({seat.player.email})"

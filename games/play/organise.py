@@ -196,11 +196,27 @@ def moved_on(game: Game, number: int) -> str:
     }
 
 
-def replace_player(seat: Seat, email: str, name: str = "") -> Seat:
+def holder_of(seat: Seat) -> str:
+    """Who holds the seat, as the seat's page names it to the organiser replacing them (its hidden `holder`)."""
+    return str(seat.player_id) if seat.player_id else "none"
+
+
+def replace_player(seat: Seat, email: str, name: str = "", shown_holder: str | None = None) -> Seat:
     """Give the seat to another person. The seat's link key changes, so links already sent stop working;
-    the newcomer gets the current turn's email if the seat owes an order."""
+    the newcomer gets the current turn's email if the seat owes an order. `shown_holder`: the holder the
+    organiser's page showed (holder_of); if the seat changed hands since (another organiser, a standby
+    player's claim), ValueError and nothing changes, so two replacements at once give the seat once."""
     with transaction.atomic():
         seat = Seat.objects.select_for_update().select_related("game").get(pk=seat.pk)
+        if shown_holder is not None and holder_of(seat) != shown_holder:
+            now = seat.player.display_name if seat.player else _("nobody")
+            raise ValueError(
+                _(
+                    "Seat %(seat)s changed hands after this page was shown (%(holder)s holds it now): nothing was "
+                    "changed; look at the seat again"
+                )
+                % {"seat": seat.number + 1, "holder": now}
+            )
         player = turns.player_for(email, name)
         if seat.player_id == player.pk:
             raise ValueError(f"{email} already holds this seat: nothing was changed.")

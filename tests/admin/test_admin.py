@@ -15,7 +15,7 @@ from games.engines import all_engines
 from games.models import Game, Order, OutboundEmail, Phase, Player
 from games.play import orders, organise
 from tests.support.leagues import first_game, make_league, started_round
-from tests.support.organisers import answer
+from tests.support.organisers import answer, replace_seat
 from tests.support.phases import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,9 +97,7 @@ def test_resolve_now_resolves_the_phase_it_confirmed_and_never_the_next(organise
 def test_the_admin_replaces_a_seats_player(organiser, make_game):
     game = make_game(humans=3)
     seat = game.seats.get(number=2)
-    response = organiser.post(
-        reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": "sub@example.com", "new_name": "Sub"}
-    )
+    response = replace_seat(organiser, seat, new_email="sub@example.com", new_name="Sub")
     assert response.status_code == 302
     seat.refresh_from_db()
     assert seat.player.email == "sub@example.com"

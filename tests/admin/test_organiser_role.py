@@ -12,7 +12,7 @@ from games.leagues import roles, services
 from games.leagues.models import Membership, Round
 from games.models import Game, Phase, Seat
 from tests.support.leagues import first_game, make_league, open_phase_of, organiser_of, started_round
-from tests.support.organisers import act, answer, said, two_leagues
+from tests.support.organisers import act, answer, replace_seat, said, two_leagues
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,7 +45,7 @@ def test_an_organiser_draws_extends_pauses_resumes_and_replaces_in_their_league(
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     seat = Seat.objects.get(game=game, number=0)
-    page = client.post(reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": "new@example.com"})
+    page = replace_seat(client, seat, new_email="new@example.com")
     assert page.status_code == 302
     seat.refresh_from_db()
     assert seat.player is not None and seat.player.email == "new@example.com"

@@ -21,7 +21,7 @@ from games.models import Game, Order, OutboundEmail, Phase, Seat
 from games.play import orders, turns
 from tests.support.api import Api
 from tests.support.leagues import first_game, organiser_of, started_round
-from tests.support.organisers import act, said, two_leagues
+from tests.support.organisers import act, replace_seat, said, two_leagues
 from tests.support.phases import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,7 +42,7 @@ def test_an_organiser_makes_a_bot_and_gives_it_a_seat_in_their_league(client: An
     assert secret.group(1) not in str(list(Token.objects.values())), "only the token's digest is stored"
     game = first_game(started_round(ours))
     seat = Seat.objects.get(game=game, number=0)
-    given = client.post(reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": address.group(1)})
+    given = replace_seat(client, seat, new_email=address.group(1))
     assert given.status_code == 302
     api = Api(secret.group(1))
     assert api.get("/me").json()["bot"] is True
@@ -143,10 +143,7 @@ def test_an_organiser_gives_their_bot_a_seat_in_a_one_off_game_of_theirs_only(cl
     secret, address = re.search(r'value="(pbem_[^"]+)"', page), re.search(rf"<code>([^<]+@{BOT_DOMAIN})</code>", page)
     assert secret and address
     seat, other = Seat.objects.get(game=ours, number=2), Seat.objects.get(game=theirs, number=2)
-    assert (
-        client.post(reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": address.group(1)}).status_code
-        == 302
-    )
+    assert replace_seat(client, seat, new_email=address.group(1)).status_code == 302
     client.post(reverse("admin:games_seat_change", args=[other.pk]), {"new_email": address.group(1)})
     bot = Bot.objects.get()
     assert list(Seat.objects.filter(player=bot.player).values_list("game_id", flat=True)) == [ours.pk]

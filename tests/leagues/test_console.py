@@ -24,7 +24,7 @@ from tests.support.leagues import (
     started_round,
     submit_for,
 )
-from tests.support.organisers import said
+from tests.support.organisers import replace_seat, said
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -143,11 +143,7 @@ def test_replacing_a_seat_on_its_page_keeps_the_leagues_record_and_tells_the_old
     seat = game.seats.select_related("player").get(number=2)
     old = seat.player
     client.force_login(organiser_of(league))
-    page = client.post(
-        reverse("admin:games_seat_change", args=[seat.pk]),
-        {"new_email": "new@example.com", "new_name": "Nova"},
-        follow=True,
-    )
+    page = replace_seat(client, seat, follow=True, new_email="new@example.com", new_name="Nova")
     assert f"Seat 3 of {game}: {old.display_name} → Nova (new@example.com)" in said(page)[0]
     assert Membership.objects.get(league=league, player__email="new@example.com").status == Membership.Status.ACTIVE
     assert Membership.objects.get(league=league, player=old).status == Membership.Status.INACTIVE
@@ -183,9 +179,7 @@ def test_giving_a_seat_to_the_player_who_holds_it_changes_nothing(client):
     seat = game.seats.select_related("player").get(number=1)
     key = seat.link_key
     client.force_login(organiser_of(league))
-    page = client.post(
-        reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": seat.player.email}, follow=True
-    )
+    page = replace_seat(client, seat, follow=True, new_email=seat.player.email)
     assert said(page)[0] == f"{seat.player.email} already holds this seat: nothing was changed."
     seat.refresh_from_db()
     assert seat.link_key == key and not Substitution.objects.exists()

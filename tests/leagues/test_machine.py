@@ -51,7 +51,7 @@ from games.leagues.models import League, Membership, Round, Seating, Substitutio
 from games.leagues.standings import place_points
 from games.models import Game, Order, Phase, Seat
 from games.play import orders, sweep, turns
-from tests.support.organisers import answer
+from tests.support.organisers import answer, replace_seat
 from tests.support.toy_game.hands import HANDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -308,7 +308,7 @@ class LeagueMachine(RuleBasedStateMachine):
             else:  # a member who may already sit elsewhere: the league refuses that
                 email = data.draw(st.sampled_from(sorted(m.player.email for m in self.league.memberships.all())))
             holder = seat.player_id
-            self.client.post(reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": email})
+            replace_seat(self.client, seat, new_email=email)
             seat.refresh_from_db()
             if seat.player_id != holder and holder is not None:
                 self.acted_on.add(holder)

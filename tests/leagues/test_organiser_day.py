@@ -17,7 +17,7 @@ from games.leagues.models import League, Membership, Round
 from games.models import Game
 from games.play import turns
 from tests.support.leagues import first_game, make_league, open_phase_of, organiser_of, started_round, submit_for
-from tests.support.organisers import act
+from tests.support.organisers import act, replace_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -104,9 +104,7 @@ def test_a_dropped_member_is_told_and_a_newcomer_seated_from_the_seat_page_is_we
     assert told.to == [leaving.player.email]
     assert "dropped you from the league" in str(told.body) and "Spring Cup" in str(told.body)
     seat = game.seats.get(number=2)
-    client.post(
-        reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": "nova@example.com", "new_name": "Nova"}
-    )
+    replace_seat(client, seat, new_email="nova@example.com", new_name="Nova")
     [welcome] = [m for m in mail.outbox if m.tags == ["seat-welcome"]]
     assert welcome.to == ["nova@example.com"] and f"seat 3 in {game.title}" in str(welcome.body)
     assert "/leagues/spring/me/?k=" in str(welcome.body)  # their settings page

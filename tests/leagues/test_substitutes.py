@@ -29,6 +29,7 @@ from tests.support.leagues import (
     submit_for,
     token_of,
 )
+from tests.support.organisers import replace_seat
 from tests.support.races import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,10 +44,6 @@ def dropped_seat(standby: int = 2, **fields: object) -> tuple[League, Game, Subs
     substitutes.drop_member(Membership.objects.get(league=league, player=holder))
     offer = Substitution.objects.get()
     return league, game, offer, claim_path(offer) if offer.standby is not None else ""
-
-
-
-
 
 
 def test_dropping_a_player_offers_their_seat_to_the_first_standby_with_a_briefing_and_no_hand():
@@ -351,9 +348,7 @@ def test_an_organiser_replacing_a_league_seat_in_the_admin_credits_each_holder_w
     owed_turns_of(game, 2, [True])  # the holder misses one owed order
     game.refresh_from_db()
     seat = Seat.objects.get(game=game, number=2)
-    response = admin_client.post(
-        reverse("admin:games_seat_change", args=[seat.pk]), {"new_email": "newcomer@example.com", "new_name": "Nia"}
-    )
+    response = replace_seat(admin_client, seat, new_email="newcomer@example.com", new_name="Nia")
     assert response.status_code == 302
     newcomer = Seat.objects.get(game=game, number=2).player
     assert newcomer is not None and newcomer.email == "newcomer@example.com"

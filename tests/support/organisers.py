@@ -32,6 +32,15 @@ def answer(client: Client, asked: Any, url: str | None = None) -> Any:
     return client.post(url or asked.wsgi_request.path, fields, follow=True)
 
 
+def replace_seat(client: Client, seat: Any, follow: bool = False, **fields: str) -> Any:
+    """The seat's page filled in and saved, as a browser does: its hidden fields as the page gave them (who holds
+    the seat, to be refused if it changed hands since), then `fields` (new_email, new_name)."""
+    url = reverse("admin:games_seat_change", args=[seat.pk])
+    page = client.get(url).content.decode()
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    return client.post(url, {**{k: unescape(v) for k, v in hidden.items()}, **fields}, follow=follow)
+
+
 def said(page: Any) -> list[str]:
     return [str(message) for message in page.context["messages"]]
 
