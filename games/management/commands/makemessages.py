@@ -129,7 +129,15 @@ class Command(makemessages.Command):
             pot = potfile.read_text(encoding="utf-8").splitlines()
             lines = [int(found.group(1)) for found in re.finditer(r"\.pot:(\d+): this message", done.stderr)]
             self.problems.append(f"{pofile}: {len(lines)} strings of the code not translated")
-            self.problems += [f"{pofile}:   {pot[number - 1][:150]}" for number in lines[:40] if number <= len(pot)]
+            self.problems += [f"{pofile}:   {msgid_at(pot, number)[:150]}" for number in lines[:40]]
+
+
+def msgid_at(pot: list[str], number: int) -> str:
+    """The msgid of the entry msgcmp names by a line of it (it names the msgstr's)."""
+    at = min(number, len(pot)) - 1
+    while at > 0 and not pot[at].startswith(("msgid ", "msgctxt ")):
+        at -= 1
+    return pot[at]
 
 
 def catalogues() -> list[Path]:
