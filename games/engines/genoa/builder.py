@@ -59,6 +59,16 @@ def _deliveries(state: State, seat: int, building: str) -> Iterator[tuple[str, s
 # --- offers ----------------------------------------------------------------------------------------
 
 
+def _new_offer(space: str) -> str:
+    """A new offer's words with what the space is for: a building's action, the buildings beside a street (the
+    ones its disc lets a player buy), as the buying turn names them."""
+    name = space_name(space)
+    if is_building(space):
+        return f"New offer: {name} (its action {action_gives(space)})"
+    beside = sorted(space_name(b) for b in neighbours(space) if is_building(b))
+    return f"New offer: {name} (next to {', '.join(beside)})" if beside else f"New offer: {name}"
+
+
 def offer_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[StepChoice]:
     try:
         offers = parse_offers(_joined(chosen))
@@ -75,7 +85,7 @@ def offer_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[Ste
         # With two players a street offer needs a good, so it is offered only to a seat holding one.
         if space not in offered and (state["players"] > 2 or holds or is_building(space)):
             name = space_name(space)
-            yield StepChoice(f"{name}: {{n}} ducats", f"New offer: {name}", (0, state["ducats"][seat]), "ducats")
+            yield StepChoice(f"{name}: {{n}} ducats", _new_offer(space), (0, state["ducats"][seat]), "ducats")
 
 
 def _offer_items(state: State, seat: int, offer: dict[str, Any]) -> Iterator[StepChoice]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engines.base import Choice, Field, Prompt, State
 from games.engines.genoa.actions import colour
-from games.engines.genoa.data import MOVES
+from games.engines.genoa.data import MARKER_VALUE, MOVES, OWNER_FEE
 from games.engines.genoa.map import BUILDINGS, MARKET, SPACES, is_building, neighbours, reachable, space_name
 
 OFFERS_HELP = (
@@ -109,6 +109,15 @@ def acquire_prompt(state: State, seat: int) -> Prompt:
     )
     fields = (
         Field("street", "choice", "Street", tuple(choices)),
-        Field("buildings", "multichoice", "Buildings", tuple(targets) or (Choice("pass", "none"),), min=0, max=2),
+        Field(
+            "buildings",
+            "multichoice",
+            "Buildings",
+            tuple(targets) or (Choice("pass", "none"),),
+            min=0,
+            max=2,
+            help=f"An owner is paid {OWNER_FEE} ducats by the bank whenever someone else takes the building's "
+            f"action, and {MARKER_VALUE} ducats a marker at the end.",
+        ),
     )
     return Prompt("acquire", text, fields)

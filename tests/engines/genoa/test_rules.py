@@ -825,6 +825,16 @@ def test_every_building_says_what_its_action_gives_and_no_name_takes_an_s() -> N
     assert "Building action tile: the action of Drinks" in labels and not [t for t in labels if "s's" in t]
 
 
+def test_a_new_offer_says_what_its_space_is_for() -> None:
+    """A newcomer choosing where to offer reads what a building's action gives and which buildings a street is
+    next to (its disc is for buying them), as the merchant's route and the buying turn name them."""
+    state = table(start="palace")
+    labels = [c.label for c in ENGINE.next_steps(state, BLUE, "offers", []).choices]
+    assert "New offer: Palace (its action gives a Building action tile)" in labels
+    assert "New offer: Street 5-2 (next to Guild Hall, Palace)" in labels
+    assert all("(" in label for label in labels if label.startswith("New offer:")), labels
+
+
 def test_a_route_reads_back_step_by_step_and_a_tower_that_stays_is_a_warning() -> None:
     state = table(start="4-2")
     state, _ = make_offers(state, {BLUE: "Coach House: 5"})
