@@ -31,7 +31,7 @@ from games.engines.genoa.data import (
     sort_tiles,
     tile_name,
 )
-from games.engines.genoa.map import VILLAS, space_name
+from games.engines.genoa.map import VILLAS, is_building, neighbours, space_name
 
 DRAWS = {"guild_hall": ("L", 1), "city_hall": ("S", 2), "post_office": ("M", 2)}
 CATHEDRAL_MARKERS = 2
@@ -129,6 +129,17 @@ def action_gives(building: str) -> str:
     if building in TILE_OF_BUILDING:
         return f"gives a {tile_name(TILE_OF_BUILDING[building])} tile"
     return f"gives {join(list(WAREHOUSE_GOODS[building]))}"
+
+
+def named_for_a_newcomer(space: str) -> str:
+    """A space's name with what it is for, where a player picks it: a building's action ("Palace (its action gives
+    a Building action tile)"), a street's buildings beside it, the ones its disc lets a player buy ("Street 2-3
+    (next to Spices, Villa Ricci)")."""
+    name = space_name(space)
+    if is_building(space):
+        return f"{name} (its action {action_gives(space)})"
+    beside = sorted(space_name(b) for b in neighbours(space) if is_building(b))
+    return f"{name} (next to {', '.join(beside)})" if beside else name
 
 
 def take_action(state: State, seat: int, building: str, choices: dict[str, Any], events: list[Event]) -> dict[str, Any]:

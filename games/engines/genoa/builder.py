@@ -9,7 +9,7 @@ from itertools import combinations
 from typing import Any
 
 from games.engines.base import OrderError, State, StepChoice
-from games.engines.genoa.actions import action_gives, colour
+from games.engines.genoa.actions import action_gives, colour, named_for_a_newcomer
 from games.engines.genoa.data import (
     COMMODITIES,
     DISCS,
@@ -59,16 +59,6 @@ def _deliveries(state: State, seat: int, building: str) -> Iterator[tuple[str, s
 # --- offers ----------------------------------------------------------------------------------------
 
 
-def _new_offer(space: str) -> str:
-    """A new offer's words with what the space is for: a building's action, the buildings beside a street (the
-    ones its disc lets a player buy), as the buying turn names them."""
-    name = space_name(space)
-    if is_building(space):
-        return f"New offer: {name} (its action {action_gives(space)})"
-    beside = sorted(space_name(b) for b in neighbours(space) if is_building(b))
-    return f"New offer: {name} (next to {', '.join(beside)})" if beside else f"New offer: {name}"
-
-
 def offer_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[StepChoice]:
     try:
         offers = parse_offers(_joined(chosen))
@@ -85,7 +75,8 @@ def offer_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[Ste
         # With two players a street offer needs a good, so it is offered only to a seat holding one.
         if space not in offered and (state["players"] > 2 or holds or is_building(space)):
             name = space_name(space)
-            yield StepChoice(f"{name}: {{n}} ducats", _new_offer(space), (0, state["ducats"][seat]), "ducats")
+            label = f"New offer: {named_for_a_newcomer(space)}"
+            yield StepChoice(f"{name}: {{n}} ducats", label, (0, state["ducats"][seat]), "ducats")
 
 
 def _offer_items(state: State, seat: int, offer: dict[str, Any]) -> Iterator[StepChoice]:

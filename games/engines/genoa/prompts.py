@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engines.base import Choice, Field, Prompt, State
-from games.engines.genoa.actions import colour
+from games.engines.genoa.actions import colour, named_for_a_newcomer
 from games.engines.genoa.data import MARKER_VALUE, MOVES, OWNER_FEE
 from games.engines.genoa.map import BUILDINGS, MARKET, SPACES, is_building, neighbours, reachable, space_name
 
@@ -34,7 +34,7 @@ TILES_HELP = (
 
 def start_prompt(state: State, seat: int) -> Prompt:
     choices = [Choice("roll", "Roll the dice")]
-    choices += [Choice(space, space_name(space)) for space in SPACES if space != MARKET]
+    choices += [Choice(space, named_for_a_newcomer(space)) for space in SPACES if space != MARKET]
     text = (
         "You are the merchant and hold a Starting space tile: play it to put the tower on a space of your choice "
         "(not the Market), or roll the dice as usual and keep the tile. What you hold is under the board."

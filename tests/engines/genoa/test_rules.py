@@ -17,6 +17,7 @@ from games.engines.genoa.actions import action_gives
 from games.engines.genoa.data import CONTRACTS, LARGE_ORDERS, MESSAGES, SMALL_ORDERS, TILE_OF_BUILDING
 from games.engines.genoa.flow import begin_turn, finish
 from games.engines.genoa.map import BUILDINGS, MARKET, neighbours, space_at
+from games.engines.genoa.prompts import start_prompt
 from tests.support.genoa import BLUE, ENGINE, GREEN, RED, give, table
 
 
@@ -825,14 +826,17 @@ def test_every_building_says_what_its_action_gives_and_no_name_takes_an_s() -> N
     assert "Building action tile: the action of Drinks" in labels and not [t for t in labels if "s's" in t]
 
 
-def test_a_new_offer_says_what_its_space_is_for() -> None:
-    """A newcomer choosing where to offer reads what a building's action gives and which buildings a street is
-    next to (its disc is for buying them), as the merchant's route and the buying turn name them."""
+def test_a_new_offer_and_a_starting_space_say_what_their_space_is_for() -> None:
+    """A newcomer choosing where to offer, or where the tower starts, reads what a building's action gives and
+    which buildings a street is next to (its disc is for buying them), as the route and the buying turn say."""
     state = table(start="palace")
     labels = [c.label for c in ENGINE.next_steps(state, BLUE, "offers", []).choices]
     assert "New offer: Palace (its action gives a Building action tile)" in labels
     assert "New offer: Street 5-2 (next to Guild Hall, Palace)" in labels
     assert all("(" in label for label in labels if label.startswith("New offer:")), labels
+    start = {c.value: c.label for c in start_prompt(state, RED).fields[0].choices}
+    assert start["palace"] == "Palace (its action gives a Building action tile)"
+    assert start["2-3"] == "Street 2-3 (next to Spices, Villa Ricci)" and start["roll"] == "Roll the dice"
 
 
 def test_a_route_reads_back_step_by_step_and_a_tower_that_stays_is_a_warning() -> None:
