@@ -114,6 +114,16 @@ def test_each_email_of_a_mixed_table_is_in_its_readers_language(make_game):
         html, _ = by_reader[address].alternatives[0]
         assert f'<html lang="{language}">' in html
     assert '<html lang="en">' in by_reader["player3@example.com"].alternatives[0][0]
+    german, french, english = (by_reader[f"player{n}@example.com"].body for n in (1, 2, 3))
+    assert "Hallo Anke," in german and "Du bist am Zug:" in german and "Verdeckten Zug abgeben" not in german
+    assert "Gib deinen verdeckten Zug hier ab" in german and "Was seit deiner letzten E-Mail geschah" in german
+    assert "Bonjour Aurore," in french and "C’est à vous\u00a0:" in french
+    assert "Envoyez votre ordre secret ici" in french
+    assert "Hello Player 3," in english and "It is your turn:" in english
+    deadline = re.search(r"Frist: (\w+), (\d+)\. (\w+) (\d{4}), (\d\d:\d\d)", german)
+    assert deadline, german  # a German date: "Frist: Dienstag, 8. Dezember 2026, 04:40"
+    assert deadline.group(1) in {"Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"}
+    assert "vor " not in german.split("Frist:")[1][:80] and "in " in german.split("Frist:")[1][:80]
 
 
 def test_a_sign_in_email_is_in_the_players_language(client, make_game):
