@@ -143,7 +143,7 @@ def probe(repeat: int) -> dict[str, Any]:
 
 def claim_reads(log: Any) -> dict[str, dict[str, float]]:
     """The time a sweep spent in its claims' reads of each kind of due work (models.claim's locking SELECT,
-    told apart by the column its index orders by), and how many batches it read: the finds as the sweep makes
+    told apart by the due time it compares), and how many batches it read: the finds as the sweep makes
     them for real, each batch committed before the next, where `find_due_work` reads them in one transaction
     rolled back after."""
     from games.play import sweep
@@ -154,7 +154,7 @@ def claim_reads(log: Any) -> dict[str, dict[str, float]]:
         taken = [
             k
             for k in log.kinds.values()
-            if k.sql.startswith("SELECT") and "SKIP LOCKED" in k.sql and f'ORDER BY "games_phase"."{column}"' in k.sql
+            if k.sql.startswith("SELECT") and "SKIP LOCKED" in k.sql and f'"games_phase"."{column}" <' in k.sql
         ]
         reads[kind] = {
             "ms": round(sum(k.seconds for k in taken) * 1000, 1),

@@ -182,21 +182,23 @@ class Phase(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-phase-number-per-game")]
         indexes = [
-            models.Index(fields=["status", "deadline"], name="open-phase-deadline"),
-            # Only open phases with their orders in (or bots to play) are in these, so the sweep's cost
-            # follows what is due, not the number of open games.
+            # Only open phases are in these (the deadline's: every open phase; the others: those with their
+            # orders in, bots to play, a reminder to send), so the sweep's cost follows what is due, not the
+            # number of games. The id after the time: the sweep takes a batch after the last one's last row by
+            # (time, id) (models.claim), a range of the index even when a league's deadlines are all one time.
+            models.Index(fields=["deadline", "id"], name="open-phase-deadline", condition=models.Q(status="open")),
             models.Index(
-                fields=["complete_at"],
+                fields=["complete_at", "id"],
                 name="open-phase-complete",
                 condition=models.Q(status="open", complete_at__isnull=False),
             ),
             models.Index(
-                fields=["bots_due_at"],
+                fields=["bots_due_at", "id"],
                 name="open-phase-bots-due",
                 condition=models.Q(status="open", bots_due_at__isnull=False),
             ),
             models.Index(
-                fields=["remind_at"],
+                fields=["remind_at", "id"],
                 name="open-phase-remind",
                 condition=models.Q(status="open", remind_at__isnull=False),
             ),

@@ -332,6 +332,22 @@ def due_everything(make_game: Callable[..., Game], now: Any) -> dict[str, set[in
     return due
 
 
+def test_phases_due_at_one_time_are_each_taken_once_batch_after_batch(make_game, enqueued, small_batches):
+    """A league's deadlines all fall in the same minute: eight overdue phases and eight reminders due at one time,
+    claimed three at a time. Each batch starts after the last one's last row by (time, id), so every phase is
+    taken once, in id order, in batches of 3, 3 and 2."""
+    now = timezone.now()
+    phases = [open_phase(make_game(humans=3, seed=seed)) for seed in range(8)]
+    ids = sorted(phase.pk for phase in phases)
+    Phase.objects.filter(pk__in=ids).update(deadline=now - timedelta(minutes=1), remind_at=now - timedelta(hours=1))
+    enqueued.calls.clear()
+    found = sweep.run(now=now)
+    assert found.overdue == ids and found.reminders == ids
+    at = now.isoformat()
+    assert enqueued.of("resolve_overdue_phases") == [(ids[:3], at), (ids[3:6], at), (ids[6:], at)]
+    assert enqueued.of("send_reminders") == [(ids[:3], at), (ids[3:6], at), (ids[6:], at)]
+
+
 def test_two_sweeps_at_once_take_different_rows_and_enqueue_each_piece_of_work_once(
     make_game, enqueued, small_batches, postgres
 ):
