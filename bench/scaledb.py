@@ -10,12 +10,14 @@ VACUUM ANALYZEd, so the planner sees a database like one that has run for a whil
 it (a file copy) for a measurement that changes rows, leaving the built one untouched.
 
 The shape, with the JSON of a real game (see `record_traces`): the engine plays a few 4-seat games with
-random orders, and every game of the database stores one of those games' own state, prompts, orders and
-log lines, so rows are as wide as a real server's.
+random orders, and the database's rows store those games' own states, prompts and orders, so rows are as wide
+as a real server's.
 
-- N open games of 4 seats, each seat a player (2N players, so a player sits in two games on average); each
-  game has 5 resolved phases (their orders, with 3 % missed, i.e. default orders; their log; their emails,
-  sent) and one open phase, half of its owed orders in, its turn emails sent.
+- N open games of 4 seats, each seat a player (2N players, so a player sits in two games on average), each at
+  its first phase: the engine's opening state, the phase open with half of its owed orders in and its turn
+  emails sent. No history (resolved phases, log, old emails): the sweeps find due work through partial indexes
+  of open phases and the email sender reads a game's latest emails, so a history only adds disk (it took 27 KB
+  an open game, 8.1 GB at 300,000, until 2026-12-06; now about a quarter of that, which lets a million fit).
 - The open phases' deadlines, against the database's `clock`: 1 % overdue (reminded already), 5 % due a
   reminder (deadline in 8 h, reminder lead 12 h, not reminded), 7 % reminded already, the rest (87 %) due
   later (deadline 18-48 h away).
@@ -228,6 +230,7 @@ def record_traces(engine_slug: str) -> list[dict[str, Any]]:
     traces = []
     for trace in range(TRACES):
         state = engine.setup(SEATS, {}, random.Random(f"scale{trace}:0"))
+        opening = json.loads(json.dumps(state))  # an open game of the database: this state, its first phase open
         phases = []
         for number in range(1, RESOLVED + 2):
             prompts = engine.prompts(state)
@@ -250,7 +253,7 @@ def record_traces(engine_slug: str) -> list[dict[str, Any]]:
                 phase["orders"] = {s: orders[s] for s in owed[: len(owed) // 2]}
                 phase["events"] = []
             phases.append(phase)
-        traces.append({"state": state, "phases": phases})
+        traces.append({"state": state, "opening": opening, "phases": phases})
     return traces
 
 
@@ -380,17 +383,16 @@ class Builder:
         cursor: Any
         with connection.cursor() as cursor:
             cursor.execute(
-                "CREATE TEMP TABLE _trace_game (trace int, state jsonb, event_count int);"
+                "CREATE TEMP TABLE _trace_game (trace int, state jsonb, opening jsonb);"
                 "CREATE TEMP TABLE _trace_phase (trace int, number int, name text, prompts jsonb, owed int[]);"
                 "CREATE TEMP TABLE _trace_order (trace int, number int, seat int, data jsonb);"
-                "CREATE TEMP TABLE _trace_event "
-                "(trace int, number int, i int, seq int, seat int, text text, data jsonb);"
-                "CREATE TEMP TABLE _trace_mail (trace int, number int, phase int, seat int, kind text, upto int);"
+                # The open games' first phase: the orders in (the first half of its owed seats), the emails sent.
+                "CREATE TEMP TABLE _open_order (trace int, seat int, data jsonb);"
+                "CREATE TEMP TABLE _open_mail (trace int, seat int, kind text);"
                 "CREATE FUNCTION pg_temp.missed(phase bigint, seat int) RETURNS bool LANGUAGE sql IMMUTABLE "
                 "AS 'SELECT mod(abs(hashint8(phase * 8 + seat)), 100) < 3'"
             )
             for trace, game in enumerate(traces):
-                seq = 0
                 for phase in game["phases"]:
                     n = phase["number"]
                     cursor.execute(
@@ -401,35 +403,19 @@ class Builder:
                         cursor.execute(
                             "INSERT INTO _trace_order VALUES (%s, %s, %s, %s)", [trace, n, seat, Jsonb(data)]
                         )
-                    if len(phase["events"]) >= 32:
-                        raise SystemExit("more than 31 log lines in a phase: widen the event ids")
-                    for i, event in enumerate(phase["events"], start=1):
-                        seq += 1
-                        cursor.execute(
-                            "INSERT INTO _trace_event VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                            [trace, n, i, seq, event["seat"], event["text"], Jsonb(event["data"])],
-                        )
-                    # When phase n opens: owed seats get its turn email, the others the previous phase's news.
-                    upto = seq - len(phase["events"])
-                    for seat in range(SEATS):
-                        if seat in phase["owed"]:
-                            on_phase, kind = n, "turn-started"
-                        elif n > 1:
-                            on_phase, kind = n - 1, "phase-resolved"
-                        else:
-                            continue
-                        cursor.execute(
-                            "INSERT INTO _trace_mail VALUES (%s, %s, %s, %s, %s, %s)",
-                            [trace, n, on_phase, seat, kind, upto],
-                        )
-                    if n == RESOLVED + 1:  # reminders of the open phase, for the games reminded already
-                        for seat in phase["owed"]:
-                            if seat not in phase["orders"]:
-                                cursor.execute(
-                                    "INSERT INTO _trace_mail VALUES (%s, %s, %s, %s, 'reminder', %s)",
-                                    [trace, n, n, seat, upto],
-                                )
-                cursor.execute("INSERT INTO _trace_game VALUES (%s, %s, %s)", [trace, Jsonb(game["state"]), seq])
+                first = game["phases"][0]
+                ordered = first["owed"][: len(first["owed"]) // 2]
+                for seat in ordered:
+                    cursor.execute(
+                        "INSERT INTO _open_order VALUES (%s, %s, %s)", [trace, seat, Jsonb(first["orders"][seat])]
+                    )
+                for seat in first["owed"]:  # its turn email; a reminder too, in the games reminded already
+                    cursor.execute("INSERT INTO _open_mail VALUES (%s, %s, 'turn-started')", [trace, seat])
+                    if seat not in ordered:
+                        cursor.execute("INSERT INTO _open_mail VALUES (%s, %s, 'reminder')", [trace, seat])
+                cursor.execute(
+                    "INSERT INTO _trace_game VALUES (%s, %s, %s)", [trace, Jsonb(game["state"]), Jsonb(game["opening"])]
+                )
             # Game g's open phase: bucket b (a hash of g, 0-99) sets its deadline against the clock.
             cursor.execute(
                 f"""CREATE TEMP TABLE _open AS
@@ -448,8 +434,10 @@ class Builder:
     # The open games -------------------------------------------------------------------------------------
 
     def open_games(self) -> None:
-        t, resolved = self.t, RESOLVED
-        phases = resolved + 1
+        """N games at their first phase, open: the engine's opening state, the phase's prompts and deadline, half
+        its owed orders in, its turn emails sent (and its reminders, where it was reminded). No history: what the
+        sweeps and the email sender read of an open game is its open phase, its seats and its latest emails."""
+        t = self.t
         player = f"mod((o.g - 1) * {SEATS} + {{seat}}, {self.players}) + 1"
         self.insert(
             "players",
@@ -471,12 +459,11 @@ class Builder:
                 "title": "'Scale game ' || o.g",
                 "seed": "o.g",
                 "status": "'active'",
-                "state": "tg.state",
+                "state": "tg.opening",
                 "phase_length": "interval '48 hours'",
                 "reminder_before": "interval '12 hours'",
-                "phase_number": str(phases),
-                "event_count": "tg.event_count",
-                "created_at": f"o.opened - interval '{48 * resolved} hours'",
+                "phase_number": "1",
+                "created_at": "o.opened",
             },
             "_open o JOIN _trace_game tg ON tg.trace = o.trace",
         )
@@ -492,80 +479,59 @@ class Builder:
             },
             f"_open o CROSS JOIN generate_series(0, {SEATS - 1}) s",
         )
-        # Phase n opened (phases - n) * 48 h before the open one, and resolved 30 h after it opened.
-        opened = f"o.opened - ({phases} - p.number) * interval '48 hours'"
+        # Game g's one phase has id g.
         self.insert(
             "phases",
             "Phase",
             {
-                "id": f"(o.g - 1) * {phases} + p.number",
+                "id": "o.g",
                 "game_id": "o.g",
-                "number": "p.number",
+                "number": "1",
                 "name": "p.name",
                 "prompts": "p.prompts",
-                "status": f"CASE WHEN p.number = {phases} THEN 'open' ELSE 'resolved' END",
-                "opened_at": opened,
-                "deadline": f"CASE WHEN p.number = {phases} THEN o.deadline ELSE {opened} + interval '48 hours' END",
-                "resolved_at": f"CASE WHEN p.number < {phases} THEN {opened} + interval '30 hours' END",
-                "used_defaults": f"p.number < {phases} AND EXISTS (SELECT FROM unnest(p.owed) s "
-                f"WHERE pg_temp.missed((o.g - 1) * {phases} + p.number, s))",
-                "reminded": f"p.number = {phases} AND o.reminded",
+                "status": "'open'",
+                "opened_at": "o.opened",
+                "deadline": "o.deadline",
+                "used_defaults": "false",
+                "reminded": "o.reminded",
                 # Phase.reminder_time: 12 hours before the deadline, never before half-way.
-                "remind_at": f"CASE WHEN p.number = {phases} AND NOT o.reminded THEN "
+                "remind_at": "CASE WHEN NOT o.reminded THEN "
                 "greatest(o.deadline - interval '12 hours', o.opened + (o.deadline - o.opened) / 2) END",
             },
-            "_open o JOIN _trace_phase p ON p.trace = o.trace",
+            "_open o JOIN _trace_phase p ON p.trace = o.trace AND p.number = 1",
         )
-        phase_id = f"(o.g - 1) * {phases} + d.number"
         self.insert(
             "orders",
             "Order",
             {
-                "id": f"({phase_id}) * 8 + d.seat",
-                "phase_id": phase_id,
+                "id": "o.g * 8 + d.seat",
+                "phase_id": "o.g",
                 "seat_id": f"(o.g - 1) * {SEATS} + d.seat + 1",
                 "data": "d.data",
-                "is_default": f"d.number < {phases} AND pg_temp.missed({phase_id}, d.seat)",
-                "submitted_at": f"o.opened - ({phases} - d.number) * interval '48 hours' + interval '10 hours'",
+                "is_default": "false",
+                "submitted_at": "o.opened + interval '10 hours'",
             },
-            "_open o JOIN _trace_order d ON d.trace = o.trace",
+            "_open o JOIN _open_order d ON d.trace = o.trace",
         )
-        self.insert(
-            "events",
-            "Event",
-            {
-                "id": f"((o.g - 1) * {phases} + e.number) * 32 + e.i",
-                "game_id": "o.g",
-                "phase_number": "e.number",
-                "seq": "e.seq",
-                "seat": "e.seat",
-                "text": "e.text",
-                "data": "e.data",
-                "created_at": f"o.opened - ({phases} - e.number) * interval '48 hours' + interval '30 hours'",
-            },
-            "_open o JOIN _trace_event e ON e.trace = o.trace",
-        )
-        sent = f"o.opened - ({phases} - m.number) * interval '48 hours'"
         self.insert(
             "outbox",
             "OutboundEmail",
             {
-                "id": f"(((o.g - 1) * {phases} + m.phase) * 8 + m.seat) * 4 + "
-                "CASE m.kind WHEN 'turn-started' THEN 0 WHEN 'phase-resolved' THEN 1 ELSE 2 END",
+                "id": "(o.g * 8 + m.seat) * 4 + CASE m.kind WHEN 'turn-started' THEN 0 ELSE 2 END",
                 "game_id": "o.g",
-                "phase_id": f"(o.g - 1) * {phases} + m.phase",
+                "phase_id": "o.g",
                 "seat_id": f"(o.g - 1) * {SEATS} + m.seat + 1",
                 "kind": "m.kind",
                 "status": "'sent'",
                 "to": f"'p' || ({player.format(seat='m.seat')}) || '@scale.example'",
                 "subject": "'Scale game ' || o.g || ': ' || p.name",
-                "events_upto": "m.upto",
+                "events_upto": "0",
                 "attempts": "1",
-                "created_at": sent,
-                "sent_at": f"{sent} + CASE m.kind WHEN 'reminder' THEN interval '36 hours' ELSE interval '5 s' END",
+                "created_at": "o.opened",
+                "sent_at": "o.opened + CASE m.kind WHEN 'reminder' THEN interval '36 hours' ELSE interval '5 s' END",
             },
-            "_open o JOIN _trace_mail m ON m.trace = o.trace "
-            "JOIN _trace_phase p ON p.trace = o.trace AND p.number = m.number "
+            "_open o JOIN _open_mail m ON m.trace = o.trace "
+            "JOIN _trace_phase p ON p.trace = o.trace AND p.number = 1 "
             "WHERE m.kind <> 'reminder' OR o.reminded",
         )
 
@@ -662,7 +628,7 @@ class Builder:
             "_lseat l",
         )
         # Phase p of a league game replays the recorded phases in turn: its prompts, and orders for its owed seats.
-        phase_id = f"{(RESOLVED + 1) * n} + (l.k - 1) * {phases} + p"
+        phase_id = f"{n} + (l.k - 1) * {phases} + p"
         opened = "l.started + (p - 1) * interval '10 hours'"
         self.insert(
             "league phases",
