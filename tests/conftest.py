@@ -26,6 +26,7 @@ from django.db import connection
 from django.db.backends.postgresql.operations import DatabaseOperations
 from django.test.signals import template_rendered
 from django.urls import clear_url_caches
+from django.utils import translation
 
 from games import engines
 from games.models import Game, Player
@@ -113,6 +114,14 @@ def _test_settings(settings: Any) -> Iterator[None]:
     celery_app.conf.task_always_eager = True
     wakes._published_until.clear()  # no call published by an earlier test counts as on its way
     yield
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A page in German leaves German active in its thread (Django's LocaleMiddleware activates a request's
+    language and leaves it, as the next request activates its own): the next test starts in English."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

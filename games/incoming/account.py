@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games.incoming.forms import AddressForm
@@ -20,17 +21,20 @@ def change_address(request: HttpRequest, player: Player) -> HttpResponse:
     which is used once the link emailed to it is opened (games/play/addresses.py)."""
     form = AddressForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "That is not an email address, so nothing was changed.")
+        messages.error(request, _("That is not an email address, so nothing was changed."))
     elif form.cleaned_data["address"].strip().lower() == player.email:
         addresses.address_fixed(player)
-        messages.success(request, f"Thank you: mail goes to {player.email}.")
+        messages.success(request, _("Thank you: mail goes to %(address)s.") % {"address": player.email})
     elif refused := addresses.ask_to_change(player, form.cleaned_data["address"]):
         messages.error(request, refused)
     else:
         messages.success(
             request,
-            f"We emailed a link to {form.cleaned_data['address'].strip().lower()}: open it, within a day, to use "
-            f"that address. Until then your mail goes to {player.email}.",
+            _(
+                "We emailed a link to %(new)s: open it, within a day, to use that address. Until then your mail "
+                "goes to %(address)s."
+            )
+            % {"new": form.cleaned_data["address"].strip().lower(), "address": player.email},
         )
     return redirect("games-mine")
 
@@ -47,5 +51,5 @@ def confirm_address(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "GET":
         context = {"player": facts.addressee(player), "address": player.new_email}
         return render(request, "games/address_confirm.html", context)
-    messages.success(request, f"Done: your mail goes to {player.email} from now on.")
+    messages.success(request, _("Done: your mail goes to %(address)s from now on.") % {"address": player.email})
     return redirect("games-mine")

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.engines import get_engine
@@ -29,7 +30,7 @@ BUILDER_BUTTONS = ("add", "remove", *ranked.BUTTONS)  # they show the form again
 
 
 def _closed(request: HttpRequest, game_id: int) -> HttpResponse:
-    messages.error(request, "That turn is no longer open, so nothing was stored. Here is the game now.")
+    messages.error(request, _("That turn is no longer open, so nothing was stored. Here is the game now."))
     return redirect("games-game", game_id=game_id)
 
 
@@ -71,7 +72,7 @@ def submit_order(request: HttpRequest, game_id: int) -> HttpResponse:
         try:
             reviewed = review.unsign(seat, request.POST["change"])
         except review.ReviewExpired:
-            messages.info(request, "That review is too old; here is your order form.")
+            messages.info(request, _("That review is too old; here is your order form."))
             return redirect("games-game", game_id=game_id)
         initial = OrderForm.initial_from(prompt, reviewed.order, turn.phase_number)
         drafts.keep(request, game_id, Draft(turn.phase_number, seat.number, reviewed.typed, initial=initial))
@@ -135,7 +136,7 @@ def _submitted(
         return _closed(request, game_id)
     except orders.OrderRejected as error:
         if form is None:
-            messages.error(request, f"Your order was not stored: {error}")
+            messages.error(request, _("Your order was not stored: %(why)s") % {"why": error})
             return redirect("games-game", game_id=game_id)
         return _again(request, seat, phase_number, form, (str(error),))
     drafts.drop(request, game_id)
@@ -152,6 +153,6 @@ def confirm_order(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         reviewed = review.unsign(seat, request.POST.get("order", ""))
     except review.ReviewExpired:
-        messages.error(request, "That confirmation is too old or not yours, so nothing was stored. Submit again.")
+        messages.error(request, _("That confirmation is too old or not yours, so nothing was stored. Submit again."))
         return redirect("games-game", game_id=game_id)
     return _submitted(request, seat, reviewed.phase_number, reviewed.order, None)

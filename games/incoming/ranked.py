@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext
 
 from games.models import posted_id
 
@@ -74,8 +75,8 @@ def add_fields(form: OrderForm, spec: dict[str, Any], errors: dict[str, str]) ->
     for index in range(most):
         above = set(listed[:index])
         form.fields[_row(name, index)] = forms.ChoiceField(
-            label="Add to my list" if index else "First choice",
-            choices=[("", "— choose —")] + [option for option in options if option[0] not in above],
+            label=gettext("Add to my list") if index else gettext("First choice"),
+            choices=[("", gettext("— choose —"))] + [option for option in options if option[0] not in above],
             required=index < spec["min"],
             error_messages=errors,
         )

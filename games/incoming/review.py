@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core import signing
+from django.utils.translation import gettext
 
 from games.engines import get_engine
 from games.engines.base import ReadBack
@@ -36,10 +37,12 @@ def outcome_words(result: orders.Stored, game_id: int, phase_number: int) -> str
     resolved or, with tasks run at once, already has been."""
     if result.complete:
         resolved = not Phase.objects.filter(game_id=game_id, number=phase_number, status=Phase.Status.OPEN).exists()
-        return f"Order stored. Every order is in: the turn {'has been' if resolved else 'is being'} resolved."
+        if resolved:
+            return gettext("Order stored. Every order is in: the turn has been resolved.")
+        return gettext("Order stored. Every order is in: the turn is being resolved.")
     if result.revised:
-        return "Order changed. You can change it again until the turn resolves."
-    return "Order stored and sealed. You can change it until the turn resolves."
+        return gettext("Order changed. You can change it again until the turn resolves.")
+    return gettext("Order stored and sealed. You can change it until the turn resolves.")
 
 
 def needs_review(phase: Phase) -> bool:

@@ -23,6 +23,7 @@ from django.db import models, transaction
 from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.incoming.middleware import SESSION_ACCOUNT, SESSION_LANGUAGE, SESSION_TIME_ZONE, browser_language
 from games.models import Player, Seat, unique_row, with_open_phase
@@ -206,7 +207,9 @@ def email_sign_in_link(address: str, language: str | None = None) -> None:
         after_commit(SEND_SIGN_IN_LINK, player.pk)
 
 
-USED = "This sign-in link has already been used, or a newer one was sent. Use the latest, or ask My games again."
+USED = gettext_lazy(
+    "This sign-in link has already been used, or a newer one was sent. Use the latest, or ask My games again."
+)
 
 
 def sign_in_link_player(token: str) -> Player:

@@ -14,7 +14,7 @@ from dataclasses import field as dc_field
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from games.engines.base import NextSteps, StepChoice
 
@@ -25,10 +25,11 @@ DIGITS = re.compile(r"[0-9]{1,9}")
 def field_messages(spec: dict[str, Any]) -> dict[str, str]:
     """Errors in the player's words. Django's defaults echo the submitted value, which for a choice is
     the engine's key (e.g. "port:C"), and speak of "this field" and "valid choices"."""
-    between = f"Enter a whole number from {spec['min']} to {spec['max']}."
+    between = gettext("Enter a whole number from %(least)s to %(most)s.") % {"least": spec["min"], "most": spec["max"]}
+    required = gettext("Please fill this in.") if spec["kind"] in ("integer", "text", "steps") else None
     return {
-        "required": "Please fill this in." if spec["kind"] in ("integer", "text", "steps") else "Please choose one.",
-        "invalid_choice": "That choice is not available now; pick one of those listed.",
+        "required": required or gettext("Please choose one."),
+        "invalid_choice": gettext("That choice is not available now; pick one of those listed."),
         "invalid": between,
         "min_value": between,
         "max_value": between,
@@ -168,8 +169,8 @@ class StepsForm(forms.Form):
         name = _row(built.name, index)
         last = step is None
         noun = built.spec.get("step") or ""  # the game's word for a step (prompts stored before it have none)
-        next_one = gettext("— next %(step)s —") % {"step": noun} if noun else "— choose the next step —"
-        options = [(EMPTY, next_one if last else "— end here —")]
+        next_one = gettext("— next %(step)s —") % {"step": noun} if noun else gettext("— choose the next step —")
+        options = [(EMPTY, next_one if last else gettext("— end here —"))]
         options += [(choice.value, choice.label) for choice in choices]
         initial: str | None = None
         number: int | None = None
@@ -178,11 +179,13 @@ class StepsForm(forms.Form):
             if found:
                 initial, number = found[0].value, found[1]
         self.fields[name] = forms.ChoiceField(
-            label=f"{noun.capitalize()} {index + 1}" if noun else f"Step {index + 1}",
+            label=f"{noun.capitalize()} {index + 1}" if noun else gettext("Step %(number)s") % {"number": index + 1},
             choices=options,
             required=False,
             initial=initial,
-            error_messages={"invalid_choice": "That step is not possible after the steps before it; choose again."},
+            error_messages={
+                "invalid_choice": gettext("That step is not possible after the steps before it; choose again.")
+            },
         )
         amounts = [choice for choice in choices if choice.amount is not None]
         amount_name = None
@@ -191,11 +194,12 @@ class StepsForm(forms.Form):
             units = sorted({choice.unit for choice in amounts if choice.unit})
             least = min(choice.amount[0] for choice in amounts if choice.amount)
             most = max(choice.amount[1] for choice in amounts if choice.amount)
-            counted = " or ".join(units).capitalize() or "Number"
+            either = pgettext("between a step's units: steps or bags", "or")
+            counted = f" {either} ".join(units).capitalize() or gettext("Number")
             self.fields[amount_name] = forms.IntegerField(
                 label=gettext("%(counted)s for this %(step)s") % {"counted": counted, "step": noun}
                 if noun
-                else f"{counted} (for a step that takes a number)",
+                else gettext("%(counted)s (for a step that takes a number)") % {"counted": counted},
                 min_value=least,
                 max_value=most,
                 required=False,
@@ -213,12 +217,15 @@ class StepsForm(forms.Form):
             elif self._takes_number(built, row):
                 number = self.fields[f"{row}__n"]
                 assert isinstance(number, forms.IntegerField)
-                self.add_error(f"{row}__n", f"Enter a whole number from {number.min_value} to {number.max_value}.")
+                between = {"least": number.min_value, "most": number.max_value}
+                self.add_error(f"{row}__n", gettext("Enter a whole number from %(least)s to %(most)s.") % between)
             else:
-                self.add_error(row, "That step is not possible after the steps before it; choose again.")
+                self.add_error(row, gettext("That step is not possible after the steps before it; choose again."))
             if built.dropped and built.problem_row:
-                dropped = "The step after it was" if built.dropped == 1 else f"The {built.dropped} steps after it were"
-                self.add_error(built.problem_row, f"{dropped} taken away.")
+                dropped = ngettext(
+                    "The step after it was taken away.", "The %(count)s steps after it were taken away.", built.dropped
+                )
+                self.add_error(built.problem_row, dropped % {"count": built.dropped})
         return cleaned
 
     def _takes_number(self, built: BuiltSteps, row: str) -> bool:
@@ -255,7 +262,7 @@ class StepsForm(forms.Form):
     def _buttons(noun: str) -> dict[str, str]:
         """The builder's two buttons, in the game's word for a step where it has one."""
         if not noun:
-            return {"add": "Add a step", "remove": "Remove the last step"}
+            return {"add": gettext("Add a step"), "remove": gettext("Remove the last step")}
         words = {"step": noun}
         return {"add": gettext("Add this %(step)s") % words, "remove": gettext("Remove the last %(step)s") % words}
 

@@ -48,10 +48,13 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/link_error.html", {"message": str(error)}, status=403)
     seat = target.seat
     if seat.player is None:
-        return render(request, "games/link_error.html", {"message": "This seat is played by a bot."}, status=403)
+        return render(request, "games/link_error.html", {"message": _("This seat is played by a bot.")}, status=403)
     sessions.grant_seat(request, seat, until=target.expires_at)
     if target.phase.number != seat.game.phase_number and seat.game.status != Game.Status.FINISHED:
-        messages.info(request, f"That email was about an earlier turn ({target.phase.name}). Here is the game now.")
+        messages.info(
+            request,
+            _("That email was about an earlier turn (%(turn)s). Here is the game now.") % {"turn": target.phase.name},
+        )
     return redirect("games-game", game_id=seat.game_id)
 
 
@@ -139,7 +142,7 @@ def not_a_player(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(
         request,
         "games/link_error.html",
-        {"message": "You are not signed in as a player of this game. Open the link in your turn email."},
+        {"message": _("You are not signed in as a player of this game. Open the link in your turn email.")},
         status=403,
     )
 
@@ -173,7 +176,7 @@ def _rows(seats: list[Seat]) -> list[MyGame]:
 
 
 def _refused(request: HttpRequest, message: str) -> HttpResponse:
-    context = {"title": "Sign in first", "message": message}
+    context = {"title": _("Sign in first"), "message": message}
     return render(request, "games/link_error.html", context, status=403)
 
 
@@ -216,7 +219,7 @@ def _my_seats(request: HttpRequest) -> HttpResponse:
         # Whoever holds a forwarded turn email may play that seat, not change the owner's name, time zone
         # or emails.
         return _refused(
-            request, "Only a signed-in player can change settings (a turn link opens one seat). Nothing was changed."
+            request, _("Only a signed-in player can change settings (a turn link opens one seat). Nothing was changed.")
         )
     form = SignInForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -257,7 +260,7 @@ def sign_in(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/link_error.html", {"message": str(error)}, status=403)
     if request.method == "GET":
         return render(request, "games/sign_in.html", {"player": facts.addressee(player)})
-    messages.success(request, "You are signed in: here are all your games.")
+    messages.success(request, _("You are signed in: here are all your games."))
     return redirect("games-mine")
 
 
@@ -288,10 +291,10 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
     player = sessions.account_player(request)
     if player is None:
-        return _refused(request, "Only a signed-in player can do that: sign in with the link My games emails you.")
+        return _refused(request, _("Only a signed-in player can do that: sign in with the link My games emails you."))
     sessions.sign_out_everywhere(request, player)
     messages.success(
-        request, "You are signed out in every browser, including those that opened one of your turn links."
+        request, _("You are signed out in every browser, including those that opened one of your turn links.")
     )
     return redirect("games-mine")
 

@@ -63,17 +63,20 @@ def read_token(token: str) -> LinkTarget:
         payload = signed.loads(token, salt=SALT)
         game_id, seat_number, phase_number, key = payload["g"], payload["s"], payload["p"], payload["k"]
     except (signing.BadSignature, KeyError, TypeError):
-        raise LinkError("This link is not valid. Please use the latest link from your email.") from None
+        raise LinkError(_("This link is not valid. Please use the latest link from your email.")) from None
     seat = unique_row(Seat.objects.select_related("game", "player").filter(game_id=game_id, number=seat_number))
     phase = unique_row(Phase.objects.filter(game_id=game_id, number=phase_number))
     if seat is None or phase is None or seat.link_key != key:
-        raise LinkError("This link no longer works: the seat has changed hands or the game is gone.")
+        raise LinkError(_("This link no longer works: the seat has changed hands or the game is gone."))
     now = timezone.now()
     expires_at = link_expiry(phase, seat.game, now)
     if now > expires_at:
         raise LinkError(
-            f"This link has expired: links work until {settings.PBEM_LINK_GRACE_HOURS} hours after their turn's "
-            "deadline. Your latest turn email has a fresh one, or My games can email you a sign-in link."
+            _(
+                "This link has expired: links work until %(hours)s hours after their turn's deadline. Your latest "
+                "turn email has a fresh one, or My games can email you a sign-in link."
+            )
+            % {"hours": settings.PBEM_LINK_GRACE_HOURS}
         )
     return LinkTarget(seat=seat, phase=phase, expires_at=expires_at)
 
@@ -100,10 +103,11 @@ def read_sign_in_token(token: str) -> SignIn:
         return SignIn(player_id=int(payload["p"]), sent_at=datetime.fromisoformat(payload["t"]), epoch=payload["v"])
     except signing.SignatureExpired:
         raise LinkError(
-            f"This sign-in link has expired (they work for {SIGN_IN_MINUTES} minutes). Ask My games for a new one."
+            _("This sign-in link has expired (they work for %(minutes)s minutes). Ask My games for a new one.")
+            % {"minutes": SIGN_IN_MINUTES}
         ) from None
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise LinkError("This sign-in link is not valid. Please use the latest one from your email.") from None
+        raise LinkError(_("This sign-in link is not valid. Please use the latest one from your email.")) from None
 
 
 # --- Sign-up links: an address that is nobody's yet, from the same form -----------------------------------
@@ -150,10 +154,10 @@ def read_unsubscribe_token(token: str) -> Player:
     try:
         player_id = int(signed.loads(token, salt=UNSUBSCRIBE_SALT))
     except (signing.BadSignature, TypeError, ValueError):
-        raise LinkError("This unsubscribe link is not valid. Please use the one from your latest email.") from None
+        raise LinkError(_("This unsubscribe link is not valid. Please use the one from your latest email.")) from None
     player = unique_row(Player.objects.filter(pk=player_id))
     if player is None:
-        raise LinkError("This unsubscribe link no longer works: its player is gone.")
+        raise LinkError(_("This unsubscribe link no longer works: its player is gone."))
     return player
 
 

@@ -14,6 +14,7 @@ from django.core import signing
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from games.models import Game, Phase, Player, Seat, unique_row
 from games.outgoing import mailpolicy, messages, signed
@@ -25,8 +26,8 @@ from games.play import bots
 log = logging.getLogger(__name__)
 SALT = "pbem.address-change"
 LINK_HOURS = 24
-TAKEN = "That address cannot be used here, so nothing was changed. Your organiser can help."
-USED = "This link is not valid any more: it was used, a newer one was sent, or it is over a day old."
+TAKEN = gettext_lazy("That address cannot be used here, so nothing was changed. Your organiser can help.")
+USED = gettext_lazy("This link is not valid any more: it was used, a newer one was sent, or it is over a day old.")
 
 
 def ask_to_change(player: Player, address: str, now: datetime | None = None) -> str | None:
@@ -37,12 +38,12 @@ def ask_to_change(player: Player, address: str, now: datetime | None = None) -> 
     address = address.strip().lower()
     # Not "another player has it": the page must not tell who plays here.
     if Player.objects.filter(email__iexact=address).exclude(pk=player.pk).exists():
-        return TAKEN
+        return str(TAKEN)
     with transaction.atomic():
         locked = unique_row(Player.objects.select_for_update().filter(pk=player.pk))
         assert locked is not None
         if not mailpolicy.take_email_quota(locked, now):
-            return "Too many emails were sent for you today: please try again in a few hours."
+            return gettext("Too many emails were sent for you today: please try again in a few hours.")
         locked.new_email, locked.new_email_sent_at = address, now
         locked.save(update_fields=["new_email", "new_email_sent_at", "sign_in_quota_at"])
         after_commit(SEND_ADDRESS_CONFIRMATION, player.pk)

@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.engines import OrderError, get_engine
 from games.engines.base import ReadBack
@@ -77,16 +78,19 @@ class Stored:
 def _closed(phase: Phase | None, seat: Seat) -> TurnClosed | None:
     """Why `phase` does not take an order from `seat`, or None if it does."""
     if phase is None:
-        return TurnClosed("There is no such turn in this game.")
+        return TurnClosed(gettext("There is no such turn in this game."))
     if phase.game.status == Game.Status.FINISHED:
-        return TurnClosed("This game is over; no more orders are taken.")
+        return TurnClosed(gettext("This game is over; no more orders are taken."))
     if phase.status != Phase.Status.OPEN:
         return TurnClosed(
-            f"That turn ({phase.name}) has already been resolved, so your order was not stored. "
-            "The game page shows the current turn."
+            gettext(
+                "That turn (%(turn)s) has already been resolved, so your order was not stored. "
+                "The game page shows the current turn."
+            )
+            % {"turn": phase.name}
         )
     if phase.prompt_for(seat.number) is None:
-        return TurnClosed("You owe no order in this turn.")
+        return TurnClosed(gettext("You owe no order in this turn."))
     return None
 
 
@@ -96,7 +100,7 @@ def _superseded(phase: Phase, seat: Seat, written_at: datetime | None) -> Supers
     stored = unique_row(Order.objects.filter(phase=phase, seat=seat).only("written_at", "submitted_at"))
     if stored is not None and written_at < (stored.written_at or stored.submitted_at):
         return Superseded(
-            "Your reply was written before the order you sent since, so it was not used; that order stands."
+            gettext("Your reply was written before the order you sent since, so it was not used; that order stands.")
         )
     return None
 
@@ -123,7 +127,7 @@ def open_turn(seat: Seat, phase_number: int, *, with_example: bool = False, writ
         phase = _phase(seat, phase_number)
     refused = _closed(phase, seat) or (phase and _superseded(phase, seat, written_at))
     if refused or phase is None:
-        raise refused or TurnClosed("There is no such turn in this game.")
+        raise refused or TurnClosed(gettext("There is no such turn in this game."))
     game = phase.game
     prompt = phase.prompt_for(seat.number)
     assert prompt is not None  # _closed says so
@@ -137,7 +141,7 @@ def check_order(seat: Seat, phase_number: int, order: dict[str, Any]) -> Checked
     phase = _phase(seat, phase_number)
     refused = _closed(phase, seat)
     if refused or phase is None:
-        raise refused or TurnClosed("There is no such turn in this game.")
+        raise refused or TurnClosed(gettext("There is no such turn in this game."))
     engine, state = get_engine(phase.game.engine), phase.game.state
     try:
         normalised = engine.validate(state, seat.number, order)
@@ -170,7 +174,7 @@ def submit_order(
             phase = _phase(seat, phase_number, lock=True)
         refused = _closed(phase, seat) or (phase and _superseded(phase, seat, written_at))
         if refused or phase is None:
-            raise refused or TurnClosed("There is no such turn in this game.")
+            raise refused or TurnClosed(gettext("There is no such turn in this game."))
         game = phase.game
         engine = get_engine(game.engine)
         try:

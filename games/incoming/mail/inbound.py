@@ -37,9 +37,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.dispatch import receiver
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
-from django.utils.translation import gettext
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext, ngettext
 
 from games.engines.base import ReadBack
 from games.incoming import review
@@ -172,7 +173,9 @@ def refusal(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: l
                 "No order found above the quoted email. These lines are in the quoted part, under where your reply "
                 "ends, so they were not read:\n%(lines)s\nWrite your order above the quoted email, like:\n%(example)s"
             ) % {"lines": indented(written_below), "example": indented(example)}
-        return f"No order found in your reply. Write it above the quoted email, like:\n{indented(example)}"
+        return gettext("No order found in your reply. Write it above the quoted email, like:\n%(example)s") % {
+            "example": indented(example)
+        }
     return unclear(prompt, reading, one_seat, example)
 
 
@@ -183,11 +186,11 @@ def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: l
     confirm step: every field must be there, and none given twice differently."""
     if reading.broken:
         line, after = reading.broken
-        return (
-            f'Your reply was not used: its line "{line}" goes on in the next line ("{after}"), as when mail '
+        return gettext(
+            'Your reply was not used: its line "%(line)s" goes on in the next line ("%(after)s"), as when mail '
             "programs break long lines, so we cannot be sure where your order ends. Send it again with each field "
             "on a line of its own, shorter, or as HTML, or use the game page."
-        )
+        ) % {"line": line, "after": after}
     if reading.unread:
         return gettext(
             "Your reply was not used: we read these lines as your order:\n%(read)s\nbut under them are lines we "
@@ -200,16 +203,20 @@ def unclear(prompt: dict[str, Any], reading: Reading, one_seat: bool, example: l
     # An optional field may be left out: the turn email's example leaves it out when blank.
     missing = [f["name"] for f in prompt["fields"] if f["name"] not in reading.order and not f.get("optional")]
     if one_seat and missing:
-        return (
+        return ngettext(
             "Your reply was not used: this turn is yours alone and is played the moment your order is stored, "
-            f"so your reply must give every line of it, and {', '.join(missing)} is missing. Write them all above "
-            f"the quoted email, like:\n{lines}"
-        )
+            "so your reply must give every line of it, and %(missing)s is missing. Write them all above "
+            "the quoted email, like:\n%(example)s",
+            "Your reply was not used: this turn is yours alone and is played the moment your order is stored, "
+            "so your reply must give every line of it, and %(missing)s are missing. Write them all above "
+            "the quoted email, like:\n%(example)s",
+            len(missing),
+        ) % {"missing": ", ".join(missing), "example": lines}
     if one_seat and reading.twice:
-        return (
-            f"Your reply was not used: it gives {', '.join(reading.twice)} more than once, differently, and this "
+        return gettext(
+            "Your reply was not used: it gives %(fields)s more than once, differently, and this "
             "turn is yours alone (played the moment your order is stored), so we cannot tell which you meant."
-        )
+        ) % {"fields": ", ".join(reading.twice)}
     return ""
 
 
@@ -242,8 +249,11 @@ def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
     except orders.Superseded as error:
         return ReplyOutcome(False, f"{error}{what_stands(row)}")
     except orders.OrderRejected as error:
-        return ReplyOutcome(False, f"Your order was not stored: {error}{what_stands(row)}")
-    verdict = f"{phase.name}: {review.outcome_words(result, phase.game_id, phase.number)}"
+        return ReplyOutcome(False, gettext("Your order was not stored: %(why)s") % {"why": error} + what_stands(row))
+    verdict = gettext("%(turn)s: %(outcome)s") % {
+        "turn": phase.name,
+        "outcome": review.outcome_words(result, phase.game_id, phase.number),
+    }
     return ReplyOutcome(True, receipt_text(result.read_back, verdict))
 
 
@@ -273,13 +283,12 @@ def what_stands(row: OutboundEmail) -> str:
     stored = unique_row(Order.objects.filter(phase=phase, seat=row.seat))
     if stored is None:
         zone = messages.zone_of(row.seat.player.time_zone if row.seat.player else None)
-        deadline = timezone.localtime(phase.deadline, zone).strftime("%a %-d %b %H:%M %Z")
-        return (
-            f"\n\nNo order of yours is stored for {phase.name}: unless one is in by {deadline}, the default order "
-            "is played."
-        )
+        deadline = date_format(timezone.localtime(phase.deadline, zone), gettext("D j M H:i T"))
+        return "\n\n" + gettext(
+            "No order of yours is stored for %(turn)s: unless one is in by %(deadline)s, the default order is played."
+        ) % {"turn": phase.name, "deadline": deadline}
     lines = indented(review.read_back(phase.game, row.seat.number, stored.data).lines)
-    return f"\n\nYour order stored before stands:\n{lines}"
+    return "\n\n" + gettext("Your order stored before stands:\n%(lines)s") % {"lines": lines}
 
 
 def receipt_text(read: ReadBack | None, verdict: str) -> str:
@@ -288,8 +297,8 @@ def receipt_text(read: ReadBack | None, verdict: str) -> str:
     if read is None:
         return verdict
     lines = indented(read.lines)
-    warnings = "".join(f"\n  Note: {warning}" for warning in read.warnings)
-    return f"We read your reply as:\n{lines}{warnings}\n\n{verdict}"
+    warnings = "".join("\n  " + gettext("Note: %(warning)s") % {"warning": warning} for warning in read.warnings)
+    return gettext("We read your reply as:\n%(lines)s") % {"lines": lines} + f"{warnings}\n\n{verdict}"
 
 
 def thread_subject(game: Game) -> str:
@@ -311,8 +320,10 @@ def answer(row: OutboundEmail, text: str, reply: Reply | None = None) -> None:
     # The reader's thread of the game: its first email sent to them.
     root = first_sent(row.game_id, [to]).get(to) or row.message_id
     thread = thread_headers(reply.message_id if reply else "", reply.references if reply else "", root)
-    body = f"{text}\n\nThe game page: {game_link(row.seat, row.phase.game)}\n"
-    receipts.write(row.game_id, to, receipt_subject(row.phase.game), body, thread)
+    body = f"{text}\n\n" + gettext("The game page: %(link)s") % {"link": game_link(row.seat, row.phase.game)} + "\n"
+    # Written in the reader's language (handle_inbound's override): the header says which.
+    headers = {**thread, "Content-Language": translation.get_language() or settings.LANGUAGE_CODE}
+    receipts.write(row.game_id, to, receipt_subject(row.phase.game), body, headers)
 
 
 def tell_owner(row: OutboundEmail, why: str) -> None:
@@ -320,19 +331,23 @@ def tell_owner(row: OutboundEmail, why: str) -> None:
     owner is told instead, at most once a day per email, and nothing the reply said is repeated."""
     if cache.add(f"pbem:refused-reply:{row.pk}", True, NOTICE_EVERY):
         assert row.seat.player is not None
-        answer(row, f"A reply to your turn email for {row.phase.name} was not used, and nothing was stored: {why}.")
+        said = gettext("A reply to your turn email for %(turn)s was not used, and nothing was stored: %(why)s.")
+        answer(row, said % {"turn": row.phase.name, "why": why})
 
 
 def other_sender_notice(row: OutboundEmail, sender: str) -> str:
     """Why a reply from another address was refused, and what to do, told to the seat's own address."""
     assert row.seat.player is not None
-    origin = f"an address at {domain_of(sender)}" if sender else "no single sender address"
-    own = row.seat.player.email
-    return (
-        f"it came from {origin}, and only replies from {own} (the address this email was sent to) count for this "
-        f"seat. If that was you, send your reply again from {own}, or use the game page. If it was not, someone "
-        "else has this turn email: the game page link in it opens your seat, so do not forward it"
+    origin = (
+        gettext("an address at %(domain)s") % {"domain": domain_of(sender)}
+        if sender
+        else gettext("no single sender address")
     )
+    return gettext(
+        "it came from %(origin)s, and only replies from %(own)s (the address this email was sent to) count for this "
+        "seat. If that was you, send your reply again from %(own)s, or use the game page. If it was not, someone "
+        "else has this turn email: the game page link in it opens your seat, so do not forward it"
+    ) % {"origin": origin, "own": row.seat.player.email}
 
 
 @receiver(inbound, dispatch_uid="pbem-inbound-orders")
@@ -356,11 +371,17 @@ def handle_inbound(sender: Any, event: AnymailInboundEvent, esp_name: str, **kwa
         domains = sorted({domain_of(address) for address in reply.recipients})[:5]
         log.info("inbound email via %s ignored: no reply address of ours (recipients at %s)", esp_name, domains)
         return
+    with translation.override(messages.language_of(row.seat.player)):  # what the player is told, in their language
+        _answer_reply(row, reply, esp_name)
+
+
+def _answer_reply(row: OutboundEmail, reply: Reply, esp_name: str) -> None:
+    assert row.seat.player is not None
     where = f"game {row.game_id} seat {row.seat.number}"
     if reply.spam:
         log.warning("inbound reply for %s refused: %s took it for spam (%s)", where, esp_name, reply.spam)
         with transaction.atomic():
-            tell_owner(row, "our mail provider took it for spam. Reply again, or use the game page")
+            tell_owner(row, gettext("our mail provider took it for spam. Reply again, or use the game page"))
         return
     if reply.sender.lower() != row.seat.player.email.lower():
         # The operator learns the sender's domain (a player writing from another account?), not the address.

@@ -23,7 +23,7 @@ from django.core import mail
 from django.core.cache import cache
 from django.utils import timezone
 
-from games.models import Order, ReadReply, Receipt
+from games.models import Order, Player, ReadReply, Receipt
 from games.outgoing import receipts
 from games.outgoing.order_text import order_lines
 from games.play import orders, sweep, turns
@@ -313,3 +313,15 @@ def test_a_one_seat_turn_takes_no_reply_that_leaves_a_field_out_or_gives_one_twi
     assert not Order.objects.filter(phase=phase).exists() and open_phase(game).pk == phase.pk
     post(client, payload(address, "\n".join(lines), message_id="<whole@mail.example>"))
     assert Order.objects.get(phase=phase, seat__number=0).data == example
+
+
+def test_a_players_receipt_is_in_their_language(client, make_game):
+    Player.objects.create(email="player1@example.com", name="Anke", language="de")
+    make_game(humans=3)
+    address = reply_to_of("player1@example.com")
+    mail.outbox.clear()
+    assert post(client, payload(address, "role: seller")) == 200
+    (message,) = [m for m in mail.outbox if m.anymail_test_params["tags"] == ["receipt"]]
+    assert message.extra_headers["Content-Language"] == "de"
+    assert "Wir haben deine Antwort so gelesen:" in message.body and "Die Spielseite: https://" in message.body
+    assert "Zug verdeckt gespeichert" in message.body
