@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import pgettext
+
 
 @dataclass(frozen=True)
 class ReplySyntax:
@@ -29,6 +31,19 @@ class ReplySyntax:
 
     def picks_joined(self) -> str:
         return f"{self.pick_separators[0]} "
+
+    # A reply is read in its writer's language and in English (the active language when it is read, the player's:
+    # games/incoming/mail/inbound.py): the words of the syntax in both; the example writes the reader's.
+    def pick_words(self) -> tuple[str, ...]:
+        translated = pgettext("reply syntax: between two picks, as in 'silk and wine'", "and")
+        return tuple(dict.fromkeys((*self.pick_separators, translated.strip().lower())))
+
+    def no_pick_words(self) -> tuple[str, ...]:
+        translated = (pgettext("reply syntax: no pick", "none"), pgettext("reply syntax: no pick", "nothing"))
+        return tuple(dict.fromkeys((*self.no_pick, *(word.strip().lower() for word in translated))))
+
+    def no_pick_written(self) -> str:
+        return pgettext("reply syntax: no pick", "none")
 
     def steps_joined(self) -> str:
         return f"{self.step_separator} "
@@ -56,7 +71,7 @@ def order_lines(
             continue
         head = f"{spec['name']}{syntax.name_separator}"
         if spec["kind"] == "multichoice":
-            written = syntax.picks_joined().join(str(pick) for pick in value) or syntax.no_pick[0]
+            written = syntax.picks_joined().join(str(pick) for pick in value) or syntax.no_pick_written()
         elif syntax.spans_lines(spec) and isinstance(value, str):
             steps = split_steps(value, syntax)
             if not one_line:

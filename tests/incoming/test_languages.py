@@ -10,8 +10,11 @@ import re
 import pytest
 from django.core import mail
 from django.urls import reverse
+from django.utils import translation
 
+from games.incoming.mail import replies
 from games.models import Player
+from games.outgoing.order_text import order_lines
 from tests.support.accounts import emailed_sign_in_link, sign_in_by_email
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -138,3 +141,34 @@ def test_a_sign_up_email_is_in_the_language_of_the_page_that_asked(client, db):
     message = mail.outbox[-1]
     assert message.extra_headers["Content-Language"] == "de"
     assert message.subject == "Dein pbem-Link: Konto anlegen"
+
+
+PICKS = {
+    "fields": [
+        {
+            "name": "goods",
+            "label": "Goods",
+            "kind": "multichoice",
+            "min": 0,
+            "max": 2,
+            "choices": [{"value": "silk", "label": "Silk"}, {"value": "wine", "label": "Wine"}],
+        }
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "written", "read"),
+    [
+        ("de", "goods: silk und wine", ["silk", "wine"]),
+        ("de", "goods: silk and wine", ["silk", "wine"]),
+        ("fr", "goods: Silk et Wine", ["silk", "wine"]),
+        ("de", "goods: keine", []),
+        ("fr", "goods: rien", []),
+        ("fr", "goods: none", []),
+    ],
+)
+def test_a_reply_is_read_in_its_writers_language_and_in_english(language, written, read):
+    with translation.override(language):
+        assert replies.read_order(PICKS, replies.Texts(written, False, "")).order == {"goods": read}
+        assert order_lines(PICKS, {"goods": []}) == [f"goods: {'keine' if language == 'de' else 'aucun'}"]

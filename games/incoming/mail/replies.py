@@ -443,7 +443,7 @@ def _goes_on(value: str) -> bool:
     """Whether a one-line field's value ends in a separator, as if more followed."""
     words = value.split()
     last = words[-1].lower() if words else ""
-    return any(last == sep if sep.isalpha() else last.endswith(sep) for sep in SYNTAX.pick_separators)
+    return any(last == sep if sep.isalpha() else last.endswith(sep) for sep in SYNTAX.pick_words())
 
 
 def _may_break(line: str, after: str) -> bool:
@@ -454,9 +454,9 @@ def _may_break(line: str, after: str) -> bool:
 def _value(spec: dict[str, Any], value: str) -> Any:
     if spec["kind"] == "multichoice":
         separators = "|".join(
-            re.escape(sep) if not sep.isalpha() else rf"\b{re.escape(sep)}\b" for sep in SYNTAX.pick_separators
+            re.escape(sep) if not sep.isalpha() else rf"\b{re.escape(sep)}\b" for sep in SYNTAX.pick_words()
         )
-        nothing = {key(word) for word in SYNTAX.no_pick}
+        nothing = {key(word) for word in SYNTAX.no_pick_words()}
         words = [w for w in re.split(separators, value) if w.strip() and key(w) not in nothing]
         return [choice_value(spec, w) for w in words]
     if spec["kind"] == "choice":
