@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -66,7 +67,7 @@ class Player(models.Model):
     def display_name(self) -> str:
         """How other people see this player (league pages, CSVs, others' emails): the name they gave, never
         their address or a part of it, since public pages list players and anyone can enumerate them."""
-        return self.name or f"Player {self.pk}"
+        return self.name or gettext("Player %(number)s") % {"number": self.pk}
 
 
 class Game(models.Model):
@@ -143,8 +144,10 @@ class Seat(models.Model):
     def label(self) -> str:
         """The seat as everyone at the table sees it: the player's name, or the seat's number."""
         if self.is_bot:
-            return f"Bot {self.number + 1}"
-        return self.player.name if self.player and self.player.name else f"Seat {self.number + 1}"
+            return gettext("Bot %(number)s") % {"number": self.number + 1}
+        if self.player and self.player.name:
+            return self.player.name
+        return gettext("Seat %(number)s") % {"number": self.number + 1}
 
 
 class Phase(models.Model):
