@@ -76,6 +76,8 @@ Declared with `register(app_label, Extension(...))`:
   reader has not read yet);
 - `staff_time_zone`: the time zone a staff user's admin pages speak (a league organiser's: their leagues'),
   or None for the server's;
+- `game_time_zones`: asked by the admin with game ids (a list's rows): the zone each of those games' times are
+  shown in, by game id (a league game's: its league's), for the games the app has one for;
 - `admin_home`: asked when the admin's home page is drawn, with the request: a Fragment (its template and
   context, handed as `section`) the page shows above the lists, or None (the consoles of the user's leagues).
 """
@@ -207,6 +209,7 @@ class Extension:
     game_options: tuple[OptionSpec, ...] = ()
     turn_email: EmailSection | None = None
     staff_time_zone: Callable[[Any], str | None] | None = None
+    game_time_zones: Callable[[Collection[int]], dict[int, str]] | None = None
     admin_home: Callable[[Any], Fragment | None] | None = None
 
 
@@ -346,6 +349,15 @@ def staff_time_zone(user: Any) -> str | None:
         if extension.staff_time_zone and (zone := extension.staff_time_zone(user)):
             return zone
     return None
+
+
+def game_time_zones(game_ids: Collection[int]) -> dict[int, str]:
+    """The zone the apps give each of `game_ids`' times (the first app's that answers for a game)."""
+    zones: dict[int, str] = {}
+    for extension in _registered.values():
+        if extension.game_time_zones and game_ids:
+            zones = {**extension.game_time_zones(game_ids), **zones}
+    return zones
 
 
 def admin_home(request: Any) -> list[Fragment]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django import forms
 from django.contrib import admin, messages
@@ -37,6 +36,7 @@ from games.admin.scope import (
     games_of,
     report,
 )
+from games.admin.zones import ROW_ZONE, shown_time
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, posted_id
 from games.outgoing import emails
 from games.play import addresses, organise, turns
@@ -172,8 +172,9 @@ class GameAdmin(OrganisersGames):
 
     @admin.display(description="deadline")
     def deadline(self, game: Game) -> str:
+        """In the game's league's zone on the list (each row its own), in the page's on the game's page."""
         phase = turns.current_phase(game)
-        return shown_deadline(phase.deadline if phase else None)
+        return shown_deadline(phase.deadline if phase else None, getattr(game, ROW_ZONE, None))
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Game], action: Callable[[Game], Any], verb: str) -> None:
         report(self, request, organise.outcome(verb, *organise.each(queryset, action)))
@@ -231,6 +232,7 @@ class GameAdmin(OrganisersGames):
     def resolve_context(self, request: HttpRequest, queryset: QuerySet[Game]) -> dict[str, Any]:
         now = timezone.now()
         rows = []
+        zones = extensions.game_time_zones([game.pk for game in queryset])
         for game in queryset:
             phase = turns.current_phase(game)
             seats = organise.owing(game, phase)
@@ -240,7 +242,7 @@ class GameAdmin(OrganisersGames):
                     "pk": game.pk,
                     "number": phase.number if phase else "",
                     "phase": phase.name if phase else "",
-                    "deadline": shown_deadline(phase.deadline) if phase else "",
+                    "deadline": shown_deadline(phase.deadline, zones.get(game.pk)) if phase else "",
                     "early": phase is not None and (phase.deadline > now or game.status == Game.Status.PAUSED),
                     "owing": [seat_name(seat) for seat in seats],
                     "over": game.status == Game.Status.FINISHED or phase is None,
@@ -305,8 +307,10 @@ def extend_page(
     open phase with its deadline now and the new one. The form carries each phase's number and exact deadline,
     which Yes extends from, and `selected`, the rows of `model_admin`'s list the action was asked for."""
     rows = []
+    zones = extensions.game_time_zones([game.pk for game in games])  # each game's in its league's zone
     for game in games:
         phase = turns.current_phase(game)
+        zone = zones.get(game.pk)
         rows.append(
             {
                 "game": str(game),
@@ -314,8 +318,8 @@ def extend_page(
                 "over": phase is None,
                 "number": phase.number if phase else "",
                 "phase": phase.name if phase else "",
-                "deadline": shown_deadline(phase.deadline) if phase else "",
-                "new": shown_deadline(phase.deadline + by) if phase else "",
+                "deadline": shown_deadline(phase.deadline, zone) if phase else "",
+                "new": shown_deadline(phase.deadline + by, zone) if phase else "",
                 "stamp": phase.deadline.isoformat() if phase else "",
                 "paused": game.status == Game.Status.PAUSED,
             }
@@ -336,12 +340,8 @@ def extend_page(
 
 
 def shown_deadline(moment: datetime | None, zone_name: str | None = None) -> str:
-    """A deadline as an organiser reads it: in the admin's zone (an organiser's leagues', games/incoming/middleware.py)
-    or `zone_name`, which it names."""
-    if moment is None:
-        return "—"
-    local = timezone.localtime(moment, ZoneInfo(zone_name) if zone_name else None)
-    return f"{local:%a %d %b %Y %H:%M} {local.tzname()}"
+    """A deadline as an organiser reads it: in `zone_name` (the page's zone if None), which it names."""
+    return shown_time(moment, zone_name)
 
 
 class ReplaceSeatForm(forms.ModelForm):

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from games import extensions
+from games.admin.zones import ZonedTimes
 from games.models import Game
 from games.outgoing.durations import DurationInWordsField
 from games.play.organise import Said
@@ -29,7 +30,7 @@ def games_of(user: Any) -> QuerySet[Game]:
     return Game.objects.filter(responsible)
 
 
-class ListedLookupsOnly(admin.ModelAdmin):
+class ListedLookupsOnly(ZonedTimes):
     """Django's admin filters a list by any lookup on the model's own fields named in its query string
     (`?data__icontains=...`, `?seed__gt=...`): tried value by value, that reads what the pages hide (a sealed
     order, a hand, the seed, a link key). Here a list takes only the parameters of its own `list_filter` and
@@ -116,6 +117,15 @@ class OrganisersGames(StaffScoped):
 
     def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
         return queryset.filter(**{f"{self.game_path}__in": games_of(user)})
+
+    def row_zones(self, rows: Sequence[Any]) -> dict[Any, str]:
+        """Each row's times in its game's zone (a league game's league's: games.extensions.game_time_zones)."""
+        rows_games = self.model._default_manager.filter(pk__in=[row.pk for row in rows]).values_list(
+            "pk", self.game_path
+        )
+        games = {pk: game_id for pk, game_id in rows_games if game_id is not None}
+        zones = extensions.game_time_zones(set(games.values()))
+        return {pk: zones[game_id] for pk, game_id in games.items() if game_id in zones}
 
 
 class ReadOnlyMixin:

@@ -3,7 +3,7 @@ games.play.turns; nothing here shows a sealed order or a hand (tables link to th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -39,6 +39,11 @@ class OrganisersOwn(StaffScoped):
     def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
         # Pick lists (a league, a player, a member) come scoped from those models' own admins (StaffScoped).
         return queryset.filter(**{f"{self.league_path}__in": League.objects.filter(organisers=user)})
+
+    def row_zones(self, rows: Sequence[Any]) -> dict[Any, str]:
+        """Each row's times in its league's zone (games/admin/zones.py)."""
+        zone = "time_zone" if self.league_path == "pk" else f"{self.league_path}__time_zone"
+        return dict(self.model._default_manager.filter(pk__in=[row.pk for row in rows]).values_list("pk", zone))
 
 
 @admin.register(League)

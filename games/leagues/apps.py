@@ -45,6 +45,7 @@ class LeaguesConfig(AppConfig):
                 ending_refused=early.ending_refused,
                 seat_left=early.seat_left,
                 staff_time_zone=console.staff_time_zone,
+                game_time_zones=console.game_time_zones,
                 admin_home=console.home_card,
             ),
         )

@@ -7,6 +7,7 @@ each job has one path whichever page it starts from."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -122,7 +123,9 @@ def console_view(model_admin: ModelAdmin[League], request: HttpRequest, league_i
         "time_zone": league.time_zone,
         "season": services.season_number(league),  # what the buttons name: a season started meanwhile refuses
     }
-    return TemplateResponse(request, "admin/leagues/league/console.html", context)
+    response = TemplateResponse(request, "admin/leagues/league/console.html", context)
+    with timezone.override(zone_of(league.time_zone)):  # every time on it, and the zone named at its top
+        return response.render()
 
 
 def staff_time_zone(user: Any) -> str | None:
@@ -131,6 +134,12 @@ def staff_time_zone(user: Any) -> str | None:
     zones = League.objects.filter(organisers__pk=user.pk or 0).values("time_zone").annotate(leagues=Count("pk"))
     first = zones.order_by("-leagues", "time_zone").first()
     return first["time_zone"] if first else None
+
+
+def game_time_zones(game_ids: Collection[int]) -> dict[int, str]:
+    """A league game's times are its league's zone's, wherever the admin shows them (one query for a list)."""
+    tables = Table.objects.filter(game_id__in=list(game_ids)).values_list("game_id", "round__season__league__time_zone")
+    return {game_id: zone for game_id, zone in tables if game_id is not None}
 
 
 def home_card(request: HttpRequest) -> Fragment | None:

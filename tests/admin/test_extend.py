@@ -19,7 +19,7 @@ from django.utils import timezone
 from games.models import Game, OutboundEmail, Phase
 from games.play import organise
 from tests.support.leagues import first_game, make_league, open_phase_of, organiser_of, started_round, submit_for
-from tests.support.organisers import act, answer, said
+from tests.support.organisers import act, answer, said, said_on
 from tests.support.races import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,7 +75,7 @@ def test_two_organisers_pressing_yes_at_once_extend_once(postgres):
         pages = [ann.post(url, form), bob.post(url, form)]  # each opened the question
         answers = run_together(*(lambda c=c, p=p: answer(c, p, url) for c, p in zip((ann, bob), pages, strict=True)))
         assert all(not isinstance(a, Exception) and a.status_code == 200 for a in answers), answers
-        lines = sorted(line for a in answers for line in said(a))
+        lines = sorted(line for a in answers for line in said_on(a))
         assert lines == [
             f"Extended 1: {game}.",
             f"Not extended (1): {game} ({MOVED}).",
@@ -155,7 +155,7 @@ def test_two_resumes_at_once_give_the_paused_time_back_once(postgres):
         resume = {"action": "resume", "_selected_action": [game.pk]}
         answers = run_together(*(lambda c=c, f=resume: c.post(url, f, follow=True) for c in (ann, bob)))
         assert all(not isinstance(a, Exception) and a.status_code == 200 for a in answers), answers
-        lines = sorted(line for a in answers for line in said(a))
+        lines = sorted(line for a in answers for line in said_on(a))
         assert lines == [f"Not resumed (1): {game} (it is running).", f"Resumed 1: {game}."], (attempt, lines)
         moved = Phase.objects.get(pk=phase.pk).deadline - phase.deadline
         assert timedelta(days=10) <= moved < timedelta(days=11)  # ten days given back, not twenty

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games.models import OutboundEmail, Seat
 from tests.support.leagues import first_game, make_league, organiser_of, started_round
-from tests.support.organisers import replace_seat, said
+from tests.support.organisers import replace_seat, said, said_on
 from tests.support.races import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,7 +50,7 @@ def test_two_organisers_replacing_one_seat_at_once_give_it_once(postgres):
         assert all(not isinstance(p, Exception) and p.status_code == 200 for p in pages), pages
         seat.refresh_from_db()
         assert seat.player is not None and seat.player.email in newcomers
-        lines = [line for page in pages for line in said(page)]
+        lines = [line for page in pages for line in said_on(page)]
         refused = [line for line in lines if "changed hands after this page was shown" in line]
         assert len(refused) == 1, (attempt, lines)
         assert f"({seat.player.display_name} holds it now)" in refused[0]

@@ -41,6 +41,16 @@ def replace_seat(client: Client, seat: Any, follow: bool = False, **fields: str)
     return client.post(url, {**{k: unescape(v) for k, v in hidden.items()}, **fields}, follow=follow)
 
 
+def said_on(page: Any) -> list[str]:
+    """The messages as the page's HTML shows them. For requests made at once from several threads: the test
+    client gathers `context` from every template rendered meanwhile, the other thread's too, so `said` may read
+    the other request's messages there."""
+    html = page.content.decode()
+    listed = re.search(r'<ul class="messagelist">(.*?)</ul>', html, re.S)
+    items = re.findall(r"<li[^>]*>(.*?)</li>", listed.group(1), re.S) if listed else []
+    return [unescape(re.sub(r"<[^>]+>", "", item)).strip() for item in items]
+
+
 def said(page: Any) -> list[str]:
     return [str(message) for message in page.context["messages"]]
 
