@@ -7,6 +7,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Query, Router, Schema
 
+from games import words
 from games.api import calls, orders, prompts
 from games.api.models import Bot
 from games.api.problems import ERRORS, TURN_ERRORS, Problem
@@ -22,7 +23,7 @@ from games.api.schemas import (
     PromptOut,
     StoredOut,
 )
-from games.api.views_common import caller, game_json, game_or_404, my_seat, phase_json, read_back_json
+from games.api.views_common import caller, game_json, game_or_404, log_json, my_seat, phase_json, read_back_json
 from games.engines import OrderError, get_engine
 from games.models import Game, Order, Phase, Seat, unique_row
 from games.outgoing import facts
@@ -105,7 +106,7 @@ def game_view(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "phase": phase_json(phase),
         "table": [row.__dict__ for row in table],
         "view": engine.view(game.state, number),
-        "log": [{"phase": e.phase_number, "text": e.text, "private": e.seat is not None} for e in events],
+        "log": [log_json(e) for e in events],
         "own_order": own,
     }
 
@@ -170,7 +171,8 @@ def next_steps(request: HttpRequest, game_id: int, query: Query[StepsQuery]) -> 
     try:
         found = calls.next_steps(seat.game, seat.number, query.field, chosen)
     except OrderError as error:
-        raise Problem(422, "order-refused", str(error)) from None
+        raise Problem(422, "order-refused", words.refusal(error)) from None
+    found = words.next_steps(found)
     return {
         "steps": chosen,
         "choices": [

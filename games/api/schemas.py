@@ -59,7 +59,13 @@ class MyGameOut(Schema):
 
 class LogLineOut(Schema):
     phase: int
-    text: str
+    text: str = Field(description="The line in your language (your player's, else the request's).")
+    message: dict[str, Any] | None = Field(
+        description="The engine's message the line is, for a client that renders it itself: `id` (the English "
+        "template, a gettext msgid with {name} placeholders), `params` (numbers, ids, or nested messages such as "
+        "a good's name) and, where it has them, `context` (gettext's msgctxt) and `plural` with `count`. "
+        "Null for a line logged before the engines spoke in messages: its `text` is its English."
+    )
     private: bool = Field(description="Only your seat reads this line.")
 
 

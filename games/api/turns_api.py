@@ -10,7 +10,7 @@ from ninja import Router
 from games.api import calls
 from games.api.problems import ERRORS, Problem
 from games.api.schemas import PastTurnOut, TurnOut
-from games.api.views_common import caller, game_or_404, read_back_json
+from games.api.views_common import caller, game_or_404, log_json, read_back_json
 from games.engines import get_engine
 from games.models import Game
 
@@ -44,5 +44,5 @@ def past_turn(request: HttpRequest, game_id: int, number: int) -> dict[str, Any]
         "name": replayed.name,
         "view": engine.view(replayed.state, seat) if replayed.state is not None else None,
         "read_back": read_back_json(read) if read is not None else None,
-        "log": [{"phase": e.phase_number, "text": e.text, "private": e.seat is not None} for e in events],
+        "log": [log_json(e) for e in events],
     }

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from games.api.auth import Caller
 from games.api.problems import Problem
 from games.engines.base import ReadBack
-from games.models import Game, Phase, Seat, unique_row
+from games.models import Event, Game, Phase, Seat, unique_row
 from games.outgoing import facts
 
 NO_SEAT = "You do not hold a seat at this table (a seat given to someone else is no longer yours)."
@@ -44,7 +44,8 @@ def game_json(game_facts: facts.GameFacts, engine: str) -> dict[str, Any]:
         "engine": engine,
         "engine_title": game_facts.engine_title,
         "status": game_facts.status,
-        "result": [row.__dict__ for row in game_facts.result],
+        # A final standing's detail is read in the caller's language here (facts keep it lazy).
+        "result": [{**row.__dict__, "detail": str(row.detail)} for row in game_facts.result],
     }
 
 
@@ -54,3 +55,14 @@ def phase_json(phase: Phase | None) -> dict[str, Any] | None:
 
 def read_back_json(read: ReadBack) -> dict[str, Any]:
     return {"lines": list(read.lines), "warnings": list(read.warnings)}
+
+
+def log_json(event: Event) -> dict[str, Any]:
+    """A log line as the API gives it: as text in the caller's language, and as the engine's message (id and
+    params; null for a line stored before the engines spoke in messages)."""
+    return {
+        "phase": event.phase_number,
+        "text": event.words,
+        "message": event.message,
+        "private": event.seat is not None,
+    }

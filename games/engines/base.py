@@ -29,9 +29,116 @@ def split_steps(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"[;\n]+", text or "") if part.strip()]
 
 
+# --- messages: what an engine says to a person --------------------------------------------------------------
+#
+# An engine never writes a sentence in one language: it writes a message, the English source template (the
+# gettext msgid, python-brace-format: "{seat} bids {amount} pesos.") with its parameters (numbers, seat numbers,
+# ids, or nested messages for the game's terms, e.g. Mp("manila good", "jade")). The server renders it in the
+# reader's language (games/words.py): gettext of the id, then .format of the rendered parameters. The Msg is
+# also a str whose value is the English, so code and tests that read it as text keep working.
+# The makemessages extraction knows the keywords M, Mn:1,2 and Mp:1c,2: their templates must be literals.
+
+Params = dict[str, Any]
+
+
+class Msg(str):
+    """A message: `id` (the English template), `plural` and `n` (the count, for Mn), `context` (for Mp),
+    `params`. Its str value is the English. Build it with M, Mn or Mp; `to_json` and `from_json` go both ways.
+    (`n`, not `count`: a str has a count method.)"""
+
+    id: str
+    plural: str
+    n: int | None
+    context: str
+    params: Params
+
+    def __new__(
+        cls, id: str, params: Params | None = None, *, plural: str = "", count: int | None = None, context: str = ""
+    ) -> Msg:
+        params = dict(params or {})
+        template = plural if plural and count != 1 else id
+        english = template.format(**{"count": count, **params}) if params or count is not None else template
+        msg = super().__new__(cls, english)
+        msg.id, msg.plural, msg.n, msg.context, msg.params = id, plural, count, context, params
+        return msg
+
+    def __reduce__(self) -> Any:  # copy and pickle keep the message, not only its English
+        return (_rebuild, (self.to_json(),))
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as plain JSON: {"id", "params"} and "plural", "count", "context" when it has them."""
+        out: dict[str, Any] = {"id": self.id}
+        if self.plural:
+            out["plural"], out["count"] = self.plural, self.n
+        if self.context:
+            out["context"] = self.context
+        out["params"] = {name: as_json(value) for name, value in self.params.items()}
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Msg:
+        params = {name: from_json(value) for name, value in (data.get("params") or {}).items()}
+        return cls(
+            data["id"], params, plural=data.get("plural", ""), count=data.get("count"), context=data.get("context", "")
+        )
+
+
+def _rebuild(data: dict[str, Any]) -> Msg:
+    return Msg.from_json(data)
+
+
+def M(template: str, **params: Any) -> Msg:
+    """A message: `template` is its English and its id."""
+    return Msg(template, params)
+
+
+def Mn(singular: str, plural: str, count: int, **params: Any) -> Msg:
+    """A message whose form follows `count` (the renderer's ngettext); `{count}` in the templates is the count."""
+    return Msg(singular, params, plural=plural, count=count)
+
+
+def Mp(context: str, template: str, **params: Any) -> Msg:
+    """A message with a context: the same English in two meanings, or a game's term ("manila good", "jade")."""
+    return Msg(template, params, context=context)
+
+
+def as_json(value: Any) -> Any:
+    """An engine's word as plain JSON: a message as its JSON, anything else (a str, a number) as it is."""
+    return value.to_json() if isinstance(value, Msg) else value
+
+
+def from_json(value: Any) -> Any:
+    """The inverse of `as_json`: a message's JSON (a dict with an "id") back to its Msg."""
+    return Msg.from_json(value) if isinstance(value, dict) and "id" in value else value
+
+
+def joined(items: list[Any], last: str = "and") -> Any:
+    """ "A", "A and B", "A, B and C" (`last` "and"), or with "; " between every item (`last` ";"), ", "
+    (`last` ",") or " + " (`last` "+"): a nested message, so that each language joins its own way. Empty: ""."""
+    if not items:
+        return ""
+    head = items[0]
+    for position, item in enumerate(items[1:], start=2):
+        final = position == len(items)
+        if last == ";":
+            head = Mp("list", "{head}; {next}", head=head, next=item)
+        elif last == "+":
+            head = Mp("list", "{head} + {next}", head=head, next=item)
+        elif final and last == "and":
+            head = Mp("list", "{head} and {last}", head=head, last=item)
+        else:
+            head = Mp("list", "{head}, {next}", head=head, next=item)
+    return head
+
+
 class OrderError(ValueError):
-    """A player's order is malformed or breaks a rule. The message is shown to that player as it is,
-    so it must name the problem in the game's words and never reveal anything hidden."""
+    """A player's order is malformed or breaks a rule. The message (a Msg; `message` gives it back) is shown to
+    that player in their language, so it must name the problem in the game's words and never reveal anything
+    hidden."""
+
+    @property
+    def message(self) -> Any:
+        return self.args[0] if self.args else ""
 
 
 class OrderIncomplete(OrderError):
@@ -95,19 +202,19 @@ class Prompt:
             {
                 "name": f.name,
                 "kind": f.kind,
-                "label": f.label,
-                "choices": [{"value": c.value, "label": c.label} for c in f.choices],
+                "label": as_json(f.label),
+                "choices": [{"value": c.value, "label": as_json(c.label)} for c in f.choices],
                 "min": f.min,
                 "max": f.max,
                 "repeat": f.repeat,
-                "help": f.help,
+                "help": as_json(f.help),
                 "optional": f.optional,
                 "ranked": f.ranked,
-                "step": f.step,
+                "step": as_json(f.step),
             }
             for f in self.fields
         ]
-        return {"kind": self.kind, "text": self.text, "fields": fields}
+        return {"kind": self.kind, "text": as_json(self.text), "fields": fields}
 
 
 @dataclass(frozen=True)
@@ -158,7 +265,9 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "seat": self.seat, "data": self.data}
+        """The English `text`, and the message it is (None for a plain str)."""
+        message = self.text.to_json() if isinstance(self.text, Msg) else None
+        return {"text": str(self.text), "message": message, "seat": self.seat, "data": self.data}
 
 
 @dataclass(frozen=True)
@@ -243,7 +352,7 @@ class Engine(ABC):
         """The steps that may follow `steps` (each as a StepChoice's `spelled` text) in the "steps" field
         `field` of `seat`'s prompt: every one keeps the order legal, or not legal yet only for want of more
         steps (OrderIncomplete). OrderError if `seat` is not asked or `field` is not a "steps" field."""
-        raise OrderError("This order is not built step by step.")
+        raise OrderError(M("This order is not built step by step."))
 
     def builder_steps(self, state: State, seat: int, field: str, text: str) -> list[str]:
         """A value of the "steps" field `field` (typed, or as `validate` wrote it) as the steps the builder
@@ -258,7 +367,7 @@ class Engine(ABC):
         OrderError if `seat` is not asked."""
         prompt = self.prompts(state).get(seat)
         if prompt is None:
-            raise OrderError("This seat is not asked anything now.")
+            raise OrderError(M("This seat is not asked anything now."))
         order = self.validate(state, seat, self.default_order(state, seat))
         for spec in prompt.fields:
             for value in self._example_values(state, seat, spec, order):
@@ -308,4 +417,4 @@ class Engine(ABC):
 
     def seat_name(self, state: State, seat: int) -> str:
         """How the rules name a seat (a country, a colour); the server adds the player's own name."""
-        return f"Seat {seat + 1}"
+        return M("Seat {number}", number=seat + 1)

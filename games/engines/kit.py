@@ -27,6 +27,9 @@ from typing import Any, TypedDict
 from games.engines.base import (
     Engine,
     Event,
+    M,
+    Mp,
+    Msg,
     NextSteps,
     OptionSpec,
     Order,
@@ -37,6 +40,7 @@ from games.engines.base import (
     Standing,
     State,
     StepChoice,
+    joined,
     split_steps,
 )
 
@@ -148,15 +152,16 @@ def less(items: Iterable[Any], taken: Iterable[Any]) -> list[Any]:
 
 class DecisionEngine(Engine):
     decisions: Mapping[str, Decision]
-    seat_word = "seat"  # what `validate` calls a seat that does not exist
-    final_text = "Final ranking: {}."  # the last event; {} is the standings, one `final_entry` each
-    final_entry = "{rank}. {name} {detail}"
+    no_such_seat = M("There is no such seat in this game.")  # what `validate` says of a seat that does not exist
+    final_text = M("Final ranking: {standings}.")  # the last event: the standings, one `final_entry` each
+    # One standing; {rank}, {name}, {score} and {detail} (a message, or a plain str.format template).
+    final_entry: Msg | str = Mp("final ranking", "{rank}. {name} {detail}")
     final_name_key = "name"  # the key of a seat's name in `final_rows`
 
     # --- what the engine writes besides the contract's setup, view, outcome, phase_name ---------------
 
     @abstractmethod
-    def not_asked_reason(self, state: State, seat: int) -> str:
+    def not_asked_reason(self, state: State, seat: int) -> Msg | str:
         """Why `seat` (a real seat) is not asked anything now, in the game's words."""
 
     def asked(self, state: State) -> list[int]:
@@ -167,7 +172,7 @@ class DecisionEngine(Engine):
         """How many seats the game has (KitState's `players`)."""
         return int(state["players"])
 
-    def option_refusal(self, spec: OptionSpec, name: str) -> str:
+    def option_refusal(self, spec: OptionSpec, name: str) -> Msg | str:
         """Why the named choice `name` of option `spec` may not be chosen, or "" (asked before it is looked
         up among the choices)."""
         return ""
@@ -209,12 +214,12 @@ class DecisionEngine(Engine):
     def validate(self, state: State, seat: int, order: Order) -> Order:
         self._check_asked(state, seat)
         if not isinstance(order, dict):
-            raise OrderError("An order must be a form with named fields.")
+            raise OrderError(M("An order must be a form with named fields."))
         return self.decisions[state["step"]].validate(state, seat, order)
 
     def _check_asked(self, state: State, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seat_count(state):
-            raise OrderError(f"There is no such {self.seat_word} in this game.")
+            raise OrderError(self.no_such_seat)
         if seat not in self.asked(state):
             raise OrderError(self.not_asked_reason(state, seat))
 
@@ -225,7 +230,7 @@ class DecisionEngine(Engine):
         self._check_asked(state, seat)
         builder = self.decisions[state["step"]].builders.get(name)
         if builder is None:
-            raise OrderError(f"This order has no {name!r} to build step by step.")
+            raise OrderError(M("This order has no {field} to build step by step.", field=repr(name)))
         return builder
 
     def next_steps(self, state: State, seat: int, field: str, steps: list[str]) -> NextSteps:
@@ -233,17 +238,17 @@ class DecisionEngine(Engine):
         order's other fields at their defaults: the rules live once, in `validate`."""
         builder = self._builder(state, seat, field)
         if not isinstance(steps, (list, tuple)) or not all(isinstance(step, str) for step in steps):
-            raise OrderError("The steps so far must be a list of steps.")
+            raise OrderError(M("The steps so far must be a list of steps."))
         others = self.default_order(state, seat)
 
-        def verdict(trial: list[str]) -> tuple[bool, str]:
+        def verdict(trial: list[str]) -> tuple[bool, Any]:
             """(may the builder offer these steps, why they are not yet a legal order or "")."""
             try:
                 self.validate(state, seat, {**others, field: "; ".join(trial)})
             except OrderIncomplete as error:
-                return True, str(error)
+                return True, error.message
             except OrderError as error:
-                return False, str(error)
+                return False, error.message
             return True, ""
 
         allowed, problem = verdict(list(steps))
@@ -268,7 +273,8 @@ class DecisionEngine(Engine):
         standings = self.outcome(new_state)
         if standings is not None:
             entries = [self._final_entry(new_state, standing) for standing in standings]
-            events.append(Event(self.final_text.format("; ".join(entries)), data={"kind": "final"}))
+            text = Msg(self.final_text.id, {"standings": joined(entries, ";")}, context=self.final_text.context)
+            events.append(Event(text, data={"kind": "final"}))
         return new_state, events
 
     def _owed(self, state: State, seat: int, order: Order | None) -> Order:
@@ -279,10 +285,16 @@ class DecisionEngine(Engine):
                 pass  # a stale order counts as a missed deadline
         return self.validate(state, seat, self.default_order(state, seat))
 
-    def _final_entry(self, state: State, standing: Standing) -> str:
-        return self.final_entry.format(
-            rank=standing.rank, name=self.seat_name(state, standing.seat), score=standing.score, detail=standing.detail
-        )
+    def _final_entry(self, state: State, standing: Standing) -> Msg | str:
+        said = {
+            "rank": standing.rank,
+            "name": self.seat_name(state, standing.seat),
+            "score": standing.score,
+            "detail": standing.detail,
+        }
+        if isinstance(self.final_entry, Msg):
+            return Msg(self.final_entry.id, said, context=self.final_entry.context)
+        return self.final_entry.format(**said)
 
     def default_order(self, state: State, seat: int) -> Order:
         return self.decisions[state["step"]].default(state, seat)
@@ -296,19 +308,29 @@ class DecisionEngine(Engine):
 
 def check_players(engine: Engine, players: Any) -> None:
     if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError("The number of players must be a whole number.")
+        raise ValueError(M("The number of players must be a whole number."))
     if not engine.min_players <= players <= engine.max_players:
-        raise ValueError(f"{engine.title} needs {engine.min_players} to {engine.max_players} players, not {players}.")
+        raise ValueError(
+            M(
+                "{game} needs {least} to {most} players, not {count}.",
+                game=engine.title,
+                least=engine.min_players,
+                most=engine.max_players,
+                count=players,
+            )
+        )
 
 
 def read_options(engine: DecisionEngine, players: int, options: Any) -> dict[str, Any]:
     """Every option of `engine` by name: its default where the organiser left it blank (missing, null, ""
     or []), else the value checked against its OptionSpec. Unknown names are refused."""
     if not isinstance(options, dict):
-        raise ValueError("Options must be a mapping of option names to values.")
+        raise ValueError(M("Options must be a mapping of option names to values."))
     unknown = sorted(set(options) - {spec.name for spec in engine.options})
     if unknown:
-        raise ValueError(f"{engine.title} has no option called {', '.join(map(repr, unknown))}.")
+        raise ValueError(
+            M("{game} has no option called {names}.", game=engine.title, names=", ".join(map(repr, unknown)))
+        )
     chosen = {spec.name: _read_option(engine, spec, players, options.get(spec.name)) for spec in engine.options}
     engine.check_options(players, chosen)
     return chosen
@@ -322,14 +344,22 @@ def _read_option(engine: DecisionEngine, spec: OptionSpec, players: int, value: 
         return spec.default if blank else _choice(spec, value)
     if spec.kind == "seat-list":
         return [None] * players if blank else _seat_list(engine, spec, players, value)
-    raise ValueError(f"Option {spec.name} has an unknown kind {spec.kind!r}.")
+    raise ValueError(M("Option {name} has an unknown kind {kind}.", name=spec.name, kind=repr(spec.kind)))
 
 
 def _integer(spec: OptionSpec, value: Any) -> int:
     if isinstance(value, str) and DIGITS.fullmatch(value):
         value = int(value)  # typed as text, e.g. in a form
     if isinstance(value, bool) or not isinstance(value, int) or not spec.min <= value <= spec.max:
-        raise ValueError(spec.error or f"The {spec.name} option must be a whole number from {spec.min} to {spec.max}.")
+        raise ValueError(
+            spec.error
+            or M(
+                "The {name} option must be a whole number from {least} to {most}.",
+                name=spec.name,
+                least=spec.min,
+                most=spec.max,
+            )
+        )
     return value
 
 
@@ -341,16 +371,27 @@ def _choice(spec: OptionSpec, value: Any) -> str:
         value = str(value)
     values = [choice.value for choice in spec.choices]
     if not isinstance(value, str) or value not in values:
-        raise ValueError(spec.error or f"Option {spec.name} must be one of {', '.join(sorted(values))}.")
+        raise ValueError(
+            spec.error or M("Option {name} must be one of {values}.", name=spec.name, values=", ".join(sorted(values)))
+        )
     return value
 
 
 def _seat_list(engine: DecisionEngine, spec: OptionSpec, players: int, value: Any) -> list[str | None]:
     """One choice per seat, named in any case; a blank entry is None (the engine decides it)."""
     if not isinstance(value, (list, tuple)):
-        raise ValueError(f"The {spec.name} option must be a list with one {spec.item} per seat.")
+        raise ValueError(
+            M("The {name} option must be a list with one {item} per seat.", name=spec.name, item=spec.item)
+        )
     if len(value) != players:
-        raise ValueError(f"The {spec.name} option names {len(value)} {spec.name} for {players} seats.")
+        raise ValueError(
+            M(
+                "The {name} option names {count} {name} for {seats} seats.",
+                name=spec.name,
+                count=len(value),
+                seats=players,
+            )
+        )
     by_name = {choice.value.lower(): choice.value for choice in spec.choices}
     chosen: list[str | None] = []
     for name in value:
@@ -358,12 +399,16 @@ def _seat_list(engine: DecisionEngine, spec: OptionSpec, players: int, value: An
             chosen.append(None)
             continue
         if not isinstance(name, str):
-            raise ValueError(f"{spec.name.capitalize()} are given by name; {name!r} is not a name.")
+            raise ValueError(
+                M("{what} are given by name; {typed} is not a name.", what=spec.name.capitalize(), typed=repr(name))
+            )
         refusal = engine.option_refusal(spec, name)
         if refusal:
             raise ValueError(refusal)
         if name.strip().lower() not in by_name:
             names = ", ".join(choice.value for choice in spec.choices)
-            raise ValueError(f"Unknown {spec.item} {name!r}; choose from {names}.")
+            raise ValueError(
+                M("Unknown {item} {typed}; choose from {names}.", item=spec.item, typed=repr(name), names=names)
+            )
         chosen.append(by_name[name.strip().lower()])
     return chosen

@@ -11,6 +11,7 @@ from typing import Any
 from django.core import signing
 from django.utils.translation import gettext
 
+from games import words
 from games.engines import get_engine
 from games.engines.base import ReadBack
 from games.incoming.forms import StepsSource
@@ -54,14 +55,14 @@ def steps_source(game: Game, seat_number: int) -> StepsSource:
     """The engine's builder for this seat in the game's current state."""
     engine = get_engine(game.engine)
     return StepsSource(
-        lambda field, steps: engine.next_steps(game.state, seat_number, field, steps),
+        lambda field, steps: words.next_steps(engine.next_steps(game.state, seat_number, field, steps)),
         lambda field, text: engine.builder_steps(game.state, seat_number, field, text),
     )
 
 
 def read_back(game: Game, seat_number: int, order: dict[str, Any]) -> ReadBack:
     """A stored order in the engine's words, as the game page shows it."""
-    return get_engine(game.engine).read_back(game.state, seat_number, order)
+    return words.read_back(get_engine(game.engine).read_back(game.state, seat_number, order))
 
 
 def sign(seat: Seat, reviewed: Reviewed) -> str:

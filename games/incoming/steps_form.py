@@ -273,4 +273,3 @@ class StepsForm(forms.Form):
         matched = match_step(built.choices_at[index], built.steps[index])
         label = matched[0].label if matched else ""
         return label if len(label) > DROP_DOWN_SHOWS else ""
-

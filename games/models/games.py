@@ -15,6 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games import words
+
 
 def new_link_key() -> str:
     return secrets.token_urlsafe(9)
@@ -217,8 +219,10 @@ class Phase(models.Model):
         return sorted(int(seat) for seat in self.prompts)
 
     def prompt_for(self, seat_number: int) -> dict[str, Any] | None:
-        prompt: dict[str, Any] | None = self.prompts.get(str(seat_number))
-        return prompt
+        """What `seat_number` is asked, its words rendered in the active language (games/words.py); None if it
+        owes nothing. The stored prompt keeps the engine's messages (a phase stored before they were is English)."""
+        stored: dict[str, Any] | None = self.prompts.get(str(seat_number))
+        return None if stored is None else words.prompt(stored)
 
     def reminder_time(self, reminder_before: timedelta) -> datetime:
         """When the seats still owing are reminded: `reminder_before` (the game's) ahead of the deadline, but
@@ -268,7 +272,12 @@ class Event(models.Model):
     phase_number = models.PositiveIntegerField()
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The line's English, as the engine's message reads in English: what the admin, a search and a line stored
+    # before the engines spoke in messages show.
     text = models.TextField()
+    # The engine's message (games/engines/base.py Msg.to_json: id and params), rendered in each reader's language
+    # (`words`); null for a line stored before there were messages, whose English `text` is shown as it is.
+    message = models.JSONField(null=True, blank=True)
     data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -280,4 +289,7 @@ class Event(models.Model):
         # Not the text: the admin prints str() in places (labels, titles) its seat check does not cover.
         return f"line {self.seq} of {self.game}"
 
-
+    @property
+    def words(self) -> str:
+        """The line in the active language: its message rendered, or its stored English if it has none."""
+        return words.render(self.message) if self.message else self.text

@@ -34,7 +34,7 @@ from games.extensions import EmailSection, Outbox, SectionShown, Told
 from games.models import Event, Game, OutboundEmail, Phase, Player, Seat, unique_row
 from games.outgoing import mailpolicy, messages, outbox, wakes
 from games.outgoing.dispatch import SEND_DUE
-from games.outgoing.facts import GameFacts, LogLine, PhaseFacts, addressee, game_facts, phase_facts
+from games.outgoing.facts import GameFacts, PhaseFacts, addressee, game_facts, log_lines, phase_facts
 from games.outgoing.links import SIGN_IN_MINUTES, seat_url, sign_in_url, sign_up_url
 from games.outgoing.order_text import SYNTAX, order_lines
 
@@ -87,6 +87,7 @@ class Line(NamedTuple):
     seq: int
     seat: int | None  # None: public
     text: str
+    message: dict[str, Any] | None  # the engine's message the line is (None: a line stored as English only)
 
 
 @dataclass
@@ -204,8 +205,8 @@ def load_batches(rows: Sequence[OutboundEmail]) -> dict[int, Batch]:
     ]
     events: dict[int, list[Line]] = {}
     lines = Event.objects.filter(reduce(operator.or_, spans)).order_by("game_id", "seq")
-    for game_id, seq, seat_number, text in lines.values_list("game_id", "seq", "seat", "text"):
-        events.setdefault(game_id, []).append(Line(seq, seat_number, text))
+    for game_id, seq, seat_number, text, message in lines.values_list("game_id", "seq", "seat", "text", "message"):
+        events.setdefault(game_id, []).append(Line(seq, seat_number, text, message))
     # The current phase is a turn email's own; a game whose rows are all news of an earlier phase reads it.
     current = {row.game_id: row.phase for row in rows if row.phase.number == games[row.game_id].phase_number}
     missing = [
@@ -281,7 +282,7 @@ def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> 
         "reply_example": reply_example(row, batch) if reply_address(row) is not None else [],
         "reply_syntax": SYNTAX,  # its separators, and (reply_steps) whether a value here may span lines
         "reply_steps": any(SYNTAX.spans_lines(spec) for spec in (prompt or {}).get("fields", [])),
-        "news": [LogLine(text=line.text, private=line.seat is not None) for line in news],
+        "news": log_lines(news),
         "older_news": older,
         "sections": sections,
     }

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from games import words
 from games.engines import get_engine
 from games.engines.base import Engine
-from games.models import Event, Game, Order, Phase, Player, Seat
+from games.models import Game, Order, Phase, Player, Seat
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ def game_facts(game: Game, engine: Engine | None = None, seats: Sequence[Seat] |
             label=by_number[row["seat"]].label,
             title=engine.seat_name(game.state, row["seat"]),
             score=row["score"],
-            detail=row["detail"],
+            detail=words.later(row.get("detail_message") or row["detail"]),
         )
         for row in game.result
     )
@@ -118,9 +120,10 @@ def seat_facts(
     )
 
 
-def log_lines(events: Iterable[Event]) -> list[LogLine]:
-    """Log lines already filtered for their reader (public lines and the reader's own)."""
-    return [LogLine(text=event.text, private=event.seat is not None) for event in events]
+def log_lines(events: Iterable[Any]) -> list[LogLine]:
+    """Log lines already filtered for their reader (public lines and the reader's own): Events, or the emails'
+    lighter rows with the same `seat`, `text` and `message`. Each reads in the language active when it is shown."""
+    return [LogLine(text=words.later(event.message or event.text), private=event.seat is not None) for event in events]
 
 
 def addressee(player: Player | None) -> Addressee:

@@ -28,6 +28,8 @@ from games.outgoing.dispatch import TaskName
 # Longer than a queued call waits for a free worker in a heavy burst; shorter than the sweep's period, so a
 # lost call delays nothing beyond what the sweep would catch anyway.
 WAKE_LOST = timedelta(seconds=30)
+
+
 def wake_once(name: TaskName, gather: timedelta = timedelta(0)) -> None:
     """After commit, wake `name` (a task without arguments that drains its kind of due rows), unless a call to
     it is on its way: published and its task not started yet. The task starts `gather` after the call, so that

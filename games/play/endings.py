@@ -83,7 +83,7 @@ def finish_early(game_id: int, standings: Sequence[Standing], line: str, now: da
         game.status = Game.Status.FINISHED
         game.finished_at = now
         game.paused_at = None
-        game.result = [{"seat": s.seat, "score": s.score, "rank": s.rank, "detail": s.detail} for s in standings]
+        game.result = [turns.result_row(s) for s in standings]
         game.save(update_fields=["status", "finished_at", "paused_at", "result"])
         humans = [seat for seat in game.seats.select_related("player") if seat.player is not None]
         turns.queue_emails(phase, turns.email_rows(game, phase, humans, OutboundEmail.Kind.GAME_OVER))

@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from games import words
 from games.engines.base import ReadBack, State
 from games.extensions import split_options
 from games.models import Game, Order, Phase
@@ -80,4 +81,4 @@ def read_back(game: Game, replayed: Replayed, seat: int) -> ReadBack | None:
     order = replayed.orders.get(seat)
     if order is None or replayed.state is None:
         return None
-    return turns.engine_of(game).read_back(replayed.state, seat, order)
+    return words.read_back(turns.engine_of(game).read_back(replayed.state, seat, order))

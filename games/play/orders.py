@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games import words
 from games.engines import OrderError, get_engine
 from games.engines.base import ReadBack
 from games.models import Game, Order, Phase, Seat, carried_phase, unique_row
@@ -146,8 +147,8 @@ def check_order(seat: Seat, phase_number: int, order: dict[str, Any]) -> Checked
     try:
         normalised = engine.validate(state, seat.number, order)
     except OrderError as error:
-        raise IllegalOrder(str(error)) from None
-    return Checked(normalised, engine.read_back(state, seat.number, normalised))
+        raise IllegalOrder(words.refusal(error)) from None
+    return Checked(normalised, words.read_back(engine.read_back(state, seat.number, normalised)))
 
 
 def submit_order(
@@ -180,7 +181,7 @@ def submit_order(
         try:
             normalised = engine.validate(game.state, seat.number, order)
         except OrderError as error:
-            raise IllegalOrder(str(error)) from None
+            raise IllegalOrder(words.refusal(error)) from None
         now = timezone.now()
         # A revision is one UPDATE; it cannot change whether the phase is complete, so only a first
         # order counts the phase's orders, and marks the phase complete if it was the last one owed.
@@ -195,7 +196,7 @@ def submit_order(
         # (a broker outage), and the player retrying is the first to notice. Resolving twice is harmless.
         if complete and game.status == Game.Status.ACTIVE:
             after_commit(RESOLVE_PHASE, phase.pk)
-        words = engine.read_back(game.state, seat.number, normalised) if read_back else None
+        said = words.read_back(engine.read_back(game.state, seat.number, normalised)) if read_back else None
     # The log line names the seat, never the order's content.
     log.info("order stored: game %s phase %s seat %s revised=%s", game.pk, phase.number, seat.number, revised)
-    return Stored(revised=revised, complete=complete, read_back=words)
+    return Stored(revised=revised, complete=complete, read_back=said)

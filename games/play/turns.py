@@ -20,9 +20,9 @@ from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
 
-from games import extensions
+from games import extensions, words
 from games.engines import get_engine
-from games.engines.base import Engine
+from games.engines.base import Engine, Standing
 from games.extensions import split_options
 from games.models import BotLevel, Event, Game, Order, OutboundEmail, Phase, Player, Seat, unique_row
 from games.outgoing import mailpolicy
@@ -31,6 +31,18 @@ from games.outgoing.emails import wake_sender as wake_email_sender
 from games.play import turn_sql
 
 log = logging.getLogger(__name__)
+
+
+def result_row(standing: Standing) -> dict[str, Any]:
+    """A final standing as Game.result keeps it: `detail` in English, `detail_message` its message (rendered in
+    each reader's language by games/outgoing/facts.py; a result stored before there were messages has none)."""
+    return {
+        "seat": standing.seat,
+        "score": standing.score,
+        "rank": standing.rank,
+        "detail": str(standing.detail),
+        "detail_message": words.message(standing.detail),
+    }
 
 
 def phase_rng(game: Game, phase_number: int) -> random.Random:
@@ -181,7 +193,8 @@ def resolve_phase(
                 phase_number=phase.number,
                 seq=game.event_count + i,
                 seat=event.seat,
-                text=event.text,
+                text=str(event.text),
+                message=words.message(event.text),
                 data=event.data,
             )
             for i, event in enumerate(events, start=1)
@@ -262,7 +275,7 @@ def _open_next_phase(
         standings = engine.outcome(state) or []
         game.status = Game.Status.FINISHED
         game.finished_at = now
-        game.result = [{"seat": s.seat, "score": s.score, "rank": s.rank, "detail": s.detail} for s in standings]
+        game.result = [result_row(s) for s in standings]
         assert previous is not None, "a game cannot be over before its first phase"
         _store(game, ["state", "status", "finished_at", "result", "event_count"], previous, lines, None)
         emails = email_rows(game, previous, humans, OutboundEmail.Kind.GAME_OVER)

@@ -44,6 +44,7 @@ def vote_open(game: Game) -> bool:
         return bool(known)
     return Proposal.objects.filter(game=game, status=Proposal.Status.OPEN).exists()
 
+
 GAME_OVER = "This game is over: nothing more can be proposed, voted on or conceded."
 NOT_HELD = "You no longer hold this seat, so you cannot act for it. Nothing was changed."
 

@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Manager, Model, QuerySet
 from django.forms import BaseForm, BaseModelForm
 from django.template.base import Node
+from django.utils.functional import Promise
 
 from games.engines.base import Engine
 
@@ -37,7 +38,8 @@ AUDITED_PAGES = {
     "lobby/table.html",
     "lobby/decline.html",
 }
-LEAVES = (str, int, float, bool, type(None), datetime, date, time, timedelta, Decimal)
+# A Promise: a lazy string (gettext_lazy, games/words.py's `later`), text read in the language active when shown.
+LEAVES = (str, int, float, bool, type(None), datetime, date, time, timedelta, Decimal, Promise)
 # Django's context processors (the request, the signed-in user, messages, the CSRF token) add the same
 # values to every page; none of them leads to a game.
 PROCESSORS = {"request", "user", "perms", "messages", "csrf_token", "DEFAULT_MESSAGE_LEVELS"}

@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import Choice, OptionSpec, Standing, State
+from games.engines.base import Choice, M, Mp, OptionSpec, Standing, State
 from games.engines.kit import DecisionEngine, Placing, copy_state, ranked, redealt
 from games.engines.manila.data import (
     COLOURS,
@@ -77,8 +77,8 @@ class ManilaEngine(DecisionEngine):
         ),
     )
     decisions = DECISIONS
-    final_text = "The game ends. Fortunes: {}."
-    final_entry = "{rank}. {name} {score} ({detail})"
+    final_text = M("The game ends. Fortunes: {standings}.")
+    final_entry = Mp("final ranking", "{rank}. {name} {score} ({detail})")
 
     def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         options = self.read_setup(players, options)

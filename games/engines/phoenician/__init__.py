@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import OptionSpec, Standing, State
+from games.engines.base import M, OptionSpec, Standing, State
 from games.engines.kit import DecisionEngine, Placing, copy_state, less, ranked, redealt
 from games.engines.phoenician.data import COLOURS, DEFAULT_ROUND_LIMIT, HAND_SIZE, START_GOLD, full_deck
 from games.engines.phoenician.decisions import DECISIONS
@@ -50,7 +50,7 @@ class PhoenicianEngine(DecisionEngine):
         ),
     )
     decisions = DECISIONS
-    seat_word = "ship"
+    no_such_seat = M("There is no such ship in this game.")
 
     def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         options = self.read_setup(players, options)

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import Choice, OptionSpec, Standing, State
+from games.engines.base import Choice, M, Mp, Msg, OptionSpec, Standing, State
 from games.engines.kit import DecisionEngine, Placing, copy_state, ranked, redealt
 from games.engines.piraeus.data import (
     COUNTRIES,
@@ -22,6 +22,7 @@ from games.engines.piraeus.data import (
     START_CASH,
     START_PRICE,
     country_deck,
+    country_name,
     greek_deck,
     sort_cards,
 )
@@ -50,27 +51,27 @@ class PiraeusEngine(DecisionEngine):
     options = (
         OptionSpec(
             name="countries",
-            label="Country of each seat (blank: dealt at random)",
+            label=M("Country of each seat (blank: dealt at random)"),
             kind="seat-list",
             default=None,
-            choices=tuple(Choice(country, country) for country in COUNTRIES),
+            choices=tuple(Choice(country, country_name(country)) for country in COUNTRIES),
             item="country",
         ),
     )
     decisions = DECISIONS
-    final_entry = "{rank}. {name} {score} ({detail})"
+    final_entry = Mp("final ranking", "{rank}. {name} {score} ({detail})")
     final_name_key = "country"
     not_asked_reason = staticmethod(not_asked_reason)
 
-    def option_refusal(self, spec: OptionSpec, name: str) -> str:
+    def option_refusal(self, spec: OptionSpec, name: str) -> Msg | str:
         if name.strip().lower() == GREEKS.lower():
-            return "The Greeks cannot be chosen: they are the locals who own the market."
+            return M("The Greeks cannot be chosen: they are the locals who own the market.")
         return ""
 
     def check_options(self, players: int, chosen: dict[str, Any]) -> None:
         named = [country for country in chosen["countries"] if country]
         if len(named) != len(set(named)):
-            raise ValueError("Each country can be chosen by one seat only.")
+            raise ValueError(M("Each country can be chosen by one seat only."))
 
     def setup(self, players: int, options: dict[str, Any], rng: random.Random) -> State:
         options = self.read_setup(players, options)
@@ -111,13 +112,17 @@ class PiraeusEngine(DecisionEngine):
         return len(state["countries"])
 
     def phase_name(self, state: State) -> str:
-        day = f"Day {state['day']}"
-        return {
-            "plan": f"{day} — planning",
-            "sale": f"{day} — sale",
-            "deal": f"{day} — deals, round {state['round']}",
-            "bid": f"{day} — deals, round {state['round']}, bidding",
-        }.get(state["step"], "Game over")
+        day, deal_round = state["day"], state["round"]
+        step = state["step"]
+        if step == "plan":
+            return M("Day {day} — planning", day=day)
+        if step == "sale":
+            return M("Day {day} — sale", day=day)
+        if step == "deal":
+            return M("Day {day} — deals, round {round}", day=day, round=deal_round)
+        if step == "bid":
+            return M("Day {day} — deals, round {round}, bidding", day=day, round=deal_round)
+        return M("Game over")
 
     def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         hidden = copy_state(state)
@@ -128,7 +133,7 @@ class PiraeusEngine(DecisionEngine):
         return hidden
 
     def seat_name(self, state: State, seat: int) -> str:
-        return str(state["countries"][seat])
+        return country_name(state["countries"][seat])
 
 
 register(PiraeusEngine())

@@ -6,6 +6,8 @@ interchangeable, so the string is all the identity a card needs, and it reads we
 
 from __future__ import annotations
 
+from games.engines.base import Mp, Msg, joined
+
 GOODS: tuple[str, ...] = ("Furs", "Tableware", "Food", "Jewelry", "Spices", "Fabrics")
 COUNTRIES: tuple[str, ...] = ("Romans", "Barbarians", "Egyptians", "Indians", "Chinese", "Persians")
 GREEKS = "Greeks"
@@ -21,6 +23,34 @@ GREEK_CARDS_PER_DAY = 3
 MAX_CARDS_FOR_SALE = 2
 # HOUSE DEFAULT (RULES.md): the published Greek deck has 18 cards; we assume 3 of each good.
 GREEK_CARDS_PER_GOOD = 3
+
+# The goods' and peoples' names as the players read them: terms, translated with the sentence they stand in.
+GOOD_NAMES: dict[str, Msg] = {
+    "Furs": Mp("piraeus good", "Furs"),
+    "Tableware": Mp("piraeus good", "Tableware"),
+    "Food": Mp("piraeus good", "Food"),
+    "Jewelry": Mp("piraeus good", "Jewelry"),
+    "Spices": Mp("piraeus good", "Spices"),
+    "Fabrics": Mp("piraeus good", "Fabrics"),
+}
+COUNTRY_NAMES: dict[str, Msg] = {
+    "Romans": Mp("piraeus people", "Romans"),
+    "Barbarians": Mp("piraeus people", "Barbarians"),
+    "Egyptians": Mp("piraeus people", "Egyptians"),
+    "Indians": Mp("piraeus people", "Indians"),
+    "Chinese": Mp("piraeus people", "Chinese"),
+    "Persians": Mp("piraeus people", "Persians"),
+    "Greeks": Mp("piraeus people", "Greeks"),
+}
+
+
+def good_name(good: str) -> Msg:
+    return GOOD_NAMES[good]
+
+
+def country_name(country: str) -> Msg:
+    return COUNTRY_NAMES[country]
+
 
 # Dark enough for white text on them (at least 4.5:1, WCAG AA): the pages label cards that way. And dark enough
 # (lightness at most about 40%) that a mail client inverting each colour's lightness leaves 4.5:1 with black text.
@@ -55,8 +85,8 @@ def country_of(card: str) -> str:
     return card.split("/", 1)[1]
 
 
-def card_label(card: str) -> str:
-    return f"{good_of(card)} ({country_of(card)})"
+def card_label(card: str) -> Msg:
+    return Mp("piraeus card", "{good} ({people})", good=good_name(good_of(card)), people=country_name(country_of(card)))
 
 
 def good_index(good: str) -> int:
@@ -81,10 +111,15 @@ def sort_cards(cards: list[str]) -> list[str]:
     return sorted(cards, key=lambda card: (ORIGINS.index(country_of(card)), good_index(good_of(card))))
 
 
-def join_names(names: list[str]) -> str:
-    """ "A", "A and B", "A, B and C"."""
-    if not names:
-        return "nobody"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def join_names(names: list[Msg]) -> Msg:
+    """ "A", "A and B", "A, B and C" of names (terms), or "nobody"."""
+    return joined(names) if names else Mp("piraeus", "nobody")
+
+
+def join_goods(goods: list[str]) -> Msg:
+    """Goods by name, "Furs, Food and Spices"."""
+    return join_names([good_name(good) for good in goods])
+
+
+def join_countries(countries: list[str]) -> Msg:
+    return join_names([country_name(country) for country in countries])

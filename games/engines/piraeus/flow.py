@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.engines.base import Event, Order, State
+from games.engines.base import Event, M, Mp, Order, State, joined
 from games.engines.piraeus.data import (
     DAYS,
     DEAL_ROUNDS,
@@ -23,10 +23,13 @@ from games.engines.piraeus.data import (
     MAX_PRICE,
     MIN_PRICE,
     card_label,
+    country_name,
     country_of,
     good_index,
+    good_name,
     good_of,
-    join_names,
+    join_countries,
+    join_goods,
     sort_cards,
 )
 
@@ -96,9 +99,14 @@ def second_price_change(prices: list[int], for_sale: list[str], sellers: int) ->
     ]
 
 
-def _price_event(before: list[int], after: list[int], which: str) -> Event:
-    moves = [f"{good} {old}→{new}" for good, old, new in zip(GOODS, before, after, strict=True) if old != new]
-    text = f"{which} price change: " + (", ".join(moves) if moves else "no price moves") + "."
+def _price_event(before: list[int], after: list[int], first: bool) -> Event:
+    moves = [
+        Mp("piraeus price", "{good} {old}→{new}", good=good_name(good), old=old, new=new)
+        for good, old, new in zip(GOODS, before, after, strict=True)
+        if old != new
+    ]
+    moved = joined(moves, ",") if moves else Mp("piraeus", "no price moves")
+    text = M("First price change: {moves}.", moves=moved) if first else M("Second price change: {moves}.", moves=moved)
     return Event(text, data={"kind": "prices", "before": before, "after": after})
 
 
@@ -115,10 +123,10 @@ def start_day(state: State, events: list[Event]) -> None:
     state["contests"] = []
     state["asked"] = list(range(len(state["countries"])))
     if drawn:
-        offer = join_names([good_of(card) for card in drawn])
-        text = f"Day {state['day']} begins. The Greeks offer {offer}."
+        offer = join_goods([good_of(card) for card in drawn])
+        text = M("Day {day} begins. The Greeks offer {goods}.", day=state["day"], goods=offer)
     else:
-        text = f"Day {state['day']} begins. The Greek deck has run out: the Greeks offer nothing today."
+        text = M("Day {day} begins. The Greek deck has run out: the Greeks offer nothing today.", day=state["day"])
     events.append(Event(text, data={"kind": "day", "day": state["day"], "greek_row": drawn}))
 
 
@@ -129,14 +137,17 @@ def resolve_plan(state: State, orders: dict[int, Order], rng: random.Random, eve
     names = state["countries"]
     events.append(
         Event(
-            f"Tokens revealed. Sellers: {join_names([names[s] for s in sellers])}. "
-            f"Buyers: {join_names([names[s] for s in buyers])}.",
+            M(
+                "Tokens revealed. Sellers: {sellers}. Buyers: {buyers}.",
+                sellers=join_countries([names[s] for s in sellers]),
+                buyers=join_countries([names[s] for s in buyers]),
+            ),
             data={"kind": "roles", "roles": state["roles"]},
         )
     )
     before = state["prices"]
     state["prices"] = first_price_change(before, state["greek_row"], len(sellers), len(buyers))
-    events.append(_price_event(before, state["prices"], "First"))
+    events.append(_price_event(before, state["prices"], first=True))
     advance_to_sale(state, rng, events)
 
 
@@ -156,24 +167,25 @@ def resolve_sale(state: State, orders: dict[int, Order], rng: random.Random, eve
     names = state["countries"]
     sellers = seats_with_role(state, "seller")
     offered: list[str] = []
-    parts: list[str] = []
+    parts: list[Any] = []
     for seat in sellers:
         goods = orders.get(seat, {}).get("cards", [])
         cards = [f"{good}/{names[seat]}" for good in goods]
         for card in cards:
             state["hands"][seat].remove(card)
         offered.extend(cards)
-        parts.append(f"{names[seat]}: {join_names(goods) if goods else 'nothing'}")
+        sold = join_goods(goods) if goods else Mp("piraeus", "nothing")
+        parts.append(Mp("piraeus sale", "{people}: {goods}", people=country_name(names[seat]), goods=sold))
     state["foreign_row"] = offered
     events.append(
         Event(
-            "Goods for sale revealed: " + "; ".join(parts) + ".",
+            M("Goods for sale revealed: {sales}.", sales=joined(parts, ";")),
             data={"kind": "sale", "foreign_row": offered},
         )
     )
     before = state["prices"]
     state["prices"] = second_price_change(before, offered, len(sellers))
-    events.append(_price_event(before, state["prices"], "Second"))
+    events.append(_price_event(before, state["prices"], first=False))
     start_deal_round(state, 1, events)
 
 
@@ -199,14 +211,15 @@ def buy(state: State, seat: int, row: str, card: str, paid: int, events: list[Ev
     state["cash"][seat] -= paid
     owner_country = country_of(card)
     buyer = state["countries"][seat]
+    said = {"buyer": country_name(buyer), "card": card_label(card), "price": paid}
     if owner_country == GREEKS:
-        to = "the reserve"
+        text = M("{buyer} bought {card} for {price}, paid to the reserve.", **said)
     else:
         state["cash"][seat_of_country(state, owner_country)] += paid
-        to = f"the {owner_country}"
+        text = M("{buyer} bought {card} for {price}, paid to the {owner}.", owner=country_name(owner_country), **said)
     events.append(
         Event(
-            f"{buyer} bought {card_label(card)} for {paid}, paid to {to}.",
+            text,
             data={"kind": "purchase", "seat": seat, "card": card, "price": paid},
         )
     )
@@ -216,17 +229,24 @@ def resolve_deal(state: State, orders: dict[int, Order], rng: random.Random, eve
     names = state["countries"]
     slots = dict(market_slots(state))
     picks: dict[str, list[int]] = {}
-    parts: list[str] = []
+    parts: list[Any] = []
     for seat in state["asked"]:
         slot = orders.get(seat, {}).get("card", "none")
         if slot in slots:
             picks.setdefault(slot, []).append(seat)
-            parts.append(f"{names[seat]} chose {card_label(slots[slot])}")
+            parts.append(
+                Mp(
+                    "piraeus deal",
+                    "{people} chose {card}",
+                    people=country_name(names[seat]),
+                    card=card_label(slots[slot]),
+                )
+            )
         else:
-            parts.append(f"{names[seat]} kept the token")
+            parts.append(Mp("piraeus deal", "{people} kept the token", people=country_name(names[seat])))
     events.append(
         Event(
-            f"Deals, round {state['round']}: " + "; ".join(parts) + ".",
+            M("Deals, round {round}: {choices}.", round=state["round"], choices=joined(parts, ";")),
             data={"kind": "tokens", "round": state["round"], "picks": picks},
         )
     )
@@ -237,10 +257,12 @@ def resolve_deal(state: State, orders: dict[int, Order], rng: random.Random, eve
             buy(state, seats[0], slot[0], card, price_of(state, card), events)
         else:
             contests.append({"row": slot[0], "card": card, "seats": seats})
+            rivals = {"people": join_countries([names[s] for s in seats]), "card": card_label(card)}
             events.append(
                 Event(
-                    f"{join_names([names[s] for s in seats])} {'both' if len(seats) == 2 else 'all'} "
-                    f"want {card_label(card)}: they bid for it.",
+                    M("{people} both want {card}: they bid for it.", **rivals)
+                    if len(seats) == 2
+                    else M("{people} all want {card}: they bid for it.", **rivals),
                     data={"kind": "contest", "card": card, "seats": seats},
                 )
             )
@@ -257,24 +279,27 @@ def resolve_bids(state: State, orders: dict[int, Order], rng: random.Random, eve
     for contest in state["contests"]:
         card = contest["card"]
         bids: dict[int, int] = {}
-        parts: list[str] = []
+        parts: list[Any] = []
         for seat in contest["seats"]:
             bid = orders.get(seat, {}).get("bid") or 0
+            people = country_name(names[seat])
             if bid <= 0:
-                parts.append(f"{names[seat]} withdrew")
+                parts.append(Mp("piraeus bid", "{people} withdrew", people=people))
             else:
                 bids[seat] = int(bid)
-                parts.append(f"{names[seat]} {bids[seat]}")
+                parts.append(Mp("piraeus bid", "{people} {bid}", people=people, bid=bids[seat]))
         top = max(bids.values(), default=None)
         winners = [seat for seat, bid in bids.items() if bid == top]
-        verdict = ""
+        said = {"card": card_label(card), "bids": joined(parts, ",")}
         if top is None:
-            verdict = " Nobody buys it; the tokens go back."
+            text = M("Bids for {card}: {bids}. Nobody buys it; the tokens go back.", **said)
         elif len(winners) > 1:
-            verdict = " Equal top bids: nobody buys it; the tokens go back."
+            text = M("Bids for {card}: {bids}. Equal top bids: nobody buys it; the tokens go back.", **said)
+        else:
+            text = M("Bids for {card}: {bids}.", **said)
         events.append(
             Event(
-                f"Bids for {card_label(card)}: " + ", ".join(parts) + "." + verdict,
+                text,
                 data={"kind": "bids", "card": card, "bids": {str(s): b for s, b in bids.items()}},
             )
         )
@@ -285,24 +310,31 @@ def resolve_bids(state: State, orders: dict[int, Order], rng: random.Random, eve
 
 def end_day(state: State, events: list[Event]) -> None:
     names = state["countries"]
-    earnings: dict[int, list[str]] = {}
+    earnings: dict[int, list[Any]] = {}
     for card in state["foreign_row"]:
         seat = seat_of_country(state, country_of(card))
         price = price_of(state, card)
         state["cash"][seat] += price
-        earnings.setdefault(seat, []).append(f"{good_of(card)} for {price}")
+        earnings.setdefault(seat, []).append(
+            Mp("piraeus", "{good} for {price}", good=good_name(good_of(card)), price=price)
+        )
     for seat, sold in sorted(earnings.items()):
         events.append(
             Event(
-                f"End of day {state['day']}: the locals buy the unsold {join_names(sold)} from the {names[seat]}.",
+                M(
+                    "End of day {day}: the locals buy the unsold {goods} from the {people}.",
+                    day=state["day"],
+                    goods=joined(sold),
+                    people=country_name(names[seat]),
+                ),
                 data={"kind": "locals", "seat": seat},
             )
         )
     if state["greek_row"]:
-        returned = join_names([good_of(card) for card in state["greek_row"]])
+        returned = join_goods([good_of(card) for card in state["greek_row"]])
         events.append(
             Event(
-                f"Unsold Greek goods go back under the Greek deck: {returned}.",
+                M("Unsold Greek goods go back under the Greek deck: {goods}.", goods=returned),
                 data={"kind": "warehouse", "cards": state["greek_row"]},
             )
         )
@@ -314,7 +346,7 @@ def end_day(state: State, events: list[Event]) -> None:
         state["step"] = "over"
         state["asked"] = []
         state["finished"] = True
-        events.append(Event(f"Day {DAYS} is over: the merchants sail home to sell their goods."))
+        events.append(Event(M("Day {days} is over: the merchants sail home to sell their goods.", days=DAYS)))
         return
     state["day"] += 1
     start_day(state, events)

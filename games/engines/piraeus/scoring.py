@@ -18,7 +18,8 @@ from functools import cache, lru_cache
 from itertools import combinations, product
 from math import prod
 
-from games.engines.piraeus.data import GOODS, ORIGINS, country_of, good_index, good_of
+from games.engines.base import M, Mn, Mp, Msg, joined
+from games.engines.piraeus.data import GOODS, ORIGINS, country_name, country_of, good_index, good_name, good_of
 
 SET_VALUES: dict[int, int] = {3: 27, 4: 40, 5: 55, 6: 70}
 SINGLE_VALUE = 6
@@ -195,25 +196,35 @@ def best_partition(collected: list[str]) -> tuple[int, list[list[str]], list[str
     return value, sets, singles
 
 
-def set_name(cards: list[str]) -> str:
+def set_name(cards: list[str]) -> Msg:
     goods = {good_of(card) for card in cards}
-    shared = next(iter(goods)) if len(goods) == 1 else country_of(cards[0])
-    return f"{shared} set of {len(cards)}"
+    shared = good_name(next(iter(goods))) if len(goods) == 1 else country_name(country_of(cards[0]))
+    return Mp("piraeus score", "{shared} set of {size}", shared=shared, size=len(cards))
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def final_score(cash: int, collected: list[str], own_left: int) -> tuple[int, str]:
+def final_score(cash: int, collected: list[str], own_left: int) -> tuple[int, Msg]:
     """(score, detail) of one merchant back home: cash + best sets and singles + own goods left."""
     _, sets, singles = best_partition(collected)
     total = cash + own_left * OWN_CARD_VALUE
-    parts = [f"cash {cash}"]
+    parts: list[Msg] = [Mp("piraeus score", "cash {cash}", cash=cash)]
     for group in sets:
         total += SET_VALUES[len(group)]
-        parts.append(f"{set_name(group)} ({SET_VALUES[len(group)]})")
+        parts.append(Mp("piraeus score", "{set} ({value})", set=set_name(group), value=SET_VALUES[len(group)]))
     total += len(singles) * SINGLE_VALUE
-    parts.append(f"{_plural(len(singles), 'single card')} ({len(singles) * SINGLE_VALUE})")
-    parts.append(f"{_plural(own_left, 'own good')} left ({own_left * OWN_CARD_VALUE})")
-    return total, " + ".join(parts) + f" = {total}"
+    parts.append(
+        Mn(
+            "{count} single card ({value})",
+            "{count} single cards ({value})",
+            len(singles),
+            value=len(singles) * SINGLE_VALUE,
+        )
+    )
+    parts.append(
+        Mn(
+            "{count} own good left ({value})",
+            "{count} own goods left ({value})",
+            own_left,
+            value=own_left * OWN_CARD_VALUE,
+        )
+    )
+    return total, M("{parts} = {total}", parts=joined(parts, "+"), total=total)

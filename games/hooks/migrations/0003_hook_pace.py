@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('hooks', '0002_hook_email'),
+        ("hooks", "0002_hook_email"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hook',
-            name='next_post_at',
+            model_name="hook",
+            name="next_post_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
     ]

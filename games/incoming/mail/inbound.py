@@ -241,9 +241,7 @@ def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
     if refused:
         return ReplyOutcome(False, f"{refused}{what_stands(row)}")
     try:
-        result = orders.submit_order(
-            row.seat, phase.number, reading.order, written_at=reply.written_at, read_back=True
-        )
+        result = orders.submit_order(row.seat, phase.number, reading.order, written_at=reply.written_at, read_back=True)
     except orders.TurnClosed:
         return ReplyOutcome(False, turn_over(row))
     except orders.Superseded as error:

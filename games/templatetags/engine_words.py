@@ -1,0 +1,17 @@
+"""`{{ value|words }}`: an engine's word (a message, its JSON, or plain text) in the reader's language, for a template
+that shows what an engine wrote as it is (a board's view) rather than through games/words.py's renderings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games import words as rendering
+
+register = template.Library()
+
+
+@register.filter
+def words(value: Any) -> str:
+    return rendering.render(value)

@@ -1,0 +1,103 @@
+"""An engine's words in the reader's language: the one place its messages (games/engines/base.py Msg) are rendered.
+
+An engine says everything as a message: the English template, which is the gettext msgid, and plain parameters
+(numbers, ids, nested messages for the game's terms). `render` translates the id in the active language
+(gettext, ngettext by the count, pgettext by the context) and formats it with its parameters, each rendered
+first, so a good's or a country's name is in the same language as the sentence around it. A plain str is
+returned as it is: the words stored before the engines spoke in messages (a log line's `text`, a phase's
+prompts) stay their English, as nothing parses them back.
+
+`prompt` renders every word of a stored prompt (Phase.prompt_for reads it), `read_back` a read-back, `refusal`
+an OrderError's message. A translation that breaks its placeholders (a typo in a catalogue) falls back to the
+English, never to an error page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext, ngettext, npgettext, pgettext
+
+from games.engines.base import Msg, NextSteps, ReadBack, StepChoice, from_json
+
+log = logging.getLogger(__name__)
+
+
+def render(value: Any) -> str:
+    """`value` (a Msg, a message's JSON, a plain str, or None) as text in the active language."""
+    if isinstance(value, dict) and "id" in value:
+        value = from_json(value)
+    if not isinstance(value, Msg):
+        return "" if value is None else str(value)
+    if not value.id:
+        return ""  # gettext("") is the catalogue's header
+    if value.plural:
+        count = value.n if value.n is not None else 0
+        template = (
+            npgettext(value.context, value.id, value.plural, count)
+            if value.context
+            else ngettext(value.id, value.plural, count)
+        )
+    else:
+        template = pgettext(value.context, value.id) if value.context else gettext(value.id)
+    if not value.params and value.n is None:
+        return template
+    params = {"count": value.n, **{name: _param(param) for name, param in value.params.items()}}
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        log.warning("translation of %r does not format with its parameters; the English is shown", value.id)
+        return (value.plural if value.plural and value.n != 1 else value.id).format(**params)
+
+
+# `value` rendered when it is read as text, in the language active then: facts shared by the emails of one batch
+# (a final standing's detail, a log line) read in each recipient's language.
+later = lazy(render, str)
+
+
+def _param(value: Any) -> Any:
+    # Numbers stay numbers (a template may format them: "{amount:+d}"); words are rendered.
+    return render(value) if isinstance(value, (str, dict)) else value
+
+
+def message(value: Any) -> dict[str, Any] | None:
+    """A word as a client reads it: the message's JSON (id, params, ...), None for plain text."""
+    if isinstance(value, Msg):
+        return value.to_json()
+    return value if isinstance(value, dict) and "id" in value else None
+
+
+def prompt(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored prompt (Prompt.to_json) with its words rendered: text, each field's label, help, step and
+    choices' labels."""
+    fields = [
+        {
+            **field,
+            "label": render(field.get("label")),
+            "help": render(field.get("help")),
+            "step": render(field.get("step")),
+            "choices": [{**choice, "label": render(choice.get("label"))} for choice in field.get("choices", ())],
+        }
+        for field in stored.get("fields", ())
+    ]
+    return {**stored, "text": render(stored.get("text")), "fields": fields}
+
+
+def read_back(words: ReadBack) -> ReadBack:
+    """A read-back's lines and warnings rendered."""
+    return ReadBack(tuple(render(line) for line in words.lines), tuple(render(w) for w in words.warnings))
+
+
+def next_steps(found: NextSteps) -> NextSteps:
+    """What may follow in a "steps" field, its labels, units and problem rendered."""
+    choices = tuple(
+        StepChoice(choice.value, render(choice.label), choice.amount, render(choice.unit)) for choice in found.choices
+    )
+    return NextSteps(choices, found.complete, render(found.problem))
+
+
+def refusal(error: Exception) -> str:
+    """An OrderError's (or an option's ValueError's) message rendered."""
+    return render(error.args[0]) if error.args else ""
