@@ -63,7 +63,8 @@ def test_no_module_imports_a_tasks_module_but_the_apps_ready() -> None:
 # over them all. Every plug-in app must be named here (test_every_package_has_a_rank).
 RANKS: list[tuple[str, ...]] = [
     ("games.engines",),
-    ("games", "games.models", "games.extensions", "games.words", "pbem.settings"),  # "games": the package's own __init__.py
+    # "games": the package's own __init__.py
+    ("games", "games.models", "games.extensions", "games.words", "pbem.settings"),
     ("games.outgoing",),
     ("games.play", "pbem.celery"),
     ("games.incoming",),

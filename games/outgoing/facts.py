@@ -122,8 +122,9 @@ def seat_facts(
 
 def log_lines(events: Iterable[Any]) -> list[LogLine]:
     """Log lines already filtered for their reader (public lines and the reader's own): Events, or the emails'
-    lighter rows with the same `seat`, `text` and `message`. Each reads in the language active when it is shown."""
-    return [LogLine(text=words.later(event.message or event.text), private=event.seat is not None) for event in events]
+    lighter rows with the same `seat`, `text` and `message`, in the active language (each email's own is built
+    with its reader's)."""
+    return [LogLine(text=words.render(event.message or event.text), private=event.seat is not None) for event in events]
 
 
 def addressee(player: Player | None) -> Addressee:

@@ -25,7 +25,7 @@ from games.engines.base import M, Mn, Mp, Msg, OrderError, joined
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES_DIR = ROOT / "games" / "engines"
 # The engines whose every word is a message; the rest still speak English sentences (issue 40, item 1).
-CONVERTED = ["piraeus"]
+CONVERTED = ["piraeus", "manila"]
 Key = tuple[str, str, str]  # (context, id, plural)
 
 
@@ -62,9 +62,9 @@ def said(engine: Engine, players: int, seed: int) -> Iterator[tuple[str, Any]]:
     """(where, word) for every word a person reads in a random whole game of `engine`."""
     rng = random.Random(seed)
     state = engine.setup(players, {}, random.Random(f"{seed}:0"))
-    for spec in engine.options:
-        yield "option label", spec.label
-        yield from (("option choice", choice.label) for choice in spec.choices)
+    for option in engine.options:
+        yield "option label", option.label
+        yield from (("option choice", choice.label) for choice in option.choices)
     yield from ((f"seat name {seat}", engine.seat_name(state, seat)) for seat in range(players))
     for step in range(5000):
         yield "phase name", engine.phase_name(state)

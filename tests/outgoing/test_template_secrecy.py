@@ -111,7 +111,12 @@ def talk_emails_due(game: Game) -> list[Read]:
 
 def plant_prompt_secrets(phase: Phase) -> None:
     for seat, prompt in phase.prompts.items():
-        prompt["text"] += f" PLANTED-PROMPT-{seat}"
+        planted = f" PLANTED-PROMPT-{seat}"
+        text = prompt["text"]  # the engine's message (games/engines/base.py Msg.to_json), or English stored before
+        if isinstance(text, dict):
+            prompt["text"] = {"id": "{text}" + planted, "params": {"text": text}}
+        else:
+            prompt["text"] = text + planted
     Phase.objects.filter(pk=phase.pk).update(prompts=phase.prompts)
 
 

@@ -16,9 +16,10 @@ import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import Choice, M, Mp, OptionSpec, Standing, State
+from games.engines.base import Choice, M, Mn, Mp, Msg, OptionSpec, Standing, State
 from games.engines.kit import DecisionEngine, Placing, copy_state, ranked, redealt
 from games.engines.manila.data import (
+    COLOUR_NAMES,
     COLOURS,
     REDEEM,
     SHARES_DEALT,
@@ -31,24 +32,35 @@ from games.engines.manila.flow import start_voyage
 from games.engines.manila.view import build_view
 
 STAGE_NAMES = {
-    "bid": "harbor master auction",
-    "duties": "harbor master's duties",
-    "place": "placing accomplices",
-    "pilot:small": "the small pilot",
-    "pilot:large": "the large pilot",
-    "board:captain": "the pirate captain boards",
-    "board:second": "the second pirate boards",
-    "plunder": "the pirates plunder",
+    "bid": Mp("manila stage", "harbor master auction"),
+    "duties": Mp("manila stage", "harbor master's duties"),
+    "place": Mp("manila stage", "placing accomplices"),
+    "pilot:small": Mp("manila stage", "the small pilot"),
+    "pilot:large": Mp("manila stage", "the large pilot"),
+    "board:captain": Mp("manila stage", "the pirate captain boards"),
+    "board:second": Mp("manila stage", "the second pirate boards"),
+    "plunder": Mp("manila stage", "the pirates plunder"),
 }
 
 
-def fortune(state: State, seat: int) -> tuple[int, str]:
+def fortune(state: State, seat: int) -> tuple[int, Msg]:
     """Cash plus the value of every share, less 15 per encumbered share."""
     cash, shares, loans = state["cash"][seat], state["shares"][seat], state["loans"][seat]
     worth = sum(state["values"][ware] for ware in shares)
-    detail = f"{cash} cash + {worth} in {len(shares)} share{'s' if len(shares) != 1 else ''}"
+    said = {"cash": cash, "worth": worth}
     if loans:
-        detail += f" - {REDEEM * loans} for {loans} encumbered"
+        detail = Mn(
+            "{cash} cash + {worth} in {count} share - {debt} for {loans} encumbered",
+            "{cash} cash + {worth} in {count} shares - {debt} for {loans} encumbered",
+            len(shares),
+            debt=REDEEM * loans,
+            loans=loans,
+            **said,
+        )
+    else:
+        detail = Mn(
+            "{cash} cash + {worth} in {count} share", "{cash} cash + {worth} in {count} shares", len(shares), **said
+        )
     return cash + worth - REDEEM * loans, detail
 
 
@@ -69,11 +81,11 @@ class ManilaEngine(DecisionEngine):
     options = (
         OptionSpec(
             name="displacing_pirates",
-            label="Variant: pirates may board a full punt, sending an accomplice home",
+            label=M("Variant: pirates may board a full punt, sending an accomplice home"),
             kind="choice",
             default="no",
-            choices=(Choice("no", "No (the basic rule)"), Choice("yes", "Yes (the variant)")),
-            error="The displacing pirates option is 'yes' or 'no'.",
+            choices=(Choice("no", M("No (the basic rule)")), Choice("yes", M("Yes (the variant)"))),
+            error=M("The displacing pirates option is 'yes' or 'no'."),
         ),
     )
     decisions = DECISIONS
@@ -114,16 +126,16 @@ class ManilaEngine(DecisionEngine):
     def outcome(self, state: State) -> list[Standing] | None:
         return standings(state) if state["finished"] else None
 
-    def not_asked_reason(self, state: State, seat: int) -> str:
+    def not_asked_reason(self, state: State, seat: int) -> Msg:
         if state["finished"]:
-            return "The game is over: nobody is asked anything."
-        return f"Nothing is asked of you now ({self.phase_name(state)}); wait for your turn."
+            return M("The game is over: nobody is asked anything.")
+        return M("Nothing is asked of you now ({phase}); wait for your turn.", phase=self.phase_name(state))
 
     def phase_name(self, state: State) -> str:
         if state["finished"]:
-            return "Game over"
+            return M("Game over")
         stage = STAGE_NAMES.get(state["step_stage"], state["step_stage"])
-        return f"Voyage {state['voyage']} — {stage}"
+        return M("Voyage {voyage} — {stage}", voyage=state["voyage"], stage=stage)
 
     def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Other seats' shares are face down: deal their wares out again among them, same counts."""
@@ -136,7 +148,7 @@ class ManilaEngine(DecisionEngine):
         return hidden
 
     def seat_name(self, state: State, seat: int) -> str:
-        return str(state["names"][seat])
+        return COLOUR_NAMES[state["names"][seat]]
 
 
 register(ManilaEngine())

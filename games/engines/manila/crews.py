@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 from itertools import combinations, product
+from typing import Any
 
-from games.engines.base import Choice, Event, Field, Order, Prompt, ReadBack, State
-from games.engines.manila.data import LAST_SPACE
+from games.engines.base import Choice, Event, Field, M, Mn, Mp, Msg, Order, Prompt, ReadBack, State, joined
+from games.engines.manila.data import LAST_SPACE, PILOT_NAMES, seat_colour, ware_name
 from games.engines.manila.fields import choice, loan_fields, read_with_loans, with_loans
 from games.engines.manila.flow import afloat, at_pirate_space, berth_punt, free_punt_space, move_punt, punt_of
 from games.engines.manila.money import Events, apply_loans
@@ -18,11 +19,11 @@ NOTHING = "none"
 # --- pilots ----------------------------------------------------------------------------------------
 
 
-def _pilot_moves(state: State, pilot: str) -> dict[str, str]:
+def _pilot_moves(state: State, pilot: str) -> dict[str, Msg]:
     """Every move the pilot may make, as "ware+1" or "jade+1 silk-1", with a readable label."""
     punts = afloat(state)
     singles = [(1,), (-1,)] if pilot == "small" else [(1,), (-1,), (2,), (-2,)]
-    moves: dict[str, str] = {NOTHING: "Do nothing"}
+    moves: dict[str, Msg] = {NOTHING: M("Do nothing")}
 
     def allowed(punt: dict, steps: int) -> bool:
         return punt["pos"] + steps >= 0
@@ -30,19 +31,39 @@ def _pilot_moves(state: State, pilot: str) -> dict[str, str]:
     for punt in punts:
         for (steps,) in singles:
             if allowed(punt, steps):
-                moves[f"{punt['ware']}{steps:+d}"] = f"Move the {punt['ware']} punt {_steps(steps)}"
+                moves[f"{punt['ware']}{steps:+d}"] = M(
+                    "Move the {ware} punt {steps}", ware=ware_name(punt["ware"]), steps=_steps(steps)
+                )
     if pilot == "large":
         for first, second in combinations(punts, 2):
             for a, b in product((1, -1), repeat=2):
                 if allowed(first, a) and allowed(second, b):
                     key = f"{first['ware']}{a:+d} {second['ware']}{b:+d}"
-                    moves[key] = f"Move the {first['ware']} punt {_steps(a)} and the {second['ware']} punt {_steps(b)}"
+                    moves[key] = M(
+                        "Move the {ware} punt {steps} and the {other} punt {other_steps}",
+                        ware=ware_name(first["ware"]),
+                        steps=_steps(a),
+                        other=ware_name(second["ware"]),
+                        other_steps=_steps(b),
+                    )
     return moves
 
 
-def _steps(steps: int) -> str:
-    way = "forward" if steps > 0 else "back"
-    return f"{abs(steps)} space{'s' if abs(steps) > 1 else ''} {way}"
+def _pilot_read(pilot: str, move: str) -> Msg:
+    """The read-back of a pilot's move (its key)."""
+    said: dict[str, Any] = {"pilot": PILOT_NAMES[pilot]}
+    parts = move.split()
+    said.update(ware=ware_name(parts[0][:-2]), steps=_steps(int(parts[0][-2:])))
+    if len(parts) == 1:
+        return M("As the {pilot} pilot you will move the {ware} punt {steps}.", **said)
+    said.update(other=ware_name(parts[1][:-2]), other_steps=_steps(int(parts[1][-2:])))
+    return M("As the {pilot} pilot you will move the {ware} punt {steps} and the {other} punt {other_steps}.", **said)
+
+
+def _steps(steps: int) -> Msg:
+    if steps > 0:
+        return Mn("{count} space forward", "{count} spaces forward", steps)
+    return Mn("{count} space back", "{count} spaces back", -steps)
 
 
 def enter_pilot(state: State, events: Events) -> list[int]:
@@ -52,61 +73,83 @@ def enter_pilot(state: State, events: Events) -> list[int]:
 
 def pilot_prompt(state: State, seat: int) -> Prompt:
     pilot = state["step_stage"].split(":")[1]
-    where = ", ".join(f"{p['ware']} on space {p['pos']}" for p in afloat(state))
-    reach = "one punt 1 space" if pilot == "small" else "one punt up to 2 spaces, or two punts 1 space each"
-    text = (
-        f"Voyage {state['voyage']}: as the {pilot} pilot you may move {reach}, forward or back, before the "
-        f"third roll ({where}). A punt moved past space {LAST_SPACE} reaches Manila."
+    where = joined(
+        [Mp("manila", "{ware} on space {space}", ware=ware_name(p["ware"]), space=p["pos"]) for p in afloat(state)],
+        ",",
     )
+    said = {"voyage": state["voyage"], "where": where, "last": LAST_SPACE}
+    if pilot == "small":
+        text = M(
+            "Voyage {voyage}: as the small pilot you may move one punt 1 space, forward or back, before the third "
+            "roll ({where}). A punt moved past space {last} reaches Manila.",
+            **said,
+        )
+    else:
+        text = M(
+            "Voyage {voyage}: as the large pilot you may move one punt up to 2 spaces, or two punts 1 space each, "
+            "forward or back, before the third roll ({where}). A punt moved past space {last} reaches Manila.",
+            **said,
+        )
     move = Field(
         name="move",
         kind="choice",
-        label="Pilot's move",
+        label=M("Pilot's move"),
         choices=tuple(Choice(k, v) for k, v in _pilot_moves(state, pilot).items()),
-        help=f"A punt you move onto space {LAST_SPACE} is not attacked for it: pirates strike only after a roll.",
+        help=M(
+            "A punt you move onto space {last} is not attacked for it: pirates strike only after a roll.",
+            last=LAST_SPACE,
+        ),
     )
     return Prompt(kind="pilot", text=text, fields=(move, *loan_fields(state, seat)))
 
 
 def validate_pilot(state: State, seat: int, order: Order) -> Order:
     pilot = state["step_stage"].split(":")[1]
-    move = choice(order, "move", _pilot_moves(state, pilot), "the pilot's move (or none)")
+    move = choice(order, "move", _pilot_moves(state, pilot), Mp("manila order", "the pilot's move (or none)"))
     return with_loans(state, seat, order, {"move": move})
 
 
 def read_pilot(state: State, seat: int, order: Order) -> ReadBack:
     pilot = state["step_stage"].split(":")[1]
     if order["move"] == NOTHING:
-        return read_with_loans(order, [f"As the {pilot} pilot you will do nothing."])
-    move = _pilot_moves(state, pilot)[order["move"]]
-    return read_with_loans(order, [f"As the {pilot} pilot you will {move[0].lower()}{move[1:]}."])
+        return read_with_loans(order, [M("As the {pilot} pilot you will do nothing.", pilot=PILOT_NAMES[pilot])])
+    return read_with_loans(order, [_pilot_read(pilot, order["move"])])
 
 
 def resolve_pilot(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
     ((seat, order),) = orders.items()
     apply_loans(state, seat, order, events)
     pilot = state["step_stage"].split(":")[1]
-    name = state["names"][seat]
+    said = {"pilot": PILOT_NAMES[pilot], "seat": seat_colour(state, seat)}
     if order["move"] == NOTHING:
-        events.append(Event(f"The {pilot} pilot ({name}) does nothing."))
+        events.append(Event(M("The {pilot} pilot ({seat}) does nothing.", **said)))
         return
     for part in order["move"].split():
         ware, steps = part[:-2], int(part[-2:])
         punt = punt_of(state, ware)
         assert punt is not None
-        events.append(Event(f"The {pilot} pilot ({name}) moves the {ware} punt {_steps(steps)}."))
-        move_punt(state, punt, steps, events, " with the pilot's help")
+        events.append(
+            Event(
+                M(
+                    "The {pilot} pilot ({seat}) moves the {ware} punt {steps}.",
+                    ware=ware_name(ware),
+                    steps=_steps(steps),
+                    **said,
+                )
+            )
+        )
+        move_punt(state, punt, steps, events, "pilot")
 
 
 # --- pirates boarding after the second roll --------------------------------------------------------
 
 
-def _boarding_options(state: State) -> dict[str, str]:
-    options = {NOTHING: "Stay on the pirate boat"}
+def _boarding_options(state: State) -> dict[str, Msg]:
+    options = {NOTHING: M("Stay on the pirate boat")}
     targets = at_pirate_space(state)
     for punt in targets:
         if free_punt_space(punt) is not None:
-            options[f"board:{punt['ware']}"] = f"Board the {punt['ware']} punt"
+            options[f"board:{punt['ware']}"] = M("Board the {ware} punt", ware=ware_name(punt["ware"]))
     if len(options) == 1 and state["options"]["displacing_pirates"]:
         # The variant: with no free space on any punt on 13, a pirate may take an accomplice's place,
         # but never the place of the captain who has just boarded.
@@ -114,7 +157,11 @@ def _boarding_options(state: State) -> dict[str, str]:
             for index, seat in enumerate(punt["crew"]):
                 if seat is not None and [punt["ware"], index] != state["boarded"]:
                     key = f"displace:{punt['ware']}:{index}"
-                    options[key] = f"Board the {punt['ware']} punt, sending {state['names'][seat]}'s accomplice home"
+                    options[key] = M(
+                        "Board the {ware} punt, sending {seat}'s accomplice home",
+                        ware=ware_name(punt["ware"]),
+                        seat=seat_colour(state, seat),
+                    )
     return options
 
 
@@ -132,56 +179,90 @@ def enter_boarding(state: State, events: Events) -> list[int]:
 
 
 def boarding_prompt(state: State, seat: int) -> Prompt:
-    who = "pirate captain" if _boarding_slot(state) == "pirate:captain" else "second pirate"
-    if state["step_stage"] == "board:second" and who == "pirate captain":
-        who = "second pirate, now captain"
-    text = (
-        f"Voyage {state['voyage']}: a punt stands on space {LAST_SPACE} after the second roll. As the {who} you may "
-        "board it (your pirate becomes an accomplice on the punt and shares its load if it reaches Manila), "
-        "or stay on the pirate boat hoping to plunder after the third roll."
+    captain = _boarding_slot(state) == "pirate:captain"
+    if not captain:
+        who = Mp("manila pirate", "second pirate")
+    elif state["step_stage"] == "board:second":
+        who = Mp("manila pirate", "second pirate, now captain")
+    else:
+        who = Mp("manila pirate", "pirate captain")
+    text = M(
+        "Voyage {voyage}: a punt stands on space {last} after the second roll. As the {who} you may board it (your "
+        "pirate becomes an accomplice on the punt and shares its load if it reaches Manila), or stay on the pirate "
+        "boat hoping to plunder after the third roll.",
+        voyage=state["voyage"],
+        last=LAST_SPACE,
+        who=who,
     )
     board = Field(
         name="board",
         kind="choice",
-        label="Pirate's choice",
+        label=M("Pirate's choice"),
         choices=tuple(Choice(k, v) for k, v in _boarding_options(state).items()),
     )
     return Prompt(kind="board", text=text, fields=(board, *loan_fields(state, seat)))
 
 
 def validate_boarding(state: State, seat: int, order: Order) -> Order:
-    board = choice(order, "board", _boarding_options(state), "whether to board")
+    board = choice(order, "board", _boarding_options(state), Mp("manila order", "whether to board"))
     return with_loans(state, seat, order, {"board": board})
 
 
 def read_boarding(state: State, seat: int, order: Order) -> ReadBack:
     if order["board"] == NOTHING:
-        return read_with_loans(order, ["Your pirate will stay on the pirate boat."])
-    choice_label = _boarding_options(state)[order["board"]]
-    return read_with_loans(order, [f"Your pirate will {choice_label[0].lower()}{choice_label[1:]}."])
+        return read_with_loans(order, [M("Your pirate will stay on the pirate boat.")])
+    kind, ware, *where = order["board"].split(":")
+    if kind == "displace":
+        crew = punt_of(state, ware)
+        assert crew is not None
+        line = M(
+            "Your pirate will board the {ware} punt, sending {seat}'s accomplice home.",
+            ware=ware_name(ware),
+            seat=seat_colour(state, crew["crew"][int(where[0])]),
+        )
+    else:
+        line = M("Your pirate will board the {ware} punt.", ware=ware_name(ware))
+    return read_with_loans(order, [line])
 
 
 def resolve_boarding(state: State, orders: dict[int, Order], rng: random.Random, events: Events) -> None:
     ((seat, order),) = orders.items()
     apply_loans(state, seat, order, events)
-    name, slot = state["names"][seat], _boarding_slot(state)
+    name, slot = seat_colour(state, seat), _boarding_slot(state)
     assert slot is not None
     if order["board"] == NOTHING:
-        events.append(Event(f"{name}'s pirate stays on the pirate boat."))
+        events.append(Event(M("{seat}'s pirate stays on the pirate boat.", seat=name)))
         return
     kind, ware, *where = order["board"].split(":")
     punt = punt_of(state, ware)
     assert punt is not None
     if kind == "displace":
         index = int(where[0])
-        events.append(Event(f"{state['names'][punt['crew'][index]]}'s accomplice on the {ware} punt is sent home."))
+        events.append(
+            Event(
+                M(
+                    "{seat}'s accomplice on the {ware} punt is sent home.",
+                    seat=seat_colour(state, punt["crew"][index]),
+                    ware=ware_name(ware),
+                )
+            )
+        )
     else:
         found = free_punt_space(punt)
         assert found is not None
         index = found
     punt["crew"][index] = seat
     state["spaces"][slot] = None
-    events.append(Event(f"{name}'s pirate boards the {ware} punt on space {LAST_SPACE}."))
+    events.append(
+        Event(
+            M(
+                "{seat}'s pirate boards the {ware} punt on space {last}.",
+                seat=name,
+                ware=ware_name(ware),
+                last=LAST_SPACE,
+            )
+        )
+    )
     if slot == "pirate:captain":
         state["boarded"] = [ware, index]
         # The second pirate moves up to the captain's space at once.
@@ -197,22 +278,27 @@ def _plundered(state: State) -> list[dict]:
     return [punt for punt in afloat(state) if punt["plundered"]]
 
 
-FATES = {"port": "Into port (its ware rises in value)", "yard": "To the shipyard"}
+FATES = {"port": M("Into port (its ware rises in value)"), "yard": M("To the shipyard")}
 
 
 def plunder_prompt(state: State, seat: int) -> Prompt:
     plundered = len(_plundered(state))
-    punts = "1 punt" if plundered == 1 else f"{plundered} punts"
-    text = (
-        f"Voyage {state['voyage']}: your pirates plunder {punts} on space {LAST_SPACE} and share "
-        f"{'its load' if plundered == 1 else 'their loads'}. As captain, send each plundered punt into port (the "
-        "next free port space; its ware rises) or to the shipyard (the next free shipyard space)."
+    text = Mn(
+        "Voyage {voyage}: your pirates plunder {count} punt on space {last} and share its load. As captain, send "
+        "each plundered punt into port (the next free port space; its ware rises) or to the shipyard (the next free "
+        "shipyard space).",
+        "Voyage {voyage}: your pirates plunder {count} punts on space {last} and share their loads. As captain, send "
+        "each plundered punt into port (the next free port space; its ware rises) or to the shipyard (the next free "
+        "shipyard space).",
+        plundered,
+        voyage=state["voyage"],
+        last=LAST_SPACE,
     )
     fields = [
         Field(
             name=f"fate_{punt['ware']}",
             kind="choice",
-            label=f"The plundered {punt['ware']} punt goes",
+            label=M("The plundered {ware} punt goes", ware=ware_name(punt["ware"])),
             choices=tuple(Choice(k, v) for k, v in FATES.items()),
         )
         for punt in _plundered(state)
@@ -222,18 +308,25 @@ def plunder_prompt(state: State, seat: int) -> Prompt:
 
 def validate_plunder(state: State, seat: int, order: Order) -> Order:
     fates = {
-        f"fate_{punt['ware']}": choice(order, f"fate_{punt['ware']}", FATES, f"where the {punt['ware']} punt goes")
+        f"fate_{punt['ware']}": choice(
+            order,
+            f"fate_{punt['ware']}",
+            FATES,
+            Mp("manila order", "where the {ware} punt goes", ware=ware_name(punt["ware"])),
+        )
         for punt in _plundered(state)
     }
     return with_loans(state, seat, order, fates)
 
 
 def read_plunder(state: State, seat: int, order: Order) -> ReadBack:
-    where = {"port": "into port (its ware rises in value)", "yard": "to the shipyard"}
     lines = []
     for punt in _plundered(state):
         ware = punt["ware"]
-        lines.append(f"The plundered {ware} punt goes {where[order[f'fate_{ware}']]}.")
+        if order[f"fate_{ware}"] == "port":
+            lines.append(M("The plundered {ware} punt goes into port (its ware rises in value).", ware=ware_name(ware)))
+        else:
+            lines.append(M("The plundered {ware} punt goes to the shipyard.", ware=ware_name(ware)))
     return read_with_loans(order, lines)
 
 
@@ -241,7 +334,7 @@ def resolve_plunder(state: State, orders: dict[int, Order], rng: random.Random, 
     ((seat, order),) = orders.items()
     apply_loans(state, seat, order, events)
     for punt in _plundered(state):
-        berth_punt(state, punt, order[f"fate_{punt['ware']}"], events, " (sent by the pirate captain)")
+        berth_punt(state, punt, order[f"fate_{punt['ware']}"], events, "captain")
 
 
 def default_plunder(state: State) -> Order:
@@ -249,7 +342,7 @@ def default_plunder(state: State) -> Order:
     return {**order, "take_loans": 0, "repay_loans": 0}
 
 
-def random_choice_of(options: dict[str, str], rng: random.Random) -> str:
+def random_choice_of(options: dict[str, Any], rng: random.Random) -> str:
     return rng.choice(sorted(options))
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from games.engines.base import Mn, Mp, Msg, joined
+
 WARES = ("jade", "silk", "nutmeg", "ginseng")
 
 # Accomplice spaces on each ware's punt, cheapest first; a new accomplice takes the cheapest free one.
@@ -66,29 +70,87 @@ def share_price(value: int) -> int:
     return max(SHARE_MIN_PRICE, value)
 
 
-def space_label(space: str) -> str:
+# The game's terms as the players read them, translated with the sentence they stand in: a ware in running text and
+# at the start of a sentence or a label, and the colours that name the seats.
+WARE_NAMES: dict[str, Msg] = {
+    "jade": Mp("manila good", "jade"),
+    "silk": Mp("manila good", "silk"),
+    "nutmeg": Mp("manila good", "nutmeg"),
+    "ginseng": Mp("manila good", "ginseng"),
+}
+WARE_TITLES: dict[str, Msg] = {
+    "jade": Mp("manila good, capitalised", "Jade"),
+    "silk": Mp("manila good, capitalised", "Silk"),
+    "nutmeg": Mp("manila good, capitalised", "Nutmeg"),
+    "ginseng": Mp("manila good, capitalised", "Ginseng"),
+}
+COLOUR_NAMES: dict[str, Msg] = {
+    "Red": Mp("manila colour", "Red"),
+    "Blue": Mp("manila colour", "Blue"),
+    "Green": Mp("manila colour", "Green"),
+    "Yellow": Mp("manila colour", "Yellow"),
+    "Black": Mp("manila colour", "Black"),
+}
+PILOT_NAMES: dict[str, Msg] = {"small": Mp("manila pilot", "small"), "large": Mp("manila pilot", "large")}
+
+
+def ware_name(ware: str) -> Msg:
+    return WARE_NAMES[ware]
+
+
+def ware_title(ware: str) -> Msg:
+    return WARE_TITLES[ware]
+
+
+def seat_colour(state: Any, seat: int) -> Msg:
+    """A seat as the players call it: its accomplices' colour."""
+    return COLOUR_NAMES[state["names"][seat]]
+
+
+def space_label(space: str) -> Msg:
     kind, _, which = space.partition(":")
     if kind == "punt":
-        return f"the {which} punt"
+        return Mp("manila space", "the {ware} punt", ware=ware_name(which))
     if kind == "port":
-        return f"port space {which}"
+        return Mp("manila space", "port space {berth}", berth=which)
     if kind == "yard":
-        return f"shipyard space {which}"
+        return Mp("manila space", "shipyard space {berth}", berth=which)
     if kind == "pilot":
-        return f"the {which} pilot"
+        return Mp("manila space", "the {size} pilot", size=PILOT_NAMES[which])
     if space == "pirate":
-        return "the pirate boat"
+        return Mp("manila space", "the pirate boat")
     if kind == "pirate":
-        return "the pirate captain's space" if which == "captain" else "the second pirate space"
-    return "the insurance office"
+        if which == "captain":
+            return Mp("manila space", "the pirate captain's space")
+        return Mp("manila space", "the second pirate space")
+    return Mp("manila space", "the insurance office")
 
 
-def join_names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def space_title(space: str) -> Msg:
+    """`space_label` at the start of a sentence or a label."""
+    kind, _, which = space.partition(":")
+    if kind == "punt":
+        return Mp("manila space, capitalised", "The {ware} punt", ware=ware_name(which))
+    if kind == "port":
+        return Mp("manila space, capitalised", "Port space {berth}", berth=which)
+    if kind == "yard":
+        return Mp("manila space, capitalised", "Shipyard space {berth}", berth=which)
+    if kind == "pilot":
+        return Mp("manila space, capitalised", "The {size} pilot", size=PILOT_NAMES[which])
+    if space == "pirate":
+        return Mp("manila space, capitalised", "The pirate boat")
+    if kind == "pirate":
+        if which == "captain":
+            return Mp("manila space, capitalised", "The pirate captain's space")
+        return Mp("manila space, capitalised", "The second pirate space")
+    return Mp("manila space, capitalised", "The insurance office")
 
 
-def pesos(amount: int) -> str:
+def join_names(names: list[Any]) -> Any:
+    """ "A", "A and B", "A, B and C" (messages), "" for none."""
+    return joined(names)
+
+
+def pesos(amount: int) -> Msg:
     """'1 peso', '5 pesos': a punt's cheapest crew space can cost 1."""
-    return f"{amount} peso{'' if amount == 1 else 's'}"
+    return Mn("{count} peso", "{count} pesos", amount)

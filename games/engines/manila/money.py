@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Event, Order, OrderError, State
-from games.engines.manila.data import LOAN, REDEEM
+from games.engines.base import Event, M, Mn, Mp, Msg, Order, OrderError, State
+from games.engines.manila.data import LOAN, REDEEM, seat_colour
 
 Events = list[Event]
 
@@ -27,18 +27,26 @@ def loans_needed(cash: int, amount: int) -> int:
     return 0 if short <= 0 else -(-short // LOAN)
 
 
-def take_loans(state: State, seat: int, count: int, events: Events, why: str = "") -> None:
+def take_loans(state: State, seat: int, count: int, events: Events, why: Msg | None = None) -> None:
+    """`why`: what the loans are for (Mp("manila loan", "to pay the bid")), or None."""
     if count <= 0:
         return
     state["loans"][seat] += count
     state["cash"][seat] += LOAN * count
-    plural = "s" if count > 1 else ""
-    reason = f" {why}" if why else ""
-    events.append(
-        Event(
-            f"{state['names'][seat]} takes {count} loan{plural} ({LOAN * count} pesos){reason}.", data={"kind": "loan"}
+    said = {"seat": seat_colour(state, seat), "amount": LOAN * count}
+    if why is None:
+        text = Mn(
+            "{seat} takes {count} loan ({amount} pesos).", "{seat} takes {count} loans ({amount} pesos).", count, **said
         )
-    )
+    else:
+        text = Mn(
+            "{seat} takes {count} loan ({amount} pesos) {why}.",
+            "{seat} takes {count} loans ({amount} pesos) {why}.",
+            count,
+            why=why,
+            **said,
+        )
+    events.append(Event(text, data={"kind": "loan"}))
 
 
 def repay_loans(state: State, seat: int, count: int, events: Events) -> None:
@@ -46,13 +54,17 @@ def repay_loans(state: State, seat: int, count: int, events: Events) -> None:
         return
     state["loans"][seat] -= count
     state["cash"][seat] -= REDEEM * count
-    plural = "s" if count > 1 else ""
-    events.append(
-        Event(f"{state['names'][seat]} repays {count} loan{plural} ({REDEEM * count} pesos).", data={"kind": "repay"})
+    text = Mn(
+        "{seat} repays {count} loan ({amount} pesos).",
+        "{seat} repays {count} loans ({amount} pesos).",
+        count,
+        seat=seat_colour(state, seat),
+        amount=REDEEM * count,
     )
+    events.append(Event(text, data={"kind": "repay"}))
 
 
-def pay(state: State, seat: int, amount: int, events: Events, why: str = "") -> int:
+def pay(state: State, seat: int, amount: int, events: Events, why: Msg | None = None) -> int:
     """Pay `amount` to the cash box, taking the fewest loans needed; returns what was paid (less than
     `amount` only when even every loan falls short)."""
     needed = min(loans_needed(state["cash"][seat], amount), free_shares(state, seat))
@@ -65,19 +77,28 @@ def pay(state: State, seat: int, amount: int, events: Events, why: str = "") -> 
 # --- the loan fields every prompt of a seat with shares carries -------------------------------------
 
 
-def whole_number(value: Any, what: str, low: int, high: int) -> int:
+def whole_number(value: Any, what: Msg, low: int, high: int) -> int:
+    """`value` as a whole number from `low` to `high`; `what` names it (Mp("manila number", "Your bid"))."""
     if value is None or value == "":
         number = 0
     elif isinstance(value, bool):
-        raise OrderError(f"{what} must be a whole number.")
+        raise OrderError(M("{what} must be a whole number.", what=what))
     elif isinstance(value, int):
         number = value
     elif isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value.strip()) < 10:
         number = int(value.strip())
     else:
-        raise OrderError(f"{what} must be a whole number.")
+        raise OrderError(M("{what} must be a whole number.", what=what))
     if not low <= number <= high:
-        raise OrderError(f"{what} must be between {low} and {high}; you gave {number}.")
+        raise OrderError(
+            M(
+                "{what} must be between {low} and {high}; you gave {number}.",
+                what=what,
+                low=low,
+                high=high,
+                number=number,
+            )
+        )
     return number
 
 
@@ -86,10 +107,10 @@ def repayable(state: State, seat: int) -> int:
 
 
 def validate_loans(state: State, seat: int, order: Order) -> tuple[int, int]:
-    take = whole_number(order.get("take_loans"), "Loans to take", 0, free_shares(state, seat))
-    repay = whole_number(order.get("repay_loans"), "Loans to repay", 0, repayable(state, seat))
+    take = whole_number(order.get("take_loans"), Mp("manila number", "Loans to take"), 0, free_shares(state, seat))
+    repay = whole_number(order.get("repay_loans"), Mp("manila number", "Loans to repay"), 0, repayable(state, seat))
     if take and repay:
-        raise OrderError("Take loans or repay them in one order, not both.")
+        raise OrderError(M("Take loans or repay them in one order, not both."))
     return take, repay
 
 
@@ -101,5 +122,5 @@ def finances_after_loans(state: State, seat: int, take: int, repay: int) -> tupl
 
 
 def apply_loans(state: State, seat: int, order: Order, events: Events) -> None:
-    take_loans(state, seat, order.get("take_loans", 0), events, "by choice")
+    take_loans(state, seat, order.get("take_loans", 0), events, Mp("manila loan", "by choice"))
     repay_loans(state, seat, order.get("repay_loans", 0), events)

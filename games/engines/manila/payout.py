@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from games.engines.base import Event, State
-from games.engines.manila.data import BERTH_PAYOUTS, LOAD_PROFITS
+from games.engines.base import Event, M, Mp, Msg, State
+from games.engines.manila.data import BERTH_PAYOUTS, LOAD_PROFITS, seat_colour, ware_name
 from games.engines.manila.money import Events, pay
 
 
-def _credit(state: State, seat: int, amount: int, why: str, events: Events) -> None:
+def _credit(state: State, seat: int, amount: int, why: Msg, events: Events) -> None:
     state["cash"][seat] += amount
     events.append(
-        Event(f"{state['names'][seat]} receives {amount} pesos {why}.", data={"kind": "profit", "seat": seat})
+        Event(
+            M("{seat} receives {amount} pesos {why}.", seat=seat_colour(state, seat), amount=amount, why=why),
+            data={"kind": "profit", "seat": seat},
+        )
     )
 
 
@@ -26,29 +29,49 @@ def pay_profits(state: State, events: Events) -> None:
         profit = LOAD_PROFITS[ware]
         if punt["plundered"] and boat:
             for seat in boat:
-                _credit(state, seat, profit // len(boat), f"as a pirate from the {ware} load", events)
+                why = Mp("manila profit", "as a pirate from the {ware} load", ware=ware_name(ware))
+                _credit(state, seat, profit // len(boat), why, events)
         elif berth.startswith("port"):
             sharers = [seat for seat in punt["crew"] if seat is not None]
             for seat in sharers:
-                _credit(state, seat, profit // len(sharers), f"for an accomplice on the {ware} punt", events)
+                why = Mp("manila profit", "for an accomplice on the {ware} punt", ware=ware_name(ware))
+                _credit(state, seat, profit // len(sharers), why, events)
         payout = BERTH_PAYOUTS[berth[-1]]
         occupant = spaces[berth]
         if berth.startswith("port"):
             if occupant is not None:
-                _credit(state, occupant, payout, f"from port space {berth[-1]}", events)
+                _credit(
+                    state, occupant, payout, Mp("manila profit", "from port space {berth}", berth=berth[-1]), events
+                )
         else:
             repairs.append((berth, payout))
     insurer = spaces["insurance"]
     for berth, payout in repairs:
         occupant = spaces[berth]
-        to_whom = state["names"][occupant] if occupant is not None else "the cash box"
+        to_whom = seat_colour(state, occupant) if occupant is not None else Mp("manila", "the cash box")
         if occupant is not None:
             state["cash"][occupant] += payout
         if insurer is None:
-            events.append(Event(f"The cash box pays {payout} pesos for shipyard space {berth[-1]} to {to_whom}."))
+            events.append(
+                Event(
+                    M(
+                        "The cash box pays {amount} pesos for shipyard space {berth} to {to}.",
+                        amount=payout,
+                        berth=berth[-1],
+                        to=to_whom,
+                    )
+                )
+            )
             continue
-        paid = pay(state, insurer, payout, events, "to pay for repairs")
-        text = f"{state['names'][insurer]}, the insurance agent, pays {paid} pesos for shipyard space {berth[-1]}"
+        paid = pay(state, insurer, payout, events, Mp("manila loan", "to pay for repairs"))
+        said = {"seat": seat_colour(state, insurer), "paid": paid, "berth": berth[-1], "to": to_whom}
         if paid < payout:
-            text += f"; the cash box covers the other {payout - paid}"
-        events.append(Event(f"{text} (to {to_whom}).", data={"kind": "repair"}))
+            text = M(
+                "{seat}, the insurance agent, pays {paid} pesos for shipyard space {berth}; the cash box covers the "
+                "other {rest} (to {to}).",
+                rest=payout - paid,
+                **said,
+            )
+        else:
+            text = M("{seat}, the insurance agent, pays {paid} pesos for shipyard space {berth} (to {to}).", **said)
+        events.append(Event(text, data={"kind": "repair"}))

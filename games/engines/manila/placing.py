@@ -5,15 +5,18 @@ free that it may take."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from games.engines.base import Choice, Event, Field, Order, OrderError, Prompt, ReadBack, State
+from games.engines.base import Choice, Event, Field, M, Mn, Mp, Msg, Order, OrderError, Prompt, ReadBack, State, joined
 from games.engines.manila.data import (
     INSURANCE_PAYMENT,
     PUNT_COSTS,
     SPACE_COSTS,
     WARES,
     pesos,
+    seat_colour,
     space_label,
+    space_title,
 )
 from games.engines.manila.fields import loan_fields, read_with_loans
 from games.engines.manila.flow import afloat, clockwise_from, free_punt_space, punt_of
@@ -86,37 +89,52 @@ def enter_place(state: State, events: Events) -> list[int]:
     ]
 
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _wish_label(state: State, wish: str, price: int) -> str:
+def _wish_label(state: State, wish: str, price: int) -> Msg:
     if wish == "insurance":
-        return f"The insurance office (receive {INSURANCE_PAYMENT} pesos now; pay for shipyard repairs later)"
-    return f"{_capital(space_label(wish))} for {pesos(price)}"
+        return M(
+            "The insurance office (receive {amount} pesos now; pay for shipyard repairs later)",
+            amount=INSURANCE_PAYMENT,
+        )
+    return M("{space} for {price}", space=space_title(wish), price=pesos(price))
 
 
 def place_prompt(state: State, seat: int) -> Prompt:
     wishes = open_wishes(state, seat)
     choices = [Choice(wish, _wish_label(state, wish, price)) for wish, price in wishes.items()]
-    choices.append(Choice(STOP, "Stop: place no more accomplices this voyage"))
+    choices.append(Choice(STOP, M("Stop: place no more accomplices this voyage")))
     left = state["left"][seat]
-    text = (
-        f"Voyage {state['voyage']}: list the spaces you want for one of your {left} "
-        f"accomplice{'' if left == 1 else 's'}, best first ({pesos(state['cash'][seat])} in hand). Placing goes "
-        "clockwise from the harbor master, and you get the first space of your list still free when your turn comes."
-    )
+    said = {"voyage": state["voyage"], "cash": pesos(state["cash"][seat])}
+    if left == 1:
+        text = M(
+            "Voyage {voyage}: list the spaces you want for your last accomplice, best first ({cash} in hand). "
+            "Placing goes clockwise from the harbor master, and you get the first space of your list still free when "
+            "your turn comes.",
+            **said,
+        )
+    else:
+        text = Mn(
+            "Voyage {voyage}: list the spaces you want for one of your {count} accomplice, best first ({cash} in "
+            "hand). Placing goes clockwise from the harbor master, and you get the first space of your list still free "
+            "when your turn comes.",
+            "Voyage {voyage}: list the spaces you want for one of your {count} accomplices, best first ({cash} in "
+            "hand). Placing goes clockwise from the harbor master, and you get the first space of your list still free "
+            "when your turn comes.",
+            left,
+            **said,
+        )
     wants = Field(
         name="wants",
         kind="multichoice",
-        label="Spaces I want, best first",
+        label=M("Spaces I want, best first"),
         choices=tuple(choices),
         min=0,
         max=min(len(choices), MAX_LISTED),
         repeat=True,
         ranked=True,
-        help="A punt gives you its cheapest free place. If every space of your list is gone you place nothing "
-        "this round; 'stop' (or an empty list) ends your placing for this voyage, and what follows it is ignored.",
+        help=M(
+            "A punt gives you its cheapest free place. If every space of your list is gone you place nothing this "
+            "round; 'stop' (or an empty list) ends your placing for this voyage, and what follows it is ignored."
+        ),
     )
     return Prompt(kind="place", text=text, fields=(wants, *loan_fields(state, seat)))
 
@@ -128,7 +146,7 @@ def validate_place(state: State, seat: int, order: Order) -> Order:
     if isinstance(raw, str):
         raw = [part for part in raw.replace(";", ",").split(",") if part.strip()]
     if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
-        raise OrderError("List the spaces you want by name, best first.")
+        raise OrderError(M("List the spaces you want by name, best first."))
     wants: list[str] = []
     stops = not raw
     for item in raw:
@@ -137,10 +155,13 @@ def validate_place(state: State, seat: int, order: Order) -> Order:
             stops = True
             break
         if wish not in WISHES:
-            raise OrderError(f"There is no space called {item.strip()[:30]!r} to place an accomplice on.")
+            raise OrderError(
+                M("There is no space called {typed} to place an accomplice on.", typed=repr(item.strip()[:30]))
+            )
         if price_for(state, wish, cash, most) is None:
-            why = "is not free" if _cost_if_free(state, wish) is None else "is not open to you with what you can pay"
-            raise OrderError(f"{_capital(space_label(wish))} {why}.")
+            if _cost_if_free(state, wish) is None:
+                raise OrderError(M("{space} is not free.", space=space_title(wish)))
+            raise OrderError(M("{space} is not open to you with what you can pay.", space=space_title(wish)))
         if wish not in wants:
             wants.append(wish)
     return {"wants": [*wants, STOP] if stops else wants, "take_loans": take, "repay_loans": repay}
@@ -151,18 +172,20 @@ def read_place(state: State, seat: int, order: Order) -> ReadBack:
     stops = STOP in order["wants"]
     if not wants:
         left = state["left"][seat]
-        warning = f"You place no more accomplices this voyage, though you have {left} left."
-        return read_with_loans(order, ["You will stop placing accomplices for this voyage."], (warning,))
-    listed = ", then ".join(space_label(wish) for wish in wants)
-    lines = [f"You want {listed}: you will get the first one still free when your turn comes."]
+        warning = M("You place no more accomplices this voyage, though you have {left} left.", left=left)
+        return read_with_loans(order, [M("You will stop placing accomplices for this voyage.")], (warning,))
+    listed: Any = space_label(wants[0])
+    for wish in wants[1:]:
+        listed = Mp("list", "{head}, then {next}", head=listed, next=space_label(wish))
+    lines = [M("You want {spaces}: you will get the first one still free when your turn comes.", spaces=listed)]
     if stops:
-        lines.append("If none is free, you stop placing for this voyage.")
+        lines.append(M("If none is free, you stop placing for this voyage."))
     return read_with_loans(order, lines)
 
 
 def _take(state: State, seat: int, wish: str, price: int, events: Events) -> str:
     """Put the accomplice on the wished space and pay; returns the space taken."""
-    paid = pay(state, seat, price, events, "to place an accomplice") if price else 0
+    paid = pay(state, seat, price, events, Mp("manila loan", "to place an accomplice")) if price else 0
     if wish.startswith("punt:"):
         punt = punt_of(state, wish[5:])
         assert punt is not None
@@ -178,14 +201,29 @@ def _take(state: State, seat: int, wish: str, price: int, events: Events) -> str
         )
         state["spaces"][space] = seat
     state["left"][seat] -= 1
-    name = state["names"][seat]
+    name = seat_colour(state, seat)
     if space == "insurance":
         state["cash"][seat] += INSURANCE_PAYMENT
-        events.append(Event(f"{name} takes the insurance office and receives {INSURANCE_PAYMENT} pesos."))
+        events.append(
+            Event(
+                M("{seat} takes the insurance office and receives {amount} pesos.", seat=name, amount=INSURANCE_PAYMENT)
+            )
+        )
     elif price == 0:
-        events.append(Event(f"{name} boards {space_label(space)} as a blind passenger, for nothing."))
+        events.append(
+            Event(M("{seat} boards {space} as a blind passenger, for nothing.", seat=name, space=space_label(space)))
+        )
     else:
-        events.append(Event(f"{name} places an accomplice on {space_label(space)} for {pesos(paid)}."))
+        events.append(
+            Event(
+                M(
+                    "{seat} places an accomplice on {space} for {price}.",
+                    seat=name,
+                    space=space_label(space),
+                    price=pesos(paid),
+                )
+            )
+        )
     return space
 
 
@@ -195,20 +233,27 @@ def resolve_place(state: State, orders: dict[int, Order], rng: random.Random, ev
     for seat in clockwise_from(state, state["harbor_master"]):
         if seat not in orders:
             continue
-        name, wants = state["names"][seat], orders[seat]["wants"]
-        listed = ", ".join(space_label(w) if w != STOP else "stop" for w in wants)
-        events.append(Event(f"{name}'s list: {listed}.", data={"kind": "wishes", "seat": seat, "wants": wants}))
+        name, wants = seat_colour(state, seat), orders[seat]["wants"]
+        listed = joined([space_label(w) if w != STOP else Mp("manila", "stop") for w in wants], ",")
+        events.append(
+            Event(
+                M("{seat}'s list: {spaces}.", seat=name, spaces=listed),
+                data={"kind": "wishes", "seat": seat, "wants": wants},
+            )
+        )
         for wish in wants:
             if wish == STOP:
                 state["stopped"][seat] = True
-                events.append(Event(f"{name} stops placing for this voyage."))
+                events.append(Event(M("{seat} stops placing for this voyage.", seat=name)))
                 break
             price = price_for(state, wish, state["cash"][seat], can_raise(state, seat))
             if price is not None:
                 _take(state, seat, wish, price, events)
                 break
         else:
-            events.append(Event(f"Every space on {name}'s list was taken: {name} places nothing this round."))
+            events.append(
+                Event(M("Every space on {seat}'s list was taken: {seat} places nothing this round.", seat=name))
+            )
 
 
 def random_place(state: State, seat: int, rng: random.Random) -> Order:
