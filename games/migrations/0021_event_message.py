@@ -14,7 +14,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_game_apps_attached'),
+        ('games', '0020_phase_sweep_indexes_by_time_and_id'),
     ]
 
     operations = [
