@@ -245,6 +245,22 @@ def test_earlier_turns_as_my_seat_saw_them(make_game: Any) -> None:
     refused(api.get(f"/games/{game.pk}/turns/7"), 404)
 
 
+def test_each_log_line_comes_as_text_and_as_the_engines_message(make_game: Any) -> None:
+    game = make_game(humans=3)
+    for number in range(3):
+        orders.submit_order(Seat.objects.get(game=game, number=number), 1, {"role": ("buyer", "seller")[number % 2]})
+    api = seat_api(game, 1)
+    log = api.get(f"/games/{game.pk}").json()["log"]
+    tokens = next(line for line in log if line["text"].startswith("Tokens revealed."))
+    assert tokens["message"]["id"] == "Tokens revealed. Sellers: {sellers}. Buyers: {buyers}."
+    # The sellers are a people's name (a term, with its context), a list of them, or "nobody".
+    assert tokens["message"]["params"]["sellers"]["context"] in ("piraeus people", "list", "piraeus")
+    german = api.get(f"/games/{game.pk}", headers={"Accept-Language": "de"}).json()["log"]
+    assert any(line["text"].startswith("Marker aufgedeckt.") for line in german), german
+    assert [line["message"] for line in german] == [line["message"] for line in log]
+    assert all(line["message"] and line["message"]["id"] for line in log)
+
+
 def test_table_talk_within_the_games_options(make_game: Any) -> None:
     game = make_game(humans=3, options={"press": "public"})
     writer, reader = seat_api(game, 0), seat_api(game, 1)
