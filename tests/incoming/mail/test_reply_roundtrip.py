@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games import words
 from games.engines import all_engines, get_engine
 from games.engines.base import State
 from games.incoming.mail import inbound, replies
@@ -61,7 +62,8 @@ def asked(slug: str) -> list[Asked]:
         if not prompts:
             break
         name = engine.phase_name(state)
-        found += [Asked(state, seat, p.to_json(), len(prompts) == 1, name) for seat, p in prompts.items()]
+        # As Phase.prompt_for gives it: the stored prompt's words rendered (games/words.py).
+        found += [Asked(state, seat, words.prompt(p.to_json()), len(prompts) == 1, name) for seat, p in prompts.items()]
         orders = {seat: engine.validate(state, seat, engine.random_order(state, seat, rng)) for seat in prompts}
         state, _ = engine.resolve(state, orders, random.Random(f"{slug}:{step}"))
     return found
