@@ -71,7 +71,7 @@ def my_games(request: HttpRequest) -> list[dict[str, Any]]:
                 "seat": {
                     "number": seat.number,
                     "label": seat.label,
-                    "title": engine.seat_name(game.state, seat.number),
+                    "title": words.render(engine.seat_name(game.state, seat.number)),
                     "owes": owes,
                     "submitted": seat.pk in sent,
                 },

@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.crypto import salted_hmac
 
-from games import extensions
+from games import extensions, words
 from games.engines import board_templates, get_engine
 from games.engines.base import Engine
 from games.extensions import EmailSection, Outbox, SectionShown, Told
@@ -271,7 +271,7 @@ def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> 
         "guide_url": batch.once("guide", lambda: settings.SITE_URL + reverse("games-rules", args=[batch.game.engine])),
         # The reader's own:
         "player": addressee(seat.player),
-        "seat_title": engine.seat_name(state, seat.number),
+        "seat_title": words.render(engine.seat_name(state, seat.number)),
         "view": engine.view(state, seat.number),
         "prompt": prompt,
         "time_zone": seat.player.time_zone if seat.player else "UTC",

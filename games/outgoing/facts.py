@@ -112,7 +112,7 @@ def seat_facts(
         SeatFacts(
             number=seat.number,
             label=seat.label,
-            title=engine.seat_name(game.state, seat.number),
+            title=words.render(engine.seat_name(game.state, seat.number)),
             owes=seat.number in owed,
             submitted=seat.number in submitted,
         )
