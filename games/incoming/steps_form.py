@@ -1,7 +1,13 @@
 """The order builder: a "steps" field of an order form as a drop-down per step, each listing what may follow the
 steps before it (the engine's `next_steps`, through a `StepsSource`), with a number box where a step takes one.
 "Add a step" and "Remove the last step" post the form and show it again, storing nothing; a drop-down changed
-above later steps is checked again, and the first row that no longer holds says so. games/incoming/forms.py's OrderForm
+above later steps is checked again, and the first row that no longer holds says so.
+
+A row has a number box only where its step takes a number, and the page works without JavaScript, so which box a
+row shows is decided by the server from what was posted: a chosen step, by that step; the row for the next step,
+only when every step it offers takes a number (else the box would sit under steps it means nothing to); a row
+whose step takes a number that came without one (chosen where there was no box, or its box left blank), with its
+box and a question at it. games/incoming/forms.py's OrderForm
 is this form with the prompt's other fields.
 """
 
@@ -137,7 +143,8 @@ class StepsForm(forms.Form):
         for index, step in enumerate(steps):
             self._add_row(built, index, choices_at[index], step)
         if problem_row or after.choices:
-            self._add_row(built, len(steps), after.choices, None)
+            posted_step = wanted[len(steps)][0] if problem_row else None
+            self._add_row(built, len(steps), after.choices, None, posted_step)
         if self.is_bound:
             # What the page shows again is what was read: the rows that hold, then the next one.
             posted: Any = self.data  # a copy (see __init__)
@@ -165,7 +172,16 @@ class StepsForm(forms.Form):
         found = match_step(choices, value)
         return value if found else None
 
-    def _add_row(self, built: BuiltSteps, index: int, choices: tuple[StepChoice, ...], step: str | None) -> None:
+    def _add_row(
+        self,
+        built: BuiltSteps,
+        index: int,
+        choices: tuple[StepChoice, ...],
+        step: str | None,
+        posted: str | None = None,
+    ) -> None:
+        """A row: its drop-down of `choices` (with `step` chosen, if it holds), and a number box if its step
+        takes a number. `posted` is the value of the row that no longer holds, as posted."""
         name = _row(built.name, index)
         last = step is None
         noun = built.spec.get("step") or ""  # the game's word for a step (prompts stored before it have none)
@@ -187,19 +203,15 @@ class StepsForm(forms.Form):
                 "invalid_choice": gettext("That step is not possible after the steps before it; choose again.")
             },
         )
-        amounts = [choice for choice in choices if choice.amount is not None]
+        amounts = self._numbered(choices, step, posted)
         amount_name = None
         if amounts:
             amount_name = f"{name}__n"
-            units = sorted({choice.unit for choice in amounts if choice.unit})
-            least = min(choice.amount[0] for choice in amounts if choice.amount)
-            most = max(choice.amount[1] for choice in amounts if choice.amount)
-            either = pgettext("between a step's units: steps or bags", "or")
-            counted = f" {either} ".join(units).capitalize() or gettext("Number")
+            least, most, counted = self._amount_range(amounts)
             self.fields[amount_name] = forms.IntegerField(
                 label=gettext("%(counted)s for this %(step)s") % {"counted": counted, "step": noun}
                 if noun
-                else gettext("%(counted)s (for a step that takes a number)") % {"counted": counted},
+                else gettext("%(counted)s for this step") % {"counted": counted},
                 min_value=least,
                 max_value=most,
                 required=False,
@@ -208,17 +220,38 @@ class StepsForm(forms.Form):
             )
         built.rows.append((name, amount_name))
 
+    @staticmethod
+    def _numbered(choices: tuple[StepChoice, ...], step: str | None, posted: str | None) -> list[StepChoice]:
+        """The steps a row's number box is for; none, and the row has no box."""
+        if step is not None:
+            found = match_step(choices, step)
+            return [found[0]] if found and found[0].amount is not None else []
+        if posted is not None:
+            return [choice for choice in choices if choice.value == posted and choice.amount is not None]
+        if choices and all(choice.amount is not None for choice in choices):
+            return list(choices)
+        return []
+
+    @staticmethod
+    def _amount_range(amounts: list[StepChoice]) -> tuple[int, int, str]:
+        """(least, most, what is counted) of a number box for `amounts`."""
+        units = sorted({choice.unit for choice in amounts if choice.unit})
+        least = min(choice.amount[0] for choice in amounts if choice.amount)
+        most = max(choice.amount[1] for choice in amounts if choice.amount)
+        either = pgettext("between a step's units: steps or bags", "or")
+        return least, most, f" {either} ".join(units).capitalize() or gettext("Number")
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         for built in self.built.values():
             row = built.problem_row
-            if not row or row in self.errors or f"{row}__n" in self.errors:
+            amount = f"{row}__n"
+            if not row or row in self.errors or amount in self.errors:
                 pass
-            elif self._takes_number(built, row):
-                number = self.fields[f"{row}__n"]
-                assert isinstance(number, forms.IntegerField)
-                between = {"least": number.min_value, "most": number.max_value}
-                self.add_error(f"{row}__n", gettext("Enter a whole number from %(least)s to %(most)s.") % between)
+            elif amount in self.fields:  # only a step that takes a number has one (see _numbered)
+                # Its step takes a number and none came: the step was chosen on a row without a box (a changed
+                # row, or the next step's row where not every step takes one), or its box was left blank.
+                self.add_error(amount, self._how_many(built, row))
             else:
                 self.add_error(row, gettext("That step is not possible after the steps before it; choose again."))
             if built.dropped and built.problem_row:
@@ -228,9 +261,21 @@ class StepsForm(forms.Form):
                 self.add_error(built.problem_row, dropped % {"count": built.dropped})
         return cleaned
 
-    def _takes_number(self, built: BuiltSteps, row: str) -> bool:
+    def _how_many(self, built: BuiltSteps, row: str) -> str:
         value = self.data.get(row, "")
-        return any(choice.value == value and choice.amount for choice in built.after.choices)
+        chosen = [choice for choice in built.after.choices if choice.value == value and choice.amount is not None]
+        least, most, _ = self._amount_range(chosen)
+        unit = chosen[0].unit
+        if unit:
+            return gettext("How many %(unit)s? Type a whole number from %(least)s to %(most)s in this box.") % {
+                "unit": unit,
+                "least": least,
+                "most": most,
+            }
+        return gettext("How many? Type a whole number from %(least)s to %(most)s in this box.") % {
+            "least": least,
+            "most": most,
+        }
 
     def steps_rows(self) -> list[dict[str, Any]]:
         """For the template: each steps field with its rows (a drop-down and maybe a number) and status."""
@@ -252,11 +297,17 @@ class StepsForm(forms.Form):
                     "steps": built.steps,
                     "complete": built.after.complete and not built.problem_row,
                     "problem": "" if built.problem_row else built.after.problem,
-                    "can_add": bool(built.after.choices) and not built.problem_row,
+                    # A row waiting for its number may be added once it has one (its box is there to fill).
+                    "can_add": bool(built.after.choices) and (not built.problem_row or self._waits_for_number(built)),
                     **self._buttons(built.spec.get("step") or ""),
                 }
             )
         return shown
+
+    @staticmethod
+    def _waits_for_number(built: BuiltSteps) -> bool:
+        """The row that does not hold is one whose step takes a number, shown with its box."""
+        return bool(built.problem_row and built.rows and built.rows[-1][1])
 
     @staticmethod
     def _buttons(noun: str) -> dict[str, str]:
@@ -268,8 +319,12 @@ class StepsForm(forms.Form):
 
     def _written_out(self, built: BuiltSteps, index: int) -> str:
         """The step chosen on row `index`, in full, if a phone's drop-down would cut it short (else "")."""
-        if index >= len(built.steps):
+        if index < len(built.steps):
+            matched = match_step(built.choices_at[index], built.steps[index])
+            label = matched[0].label if matched else ""
+        elif built.problem_row:  # the row that does not hold shows what was chosen on it too
+            posted = self.data.get(built.problem_row, "")
+            label = next((choice.label for choice in built.after.choices if choice.value == posted), "")
+        else:
             return ""
-        matched = match_step(built.choices_at[index], built.steps[index])
-        label = matched[0].label if matched else ""
         return label if len(label) > DROP_DOWN_SHOWS else ""

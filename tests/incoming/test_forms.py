@@ -93,7 +93,10 @@ def test_a_stored_order_shows_as_builder_rows_then_a_row_for_the_next_step() -> 
     form = OrderForm(MOVES, initial={"phase": 3, "moves": "wait; go 2"}, source=SOURCE)
     (field,) = form.steps_rows()
     assert [row["select"].initial for row in field["rows"]] == ["wait", "go {n}", None]
-    assert [row["amount"].initial for row in field["rows"][1:]] == [2, 1]
+    # A number box only under the step that takes one: not under "wait", nor under the next step's row, which
+    # offers "wait" too (a page without JavaScript cannot show it for "go" alone).
+    amounts = [row["amount"] and row["amount"].initial for row in field["rows"]]
+    assert amounts == [None, 2, None]
     assert field["can_add"] and values(form, "moves__2") == ["", "wait", "go {n}"]
 
 
@@ -108,7 +111,7 @@ def test_removing_the_last_step_shows_the_rows_without_it() -> None:
     data = {"phase": "3", "moves__0": "wait", "moves__1": "go {n}", "moves__1__n": "2"}
     form = OrderForm(MOVES, data=data, source=SOURCE, remove="moves")
     assert form.is_valid() and form.order() == {"moves": "wait"}
-    assert form.data["moves__1"] == "" and "moves__1__n" in form.fields and "moves__2" not in form.fields
+    assert form.data["moves__1"] == "" and "moves__1__n" not in form.fields and "moves__2" not in form.fields
     assert values(form, "moves__1") == ["", "wait", "go {n}", "rest"]
 
 
@@ -129,6 +132,43 @@ def test_a_step_taking_a_number_needs_one_in_its_range() -> None:
     form = OrderForm(MOVES, data=data, source=SOURCE)
     assert not form.is_valid() and form.errors["moves__0__n"] == ["Enter a whole number from 1 to 3."]
     assert form.order()["moves"] == ""
+
+
+HOW_MANY = "How many spaces? Type a whole number from 1 to 3 in this box."
+
+
+def test_a_row_for_the_next_step_has_a_number_box_only_when_every_step_it_offers_takes_one() -> None:
+    def only_go(name: str, steps: list[str]) -> NextSteps:
+        return NextSteps(() if steps else (StepChoice("go {n}", "Go forward", (1, 3), "spaces"),), True)
+
+    form = OrderForm(MOVES, initial={"phase": 3}, source=StepsSource(only_go, SOURCE.builder_steps))
+    (field,) = form.steps_rows()
+    box = field["rows"][0]["amount"]
+    assert box is not None and box.label == "Spaces for this step" and box.initial == 1
+    (mixed,) = OrderForm(MOVES, initial={"phase": 3}, source=SOURCE).steps_rows()
+    assert [row["amount"] for row in mixed["rows"]] == [None]
+
+
+def test_a_step_taking_a_number_chosen_where_there_was_no_box_asks_for_it_at_its_box() -> None:
+    """The next step's row offers "wait" and "go", so it has no box: "go" chosen and added comes back with
+    its box, a question at it, and the Add button still there to press once it is filled in."""
+    data = {"phase": "3", "moves__0": "wait", "moves__1": "go {n}"}
+    form = OrderForm(MOVES, data=data, source=SOURCE)
+    assert not form.is_valid() and form.errors == {"moves__1__n": [HOW_MANY]}
+    (field,) = form.steps_rows()
+    assert [row["amount"] is not None for row in field["rows"]] == [False, True] and field["can_add"]
+    assert form.data["moves__1"] == "go {n}" and form.order()["moves"] == "wait"
+    filled = OrderForm(MOVES, data={**data, "moves__1__n": "2"}, source=SOURCE)
+    assert filled.is_valid() and filled.order() == {"moves": "wait; go 2"}
+
+
+def test_a_row_changed_to_a_step_taking_a_number_asks_for_it_and_drops_the_steps_after_it() -> None:
+    """Step 1 was "wait" (no box) and the player changed it to "go" without the page updating."""
+    data = {"phase": "3", "moves__0": "go {n}", "moves__1": "wait", "moves__2": ""}
+    form = OrderForm(MOVES, data=data, source=SOURCE)
+    assert not form.is_valid()
+    assert form.errors == {"moves__0__n": [HOW_MANY], "moves__0": ["The step after it was taken away."]}
+    assert "moves__0__n" in form.fields and "moves__1" not in form.fields and "moves__1" not in form.data
 
 
 def test_typed_instead_a_steps_field_is_the_syntax_as_text() -> None:

@@ -179,3 +179,42 @@ def test_a_typed_order_posted_as_from_the_builder_is_still_read_as_typed(client:
     reviewed = post(client, game, {"how": "builder", "steps": example["steps"]})
     checked = orders.check_order(game.seats.get(number=seat), open_phase(game).number, example)
     assert reviewed.context["read_back"] == checked.read_back
+
+
+def amount_box(response: Any, row: str) -> bool:
+    return f'name="{row}__n"' in response.content.decode()
+
+
+def test_a_genoa_offer_item_has_a_number_box_only_where_it_takes_ducats(make_game: Any) -> None:
+    """Issue 39: "Ducats for this offer item" stood under every row of the offer builder, "+ gained" too. A new
+    offer takes ducats; what is added to it does not. A row changed from such an item to a new offer, where
+    there was no box, comes back with its box and a question at it (it crashed while the box was drawn only
+    for steps that take a number); nothing is stored until the ducats are given."""
+    game = make_game(humans=3, engine="genoa", seed=5)
+    blue = signed_in(Client(), game, BLUE)
+    page = blue.get(reverse("games-game", args=[game.pk]))
+    first = first_choice(page, "offers__0")
+    assert first.endswith(": {n} ducats") and amount_box(page, "offers__0"), "every first step is a new offer"
+    offer = {"how": "builder", "offers__0": first, "offers__0__n": "13"}
+    added = post(blue, game, {**offer, "add": "offers"})
+    choices = dict(added.context["form"].fields["offers__1"].choices)
+    item = next(value for value in choices if value.startswith("+ "))
+    other = next(value for value in choices if value.endswith(": {n} ducats"))
+    assert amount_box(added, "offers__0") and not amount_box(added, "offers__1"), "the next row offers both"
+    added = post(blue, game, {**offer, "offers__1": item, "offers__2": "", "add": "offers"})
+    assert not amount_box(added, "offers__1") and not amount_box(added, "offers__2")
+
+    changed = post(blue, game, {**offer, "offers__1": other, "offers__2": "", "add": "offers"})
+    assert changed.status_code == 200 and amount_box(changed, "offers__1")
+    most = game.state["ducats"][BLUE]
+    question = f"How many ducats? Type a whole number from 0 to {most} in this box."
+    assert changed.context["form"].errors == {"offers__1__n": [question]}
+    text = changed.content.decode()
+    box = text.index('name="offers__1__n"')
+    assert text.index(question, box) > box and "Ducats for this offer item" in text
+    assert not Order.objects.filter(phase=open_phase(game)).exists()
+
+    stored = post(blue, game, {**offer, "offers__1": other, "offers__1__n": "4", "offers__2": ""})
+    assert b"Order stored and sealed" in stored.content
+    spaces = [value.partition(":")[0] for value in (first, other)]
+    assert Order.objects.get(seat__number=BLUE).data["offers"] == f"{spaces[0]}: 13 ducats; {spaces[1]}: 4 ducats"
