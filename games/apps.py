@@ -1,8 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class GamesConfig(AppConfig):
     name = "games"
+    verbose_name = gettext_lazy("Games")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

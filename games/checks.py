@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.core.checks import Error, Warning, register
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext as _
 
 from games.incoming.mail import mailbox
 from games.outgoing import dkim
@@ -19,27 +20,34 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
     problems: list[Any] = []
     if not settings.DEBUG and settings.SECRET_KEY == settings.DEV_SECRET_KEY:
         problems.append(
-            Error("SECRET_KEY is the development key while DEBUG is off.", hint="Set SECRET_KEY.", id="pbem.E001")
+            Error(_("SECRET_KEY is the development key while DEBUG is off."), hint=_("Set SECRET_KEY."), id="pbem.E001")
         )
     site = urlparse(settings.SITE_URL)
     if site.scheme not in {"http", "https"} or not site.netloc:
-        problems.append(Error(f"SITE_URL {settings.SITE_URL!r} is not an absolute http(s) URL.", id="pbem.E002"))
+        problems.append(
+            Error(
+                _("SITE_URL %(SITE_URL)s is not an absolute http(s) URL.") % {"SITE_URL": repr(settings.SITE_URL)},
+                id="pbem.E002",
+            )
+        )
     elif not settings.DEBUG and site.scheme != "https":
-        problems.append(Warning("SITE_URL is not https: signed links would travel in clear.", id="pbem.W001"))
+        problems.append(Warning(_("SITE_URL is not https: signed links would travel in clear."), id="pbem.W001"))
     if not settings.DEBUG and not settings.EMAIL_PROVIDER:
         problems.append(
             Warning(
-                "No EMAIL_PROVIDER: email is written to files, nobody receives it.",
-                hint="Set EMAIL_PROVIDER: smtp with EMAIL_HOST (your relay), or an anymail provider such as "
-                "mailgun with its ANYMAIL_* keys.",
+                _("No EMAIL_PROVIDER: email is written to files, nobody receives it."),
+                hint=_(
+                    "Set EMAIL_PROVIDER: smtp with EMAIL_HOST (your relay), or an anymail provider such as "
+                    "mailgun with its ANYMAIL_* keys."
+                ),
                 id="pbem.W002",
             )
         )
     if not settings.DEBUG and not settings.CELERY_BROKER_URL:
         problems.append(
             Warning(
-                "No CELERY_BROKER_URL: tasks run inline and no deadline sweep runs.",
-                hint="Set CELERY_BROKER_URL and run `celery -A pbem worker` and `celery -A pbem beat`.",
+                _("No CELERY_BROKER_URL: tasks run inline and no deadline sweep runs."),
+                hint=_("Set CELERY_BROKER_URL and run `celery -A pbem worker` and `celery -A pbem beat`."),
                 id="pbem.W003",
             )
         )
@@ -48,9 +56,12 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
     except ImportError:
         problems.append(
             Error(
-                f"EMAIL_PROVIDER {settings.EMAIL_PROVIDER!r} is neither smtp nor an anymail provider.",
-                hint="Use smtp, or the name of a module in anymail.backends, e.g. mailgun, postmark, sendgrid, "
-                "amazon_ses.",
+                _("EMAIL_PROVIDER %(EMAIL_PROVIDER)s is neither smtp nor an anymail provider.")
+                % {"EMAIL_PROVIDER": repr(settings.EMAIL_PROVIDER)},
+                hint=_(
+                    "Use smtp, or the name of a module in anymail.backends, e.g. mailgun, postmark, sendgrid, "
+                    "amazon_ses."
+                ),
                 id="pbem.E003",
             )
         )
@@ -60,20 +71,29 @@ def check_deployment(app_configs: Any = None, **kwargs: Any) -> list[Any]:
     try:
         ZoneInfo(settings.TIME_ZONE)
     except (ZoneInfoNotFoundError, ValueError):
-        problems.append(Error(f"TIME_ZONE {settings.TIME_ZONE!r} is not a known time zone.", id="pbem.E004"))
+        problems.append(
+            Error(
+                _("TIME_ZONE %(TIME_ZONE)s is not a known time zone.") % {"TIME_ZONE": repr(settings.TIME_ZONE)},
+                id="pbem.E004",
+            )
+        )
     if settings.PBEM_REPLY_ADDRESS and not settings.ANYMAIL.get("WEBHOOK_SECRET"):
         # Without it anymail only warns and accepts every POST: anyone could play a seat by forging replies.
         problems.append(
             Error(
-                "PBEM_REPLY_ADDRESS is set but ANYMAIL_WEBHOOK_SECRET is not: the inbound webhook would accept "
-                "replies from anyone.",
-                hint="Set ANYMAIL_WEBHOOK_SECRET to a random user:password and put it in the provider's inbound "
-                "URL, or unset PBEM_REPLY_ADDRESS.",
+                _(
+                    "PBEM_REPLY_ADDRESS is set but ANYMAIL_WEBHOOK_SECRET is not: the inbound webhook would "
+                    "accept replies from anyone."
+                ),
+                hint=_(
+                    "Set ANYMAIL_WEBHOOK_SECRET to a random user:password and put it in the provider's inbound "
+                    "URL, or unset PBEM_REPLY_ADDRESS."
+                ),
                 id="pbem.E005",
             )
         )
     if settings.PBEM_REMINDER_HOURS >= settings.PBEM_DEFAULT_DEADLINE_HOURS:
-        problems.append(Warning("PBEM_REMINDER_HOURS is not shorter than the default deadline.", id="pbem.W004"))
+        problems.append(Warning(_("PBEM_REMINDER_HOURS is not shorter than the default deadline."), id="pbem.W004"))
     return problems
 
 
@@ -84,19 +104,23 @@ def smtp_problems() -> list[Any]:
     if not settings.EMAIL_HOST:
         problems.append(
             Error(
-                "EMAIL_PROVIDER is smtp but EMAIL_HOST is not set: no email could be sent.",
-                hint="Set EMAIL_HOST to your relay (localhost for one on this machine), and as it needs "
-                "EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD and EMAIL_USE_TLS=1 (STARTTLS, port 587) or "
-                "EMAIL_USE_SSL=1 (port 465).",
+                _("EMAIL_PROVIDER is smtp but EMAIL_HOST is not set: no email could be sent."),
+                hint=_(
+                    "Set EMAIL_HOST to your relay (localhost for one on this machine), and as it needs "
+                    "EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD and EMAIL_USE_TLS=1 (STARTTLS, port 587) or"
+                    " EMAIL_USE_SSL=1 (port 465)."
+                ),
                 id="pbem.E006",
             )
         )
     if settings.EMAIL_USE_TLS and settings.EMAIL_USE_SSL:
         problems.append(
             Error(
-                "EMAIL_USE_TLS and EMAIL_USE_SSL are both set: Django's SMTP backend refuses to send.",
-                hint="Set one: EMAIL_USE_TLS=1 for STARTTLS (usually port 587), EMAIL_USE_SSL=1 for TLS from the "
-                "first byte (usually port 465).",
+                _("EMAIL_USE_TLS and EMAIL_USE_SSL are both set: Django's SMTP backend refuses to send."),
+                hint=_(
+                    "Set one: EMAIL_USE_TLS=1 for STARTTLS (usually port 587), EMAIL_USE_SSL=1 for TLS from the "
+                    "first byte (usually port 465)."
+                ),
                 id="pbem.E007",
             )
         )
@@ -111,8 +135,8 @@ def dkim_problems() -> list[Any]:
     if not dkim.configured():
         return [
             Error(
-                "Only one of PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE is set: mail is sent unsigned.",
-                hint="Set both (manage.py dnsrecords then prints the record to publish), or neither.",
+                _("Only one of PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE is set: mail is sent unsigned."),
+                hint=_("Set both (manage.py dnsrecords then prints the record to publish), or neither."),
                 id="pbem.E008",
             )
         ]
@@ -121,17 +145,20 @@ def dkim_problems() -> list[Any]:
     except (OSError, ValueError, TypeError) as error:
         return [
             Error(
-                f"PBEM_DKIM_KEY_FILE is no RSA private key in PEM without a password ({type(error).__name__}).",
-                hint="openssl genrsa -out /etc/pbem/dkim.pem 2048 makes one (RSA); the server's user must read it.",
+                _("PBEM_DKIM_KEY_FILE is no RSA private key in PEM without a password (%(name)s).")
+                % {"name": type(error).__name__},
+                hint=_("openssl genrsa -out /etc/pbem/dkim.pem 2048 makes one (RSA); the server's user must read it."),
                 id="pbem.E009",
             )
         ]
     if settings.EMAIL_PROVIDER != "smtp":
         return [
             Warning(
-                "PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE are set, but mail goes through a provider's API, which "
-                "signs with its own keys: the key is not used.",
-                hint="Set up DKIM at the provider, or send through your own relay (EMAIL_PROVIDER=smtp).",
+                _(
+                    "PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE are set, but mail goes through a provider's API, "
+                    "which signs with its own keys: the key is not used."
+                ),
+                hint=_("Set up DKIM at the provider, or send through your own relay (EMAIL_PROVIDER=smtp)."),
                 id="pbem.W005",
             )
         ]
@@ -147,17 +174,19 @@ def mailbox_problems() -> list[Any]:
     except ValueError:
         return [
             Error(
-                "PBEM_INBOUND_IMAP is not a mailbox's URL.",
-                hint="imaps://user:password@host/INBOX, the user and password percent-escaped (%40 for @).",
+                _("PBEM_INBOUND_IMAP is not a mailbox's URL."),
+                hint=_("imaps://user:password@host/INBOX, the user and password percent-escaped (%40 for @)."),
                 id="pbem.E010",
             )
         ]
     if not settings.PBEM_REPLY_ADDRESS:
         return [
             Warning(
-                "PBEM_INBOUND_IMAP is set but PBEM_REPLY_ADDRESS is not: no email offers a reply address, so no "
-                "reply reaches the mailbox.",
-                hint="Set PBEM_REPLY_ADDRESS to the mailbox's address (replies go to its + addresses).",
+                _(
+                    "PBEM_INBOUND_IMAP is set but PBEM_REPLY_ADDRESS is not: no email offers a reply address, so "
+                    "no reply reaches the mailbox."
+                ),
+                hint=_("Set PBEM_REPLY_ADDRESS to the mailbox's address (replies go to its + addresses)."),
                 id="pbem.W006",
             )
         ]

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import extensions
 from games.admin.newgame import NewGameForm
@@ -71,10 +71,12 @@ class PlayerAdmin(StaffScoped):
             obj.session_epoch += 1
             obj.sign_in_sent_at = obj.new_email_sent_at = None
             obj.new_email = ""
-            self.message_user(request, f"{obj.email}: the player's sessions and sign-in links were ended.")
+            self.message_user(
+                request, _("%(email)s: the player's sessions and sign-in links were ended.") % {"email": obj.email}
+            )
         super().save_model(request, obj, form, change)
 
-    @admin.action(description="The address works again: send it mail (clears a bounce or complaint)")
+    @admin.action(description=gettext_lazy("The address works again: send it mail (clears a bounce or complaint)"))
     def address_works(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         for player in queryset.exclude(mail_problem=""):
             addresses.address_fixed(player)
@@ -90,7 +92,7 @@ class PlayerAdmin(StaffScoped):
 
 
 class SeatPosition:
-    @admin.display(description="seat", ordering="number")
+    @admin.display(description=gettext_lazy("seat"), ordering="number")
     def position(self, seat: Seat) -> int:
         """Seats as the players see them, from 1 (they are stored from 0, as the engines number them)."""
         return seat.number + 1
@@ -103,10 +105,12 @@ class SeatInline(SeatPosition, ReadOnlyMixin, admin.TabularInline):
     extra = 0
     can_delete = False
 
-    @admin.display(description="seat's page")
+    @admin.display(description=gettext_lazy("seat's page"))
     def seat_page(self, seat: Seat) -> str:
         url = reverse("admin:games_seat_change", args=[seat.pk])
-        return format_html('<a href="{}">Seat {} (replace its player)</a>', url, seat.number + 1)
+        return format_html(
+            '<a href="{}">{}</a>', url, _("Seat %(number)s (replace its player)") % {"number": seat.number + 1}
+        )
 
 
 # An organiser edits a game's title and timings; the rest is the game's own record.
@@ -152,31 +156,38 @@ class GameAdmin(OrganisersGames):
             except ValueError as error:
                 form.add_error(None, str(error))
             else:
-                started = f"Started {game.title} with {game.seats.count()} seats; the first emails are on their way."
+                seats = game.seats.count()
+                started = ngettext(
+                    "Started %(title)s with %(count)d seat; the first emails are on their way.",
+                    "Started %(title)s with %(count)d seats; the first emails are on their way.",
+                    seats,
+                ) % {"title": game.title, "count": seats}
                 self.message_user(request, started, messages.SUCCESS)
                 return redirect("admin:games_game_change", game.pk)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
-            "title": "Start a game",
+            "title": _("Start a game"),
             "form": form,
             # The admin's fieldset rendering works for any form; its stubs only name ModelForm.
             "adminform": helpers.AdminForm(form, [(None, {"fields": list(form.fields)})], {}),  # type: ignore[arg-type]
         }
         return TemplateResponse(request, "admin/games/game/new_game.html", context)
 
-    @admin.display(description="current phase")
+    @admin.display(description=gettext_lazy("current phase"))
     def current_phase(self, game: Game) -> str:
         phase = turns.current_phase(game)
         return phase.name if phase else "—"
 
-    @admin.display(description="deadline")
+    @admin.display(description=gettext_lazy("deadline"))
     def deadline(self, game: Game) -> str:
         """In the game's league's zone on the list (each row its own), in the page's on the game's page."""
         phase = turns.current_phase(game)
         return shown_deadline(phase.deadline if phase else None, getattr(game, ROW_ZONE, None))
 
-    def _each(self, request: HttpRequest, queryset: QuerySet[Game], action: Callable[[Game], Any], verb: str) -> None:
+    def _each(
+        self, request: HttpRequest, queryset: QuerySet[Game], action: Callable[[Game], Any], verb: organise.Verb
+    ) -> None:
         report(self, request, organise.outcome(verb, *organise.each(queryset, action)))
 
     @admin.action(
@@ -199,12 +210,14 @@ class GameAdmin(OrganisersGames):
         if request.POST.get("confirmed") != "yes":
             return extend_page(self, request, action, by, [game.pk for game in games], games)
         report(
-            self, request, organise.outcome(_("Extended"), *organise.extend_as_shown(games, by, shown_phases(request)))
+            self,
+            request,
+            organise.outcome(organise.EXTENDED, *organise.extend_as_shown(games, by, shown_phases(request))),
         )
         return None
 
     @admin.action(
-        description="Resolve the current phase now, with default orders for missing ones (asks first)",
+        description=gettext_lazy("Resolve the current phase now, with default orders for missing ones (asks first)"),
         permissions=["change"],
     )
     def resolve_now(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
@@ -225,8 +238,8 @@ class GameAdmin(OrganisersGames):
                 left.append((game, organise.moved_on(game, number)))
             else:
                 game.refresh_from_db(fields=["status"])
-                left.append((game, organise.STATE.get(game.status, game.status)))
-        report(self, request, organise.outcome("Resolved", done, left))
+                left.append((game, organise.state_of(game)))
+        report(self, request, organise.outcome(organise.RESOLVED, done, left))
         return None
 
     def resolve_context(self, request: HttpRequest, queryset: QuerySet[Game]) -> dict[str, Any]:
@@ -251,26 +264,26 @@ class GameAdmin(OrganisersGames):
         return {
             **self.admin_site.each_context(request),
             "opts": self.opts,
-            "title": "Resolve now?",
+            "title": _("Resolve now?"),
             "rows": rows,
             "selected": [game.pk for game in queryset],
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
             "next": request.POST.get("next", ""),  # back to the organiser's console, if it asked
         }
 
-    @admin.action(description="Pause (deadlines stop)", permissions=["change"])
+    @admin.action(description=gettext_lazy("Pause (deadlines stop)"), permissions=["change"])
     def pause(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, organise.pause_game, "Paused")
+        self._each(request, queryset, organise.pause_game, organise.PAUSED)
 
-    @admin.action(description="Resume (the open phase gets back the paused time)", permissions=["change"])
+    @admin.action(description=gettext_lazy("Resume (the open phase gets back the paused time)"), permissions=["change"])
     def resume(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, organise.resume_game, "Resumed")
+        self._each(request, queryset, organise.resume_game, organise.RESUMED)
 
 
 def seat_name(seat: Seat) -> str:
     """A seat as an organiser reads it: its number as players count, and who holds it."""
-    who = seat.player.display_name if seat.player else "nobody"
-    return f"seat {seat.number + 1}: {who}"
+    who = seat.player.display_name if seat.player else _("nobody")
+    return _("seat %(number)s: %(who)s") % {"number": seat.number + 1, "who": who}
 
 
 def seat_in_game(seat: Seat) -> str:
@@ -346,9 +359,11 @@ def shown_deadline(moment: datetime | None, zone_name: str | None = None) -> str
 
 class ReplaceSeatForm(forms.ModelForm):
     new_email = forms.EmailField(
-        required=False, help_text="Give this seat to another person. Links already sent stop working."
+        required=False,
+        label=gettext_lazy("New email"),
+        help_text=gettext_lazy("Give this seat to another person. Links already sent stop working."),
     )
-    new_name = forms.CharField(required=False, max_length=80)
+    new_name = forms.CharField(required=False, max_length=80, label=gettext_lazy("New name"))
     # Who held the seat when the page was shown: a replacement is refused if it changed hands since.
     holder = forms.CharField(widget=forms.HiddenInput, max_length=20)
 
@@ -384,7 +399,7 @@ class SeatAdmin(SeatPosition, OrganisersGames):
     def save_model(self, request: HttpRequest, obj: Seat, form: Any, change: bool) -> None:
         email = form.cleaned_data.get("new_email")
         if email:
-            before = obj.player.display_name if obj.player else "nobody"
+            before = obj.player.display_name if obj.player else _("nobody")
             try:
                 seat = organise.replace_player(
                     obj, email, form.cleaned_data.get("new_name", ""), form.cleaned_data["holder"]
@@ -394,11 +409,17 @@ class SeatAdmin(SeatPosition, OrganisersGames):
                 request.seat_refused = True  # type: ignore[attr-defined]  # read by response_change
             else:
                 assert seat.player is not None
-                now = f"{seat.player.display_name} ({seat.player.email})"
-                said = f"Seat {seat.number + 1} of {seat.game}: {before} → {now}"
-                self.message_user(
-                    request, f"{said}. The links sent before stop working; the newcomer gets the turn email."
-                )
+                said = _(
+                    "Seat %(number)s of %(game)s: %(before)s → %(name)s (%(email)s). The links sent before stop "
+                    "working; the newcomer gets the turn email."
+                ) % {
+                    "number": seat.number + 1,
+                    "game": seat.game,
+                    "before": before,
+                    "name": seat.player.display_name,
+                    "email": seat.player.email,
+                }
+                self.message_user(request, said)
 
 
 class OrderInline(ReadOnlyMixin, admin.TabularInline):
@@ -408,14 +429,14 @@ class OrderInline(ReadOnlyMixin, admin.TabularInline):
     extra = 0
     can_delete = False
 
-    @admin.display(description="order")
+    @admin.display(description=gettext_lazy("order"))
     def content(self, order: Order) -> str:
         return sealed_content(order)
 
 
 def sealed_content(order: Order) -> str:
     if order.phase.status != Phase.Status.RESOLVED:
-        return "sealed until the phase resolves"
+        return _("sealed until the phase resolves")
     return str(order.data)
 
 
@@ -437,7 +458,7 @@ class PhaseAdmin(ReadOnlyMixin, OrganisersGames):
     )
     inlines = [OrderInline]
 
-    @admin.display(description="owed by")
+    @admin.display(description=gettext_lazy("owed by"))
     def owed(self, phase: Phase) -> str:
         seats = phase.game.seats.filter(number__in=phase.owed_seats).select_related("player").order_by("number")
         return "; ".join(seat_name(seat) for seat in seats) or "—"
@@ -449,19 +470,19 @@ class OrderAdmin(ReadOnlyMixin, OrganisersGames):
     fields = readonly_fields = ("phase", "seat", "submitted_at", "revision", "is_default", "content")
     list_display = ("holder", "turn", "game", "submitted_at", "is_default", "content")
 
-    @admin.display(description="player", ordering="seat__number")
+    @admin.display(description=gettext_lazy("player"), ordering="seat__number")
     def holder(self, order: Order) -> str:
         return seat_name(order.seat)
 
-    @admin.display(description="phase", ordering="phase__number")
+    @admin.display(description=gettext_lazy("phase"), ordering="phase__number")
     def turn(self, order: Order) -> str:
         return order.phase.name
 
-    @admin.display(description="game")
+    @admin.display(description=gettext_lazy("game"))
     def game(self, order: Order) -> str:
         return str(order.phase.game)
 
-    @admin.display(description="order")
+    @admin.display(description=gettext_lazy("order"))
     def content(self, order: Order) -> str:
         return sealed_content(order)
 
@@ -475,18 +496,18 @@ class EventAdmin(ReadOnlyMixin, OrganisersGames):
     list_filter = [("game", admin.RelatedOnlyFieldListFilter)]  # names only the games this user sees
     fields = readonly_fields = ("game", "phase_number", "seq", "audience", "line")
 
-    @admin.display(description="seen by")
+    @admin.display(description=gettext_lazy("seen by"))
     def audience(self, event: Event) -> str:
         if event.seat is None:
-            return "everyone"
+            return pgettext("seen by", "everyone")
         seat = event.game.seats.select_related("player").filter(number=event.seat).first()
-        return seat_name(seat) if seat else f"seat {event.seat + 1}"
+        return seat_name(seat) if seat else _("seat %(number)s") % {"number": event.seat + 1}
 
-    @admin.display(description="text")
+    @admin.display(description=gettext_lazy("text"))
     def line(self, event: Event) -> str:
         # A private line may show a hand: organisers read it once the game is over.
         if event.seat is not None and event.game.status != Game.Status.FINISHED:
-            return "(private to that seat until the game ends)"
+            return _("(private to that seat until the game ends)")
         return event.text
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
@@ -529,6 +550,9 @@ class OutboundEmailAdmin(ReadOnlyMixin, OrganisersGames):
         self.message_user(request, ngettext("%d email sent.", "%d emails sent.", sent) % sent, messages.SUCCESS)
         stale = [row for row in rows if not emails.for_holder(row)]
         if stale:
-            names = "; ".join(f"{row.kind} to {row.to} ({seat_in_game(row.seat)})" for row in stale)
+            names = "; ".join(
+                _("%(kind)s to %(to)s (%(seat)s)") % {"kind": row.kind, "to": row.to, "seat": seat_in_game(row.seat)}
+                for row in stale
+            )
             refused = _("Not sent, as the seat is no longer theirs (its holder now gets their own emails): %s.")
             self.message_user(request, refused % names, messages.WARNING)

@@ -29,26 +29,30 @@ def options_help() -> str:
         "",
         "<li>{}: <code>{}</code> (default {}): {}</li>",
         (
-            (title, spec.name, "none" if spec.default is None else repr(spec.default), spec.label)
-            for title, specs in [("Every game", extensions.game_options()), *engine_options]
+            (title, spec.name, _("none") if spec.default is None else repr(spec.default), spec.label)
+            for title, specs in [(_("Every game"), extensions.game_options()), *engine_options]
             for spec in specs
         ),
     )
-    return f'A JSON object such as {{"name": "value"}}; {{}} keeps every default. The options:<ul>{lines}</ul>'
+    intro = _('A JSON object such as {"name": "value"}; {} keeps every default. The options:')
+    return f"{intro}<ul>{lines}</ul>"
 
 
 class NewGameForm(forms.Form):
     """A one-off game, as `manage.py creategame` starts it."""
 
-    engine = forms.ChoiceField(label="Game", choices=engine_choices)
-    title = forms.CharField(required=False, max_length=120, help_text="Blank: the game's name.")
+    engine = forms.ChoiceField(label=_("Game"), choices=engine_choices)
+    title = forms.CharField(label=_("Title"), required=False, max_length=120, help_text=_("Blank: the game's name."))
     players = forms.CharField(
+        label=_("Players"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 6}),
-        help_text="One email address a line, in seat order; a display name may follow a comma: "
-        "<code>ann@example.org, Ann</code>.",
+        help_text=_(
+            "One email address a line, in seat order; a display name may follow a comma: "
+            "<code>ann@example.org, Ann</code>."
+        ),
     )
-    bots = forms.IntegerField(label="Bot seats", min_value=0, initial=0, help_text="Seated after the players.")
+    bots = forms.IntegerField(label=_("Bot seats"), min_value=0, initial=0, help_text=_("Seated after the players."))
     bot_level = forms.ChoiceField(
         label=_("Bots play"),
         choices=BotLevel.choices,
@@ -56,14 +60,17 @@ class NewGameForm(forms.Form):
         required=False,
         help_text=_("Strong bots play to win (a couple of seconds a decision); easy ones are gentler. Blank: strong."),
     )
-    phase_hours = forms.IntegerField(label="Phase length (hours)", min_value=1)
-    options = forms.CharField(required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3}))
+    phase_hours = forms.IntegerField(label=_("Phase length (hours)"), min_value=1)
+    options = forms.CharField(
+        label=_("Options"), required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3})
+    )
     seed = forms.IntegerField(
+        label=_("Seed"),
         required=False,
         min_value=0,
         max_value=2**62,
         widget=SeedInput,
-        help_text="Blank: random. Only to replay a known deal; it is never shown again.",
+        help_text=_("Blank: random. Only to replay a known deal; it is never shown again."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

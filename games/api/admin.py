@@ -10,6 +10,8 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.admin.scope import ListedLookupsOnly
 from games.api import bots
@@ -17,7 +19,7 @@ from games.api.models import Bot, Token
 
 
 class BotForm(forms.Form):
-    name = forms.CharField(max_length=80, help_text="How the table sees the bot (e.g. “Random Rita”).")
+    name = forms.CharField(max_length=80, help_text=gettext_lazy("How the table sees the bot (e.g. “Random Rita”)."))
 
 
 def _made(request: HttpRequest, bot: Bot, secret: str, title: str) -> HttpResponse:
@@ -35,11 +37,11 @@ class BotAdmin(ListedLookupsOnly):
     fields = ("name", "address", "owner", "created_at")
     readonly_fields = ("name", "address", "owner", "created_at")
 
-    @admin.display(description="name")
+    @admin.display(description=gettext_lazy("name"))
     def name(self, bot: Bot) -> str:
         return bot.player.name
 
-    @admin.display(description="address to seat it by")
+    @admin.display(description=gettext_lazy("address to seat it by"))
     def address(self, bot: Bot) -> str:
         return bot.player.email
 
@@ -56,17 +58,17 @@ class BotAdmin(ListedLookupsOnly):
         form = BotForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             made = bots.make_bot(form.cleaned_data["name"], request.user)
-            return _made(request, made.bot, made.secret, "Bot made")
-        context = {**self.admin_site.each_context(request), "title": "Add bot", "form": form, "opts": self.opts}
+            return _made(request, made.bot, made.secret, _("Bot made"))
+        context = {**self.admin_site.each_context(request), "title": _("Add bot"), "form": form, "opts": self.opts}
         return TemplateResponse(request, "admin/api/bot_add.html", context)
 
-    @admin.action(description="Give the selected bot a new token (its old ones stop working)")
+    @admin.action(description=gettext_lazy("Give the selected bot a new token (its old ones stop working)"))
     def new_token(self, request: HttpRequest, queryset: QuerySet[Bot]) -> HttpResponse | None:
         chosen = list(queryset[:2])
         if len(chosen) != 1:
-            self.message_user(request, "Choose one bot: its new token is shown once.", messages.ERROR)
+            self.message_user(request, _("Choose one bot: its new token is shown once."), messages.ERROR)
             return None
-        return _made(request, chosen[0], bots.new_token(chosen[0]), "New token")
+        return _made(request, chosen[0], bots.new_token(chosen[0]), _("New token"))
 
 
 @admin.register(Token)
@@ -89,9 +91,11 @@ class TokenAdmin(ListedLookupsOnly):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.action(description="Revoke the selected tokens")
+    @admin.action(description=gettext_lazy("Revoke the selected tokens"))
     def revoke(self, request: HttpRequest, queryset: QuerySet[Token]) -> None:
         from django.utils import timezone  # noqa: PLC0415
 
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
-        self.message_user(request, f"{count} token(s) revoked.")
+        self.message_user(
+            request, ngettext("%(count)d token revoked.", "%(count)d tokens revoked.", count) % {"count": count}
+        )

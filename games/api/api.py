@@ -7,6 +7,7 @@ from typing import Any
 
 from django.apps import apps
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
@@ -60,8 +61,13 @@ def _refused(request: HttpRequest, error: Problem) -> HttpResponse:
 @api.exception_handler(ValidationError)
 def _malformed(request: HttpRequest, error: ValidationError) -> HttpResponse:
     errors = [{"field": field_name(e.get("loc", ())), "message": e.get("msg", "")} for e in error.errors]
-    first = errors[0] if errors else {"field": "", "message": "malformed request"}
-    return _problem(422, "request-shape", f"{first['field']}: {first['message']}", errors=errors)
+    first = errors[0] if errors else {"field": "", "message": _("malformed request")}
+    return _problem(
+        422,
+        "request-shape",
+        f"{first['field']}: {first['message']}",  # the field's name, and pydantic's own English message
+        errors=errors,
+    )
 
 
 def field_name(loc: Any) -> str:
@@ -78,7 +84,7 @@ def field_name(loc: Any) -> str:
 @api.exception_handler(AuthenticationError)
 def _unauthenticated(request: HttpRequest, error: AuthenticationError) -> HttpResponse:
     response = _problem(
-        401, "not-signed-in", "Send a token from My games (Authorization: Bearer pbem_…), or sign in on this site."
+        401, "not-signed-in", _("Send a token from My games (Authorization: Bearer pbem_…), or sign in on this site.")
     )
     response["WWW-Authenticate"] = 'Bearer realm="pbem"'
     return response
@@ -87,13 +93,13 @@ def _unauthenticated(request: HttpRequest, error: AuthenticationError) -> HttpRe
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
     if error.status_code == 403:  # django-ninja's only own 403: a session call without its CSRF token
-        return _problem(403, "csrf", "A call with this site's session needs its CSRF token (X-CSRFToken header).")
+        return _problem(403, "csrf", _("A call with this site's session needs its CSRF token (X-CSRFToken header)."))
     return _problem(error.status_code, "http", str(error))
 
 
 @api.exception_handler(Http404)
 def _not_found(request: HttpRequest, error: Http404) -> HttpResponse:
-    return _problem(404, "not-found", str(error) or "Not found.")
+    return _problem(404, "not-found", str(error) or _("Not found."))
 
 
 api.add_router("/", games_api.router)

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class ApiConfig(AppConfig):
     name = "games.api"
     label = "api"
-    verbose_name = "API"
+    verbose_name = gettext_lazy("API")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError
 from ninja.security import APIKeyCookie, HttpBearer
 
@@ -69,7 +70,7 @@ class Caller:
 
     def must_play(self) -> None:
         if not self.can_play:
-            raise Problem(403, "read-only-token", "This token is read only: make a play token on My games to play.")
+            raise Problem(403, "read-only-token", _("This token is read only: make a play token on My games to play."))
 
 
 class TokenAuth(HttpBearer):
@@ -82,8 +83,8 @@ class TokenAuth(HttpBearer):
             raise Problem(
                 429,
                 "rate-limited",
-                f"This token made more than {settings.PBEM_API_RATE} calls a minute: "
-                f"wait {limited.retry_after} s before the next.",
+                _("This token made more than %(PBEM_API_RATE)s calls a minute: wait %(retry_after)s s before the next.")
+                % {"PBEM_API_RATE": settings.PBEM_API_RATE, "retry_after": limited.retry_after},
                 headers={"Retry-After": str(limited.retry_after)},
             ) from None
         return Caller(request, None, found) if found else None

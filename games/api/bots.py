@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from games.api import tokens
 from games.api.extension import BOT_DOMAIN
@@ -32,7 +33,7 @@ def make_bot(name: str, owner: Any) -> NewBot:
     """A bot named `name` made by the staff user `owner`, with its first play token."""
     name = " ".join(name.split())
     if not name:
-        raise ValueError("A bot needs a name: the table sees it.")
+        raise ValueError(_("A bot needs a name: the table sees it."))
     address = f"{slugify(name)[:30] or 'bot'}-{secrets.token_hex(4)}@{BOT_DOMAIN}"
     with transaction.atomic():
         player = Player.objects.create(email=address, name=name[:80])

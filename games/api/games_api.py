@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from ninja import Query, Router, Schema
 
 from games import words
@@ -29,7 +31,9 @@ from games.models import Game, Order, Phase, Seat, unique_row
 from games.outgoing import facts
 
 router = Router(tags=["games"])
-CLOSED = "That turn is no longer open, so nothing was stored."  # the page's words (games/incoming/order_views.py)
+CLOSED = gettext_lazy(
+    "That turn is no longer open, so nothing was stored."
+)  # the page's words (games/incoming/order_views.py)
 
 
 @router.get("/me", response={200: PlayerOut, **ERRORS}, summary="Who the caller is")
@@ -122,10 +126,12 @@ def _asked(request: HttpRequest, game_id: int, phase_number: int | None = None) 
     seat = my_seat(request, game_id)
     phase = calls.open_phase(seat)
     if phase is None or (phase_number is not None and phase.number != phase_number):
-        raise Problem(409, "turn-closed", CLOSED if phase_number is not None else "No turn is open in this game.")
+        raise Problem(
+            409, "turn-closed", str(CLOSED) if phase_number is not None else _("No turn is open in this game.")
+        )
     prompt = phase.prompt_for(seat.number)
     if prompt is None:
-        raise Problem(409, "not-asked", "You owe no order in this turn.")
+        raise Problem(409, "not-asked", _("You owe no order in this turn."))
     return seat, phase, prompt
 
 
@@ -163,10 +169,14 @@ class StepsQuery(Schema):
 def next_steps(request: HttpRequest, game_id: int, query: Query[StepsQuery]) -> dict[str, Any]:
     """For a "steps" field (x-steps in the order schema): the steps that may follow `steps` (those chosen so
     far, joined by ";"), as the page's order builder offers them."""
-    seat, _, asked = _asked(request, game_id)
+    seat, _phase, asked = _asked(request, game_id)
     spec = next((f for f in asked["fields"] if f["name"] == query.field), None)
     if spec is None or spec["kind"] != "steps":
-        raise Problem(422, "not-steps", f"{query.field!r} is not a field built step by step in this prompt.")
+        raise Problem(
+            422,
+            "not-steps",
+            _("%(field)s is not a field built step by step in this prompt.") % {"field": repr(query.field)},
+        )
     chosen = [step.strip() for step in query.steps.split(";") if step.strip()]
     try:
         found = calls.next_steps(seat.game, seat.number, query.field, chosen)
@@ -221,8 +231,10 @@ def put_order(request: HttpRequest, game_id: int, body: OrderIn) -> dict[str, An
         raise Problem(
             409,
             "confirmation-needed",
-            "Only you are asked in this turn, so your order resolves it as it is stored: read it back first "
-            "(POST …/order/check) and send its confirmation to …/order/confirm.",
+            _(
+                "Only you are asked in this turn, so your order resolves it as it is stored: read it back first "
+                "(POST …/order/check) and send its confirmation to …/order/confirm."
+            ),
         )
     # The store validates under the phase's lock and refuses with the engine's words, as a check would: checking
     # first too would read the phase and run the engine's validation twice.
@@ -240,7 +252,7 @@ def confirm_order(request: HttpRequest, game_id: int, body: ConfirmIn) -> dict[s
         raise Problem(
             409,
             "confirmation-expired",
-            "That confirmation is too old or not yours, so nothing was stored. Submit again.",
+            _("That confirmation is too old or not yours, so nothing was stored. Submit again."),
         ) from None
     return _store(seat, phase_number, order)
 
@@ -270,5 +282,5 @@ def own_order(request: HttpRequest, game_id: int) -> dict[str, Any]:
     phase = calls.open_phase(seat)
     stored = unique_row(Order.objects.filter(phase=phase, seat=seat)) if phase is not None else None
     if phase is None or stored is None:
-        raise Problem(404, "no-order", "You have no order stored in this turn.")
+        raise Problem(404, "no-order", _("You have no order stored in this turn."))
     return _own(seat.game, seat, phase, stored)

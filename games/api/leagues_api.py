@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Router
 
 from games.api.problems import ERRORS, Problem
@@ -26,11 +27,11 @@ def standings(request: HttpRequest, slug: str, season: int | None = None) -> dic
     """The current season's standings, or season `season`'s; public, as the league's page."""
     league = unique_row(League.objects.filter(slug=slug))
     if league is None:
-        raise Problem(404, "no-league", "There is no such league.")
+        raise Problem(404, "no-league", _("There is no such league."))
     seasons = Season.objects.filter(league=league)
     found = unique_row(seasons.filter(number=season)) if season is not None else seasons.order_by("-number").first()
     if season is not None and found is None:
-        raise Problem(404, "no-season", "No such season.")
+        raise Problem(404, "no-season", _("No such season."))
     rows = services.named_standings(found) if found is not None else []
     return {
         "league": league.slug,

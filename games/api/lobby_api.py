@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 
 from games.api.auth import optional_caller
@@ -98,7 +99,7 @@ def _refused(error: LobbyError) -> Problem:
 def _table(key: str) -> Table:
     table = unique_row(Table.objects.select_related("creator").filter(key=key))
     if table is None:
-        raise Problem(404, "no-table", "There is no such table.")
+        raise Problem(404, "no-table", _("There is no such table."))
     return table
 
 
@@ -107,7 +108,7 @@ def _player(request: HttpRequest, play: bool = True) -> Player:
     if play:
         who.must_play()
     if who.player is None:
-        raise Problem(403, "sign-in-required", "Only a signed-in player can do that: sign in on My games.")
+        raise Problem(403, "sign-in-required", _("Only a signed-in player can do that: sign in on My games."))
     return who.player
 
 
@@ -187,7 +188,7 @@ def leave(request: HttpRequest, key: str) -> Status[None]:
 def _invitation(table: Table, player: Player) -> int:
     found = invitations.pending_of(table, player)
     if found is None:
-        raise Problem(422, "lobby-refused", invitations.NO_INVITATION)
+        raise Problem(422, "lobby-refused", str(invitations.NO_INVITATION))
     return found.pk
 
 
@@ -197,7 +198,7 @@ def accept(request: HttpRequest, key: str, body: AcceptIn) -> dict[str, Any]:
     game starts if that was the last seat."""
     form = AcceptForm({"name": body.name})  # the page's own field: its length, no control characters
     if not form.is_valid():
-        raise Problem(422, "lobby-refused", f"name: {form.errors['name'][0]}")
+        raise Problem(422, "lobby-refused", _("name: %(errors)s") % {"errors": form.errors["name"][0]})
     name = form.cleaned_data["name"]
     return _seen_by(*_act(request, key, lambda t, p: invitations.accept(_invitation(t, p), p, name)))
 
@@ -230,7 +231,7 @@ def rematch(request: HttpRequest, game_id: int) -> dict[str, Any]:
     seat = my_seat(request, game_id)
     if seat.player is None:
         game_or_404(game_id)
-        raise Problem(403, "not-your-seat", "Only a player of this game can offer a rematch.")
+        raise Problem(403, "not-your-seat", _("Only a player of this game can offer a rematch."))
     try:
         table = tables.rematch(seat.game, seat.player)
     except LobbyError as error:

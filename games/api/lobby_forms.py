@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime, time
 from typing import Any, Literal
 
+from django.utils.translation import gettext as _
 from ninja import Field, Schema
 
 from games import extensions
@@ -116,7 +117,7 @@ def _option_value(name: str, value: Any) -> str:
         return "yes" if value else "no"
     if value is None or isinstance(value, int | str):
         return "" if value is None else str(value)
-    raise _refused(f"The {name} option takes a single value.", f"options.{name}")
+    raise _refused(_("The %(name)s option takes a single value.") % {"name": name}, f"options.{name}")
 
 
 def _seat_values(spec: OptionSpec, value: Any, most: int) -> dict[str, str]:
@@ -125,8 +126,11 @@ def _seat_values(spec: OptionSpec, value: Any, most: int) -> dict[str, str]:
         return {}
     if not isinstance(value, list) or len(value) > most or not all(v is None or isinstance(v, str) for v in value):
         raise _refused(
-            f"The {spec.name} option takes a list of at most {most} entries: a {spec.item or 'value'} or null for "
-            "each seat of the table, seat 1 yours.",
+            _(
+                "The %(name)s option takes a list of at most %(most)s entries: a %(item)s or null for each seat of "
+                "the table, seat 1 yours."
+            )
+            % {"name": spec.name, "most": most, "item": spec.item or _("value")},
             f"options.{spec.name}",
         )
     return {seat_field_name(spec, number): entry or "" for number, entry in enumerate(value, 1)}
@@ -139,7 +143,7 @@ def _local_start(start_by: datetime, player: Player) -> str:
     try:
         return start_by.astimezone(messages.zone_of(player.time_zone)).strftime(SECONDS_FORMAT)
     except (OverflowError, ValueError):
-        raise _refused("The start time must be between 10 minutes and 30 days from now.", "start_by") from None
+        raise _refused(_("The start time must be between 10 minutes and 30 days from now."), "start_by") from None
 
 
 def api_field(name: str) -> str:
@@ -157,7 +161,10 @@ def table_form(body: TableIn, player: Player) -> TableForm:
         get_engine(body.game)
     except KeyError:
         slugs = ", ".join(engine.slug for engine in all_engines())
-        raise _refused(f"There is no game {body.game[:40]!r}: choose one of {slugs}.", "game") from None
+        raise _refused(
+            _("There is no game %(game)s: choose one of %(slugs)s.") % {"game": repr(body.game[:40]), "slugs": slugs},
+            "game",
+        ) from None
     data: dict[str, str] = {
         "name": body.name or player.name,
         "title": body.title,
@@ -178,7 +185,11 @@ def table_form(body: TableIn, player: Player) -> TableForm:
             data.update(_seat_values(per_seat[name], value, offered.engine.max_players))
             continue
         if OPTION_PREFIX + name not in offered.fields:
-            raise _refused(f"{offered.engine.title} has no option called {name[:40]!r} here.", f"options.{name[:40]}")
+            raise _refused(
+                _("%(engine_title)s has no option called %(name)s here.")
+                % {"engine_title": offered.engine.title, "name": repr(name[:40])},
+                f"options.{name[:40]}",
+            )
         data[OPTION_PREFIX + name] = _option_value(name, value)
     for name, field in offered.fields.items():  # what the page's form posts untouched: the options' defaults
         if name.startswith(OPTION_PREFIX) and name not in data:

@@ -7,6 +7,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Player
 
@@ -17,24 +18,26 @@ class Token(models.Model):
     theirs, so the token no longer reaches it)."""
 
     class Scope(models.TextChoices):
-        READ = "read", "read only"
-        PLAY = "play", "play (orders and table talk)"
+        READ = "read", _("read only")
+        PLAY = "play", _("play (orders and table talk)")
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="api_tokens")
-    name = models.CharField(max_length=60)
-    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.READ)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="api_tokens", verbose_name=_("player"))
+    name = models.CharField(max_length=60, verbose_name=_("name"))
+    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.READ, verbose_name=_("scope"))
     # SHA-256 of the token, hex: a token is 32 random bytes, so a fast hash is as safe as a slow one.
-    digest = models.CharField(max_length=64, unique=True)
+    digest = models.CharField(max_length=64, unique=True, verbose_name=_("digest"))
     # The token's first characters, so its owner can tell tokens apart (never enough to use one).
-    hint = models.CharField(max_length=12)
-    created_at = models.DateTimeField(default=timezone.now)
-    last_used_at = models.DateTimeField(null=True, blank=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    hint = models.CharField(max_length=12, verbose_name=_("hint"))
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
+    last_used_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last used at"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
     # The rate limit (games/api/tokens.py): a generic cell rate's theoretical arrival time; a call is
     # allowed while it is no more than the burst ahead of now.
-    allowed_at = models.DateTimeField(default=timezone.now)
+    allowed_at = models.DateTimeField(default=timezone.now, verbose_name=_("allowed at"))
 
     class Meta:
+        verbose_name = _("token")
+        verbose_name_plural = _("tokens")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
@@ -53,13 +56,20 @@ class Bot(models.Model):
     It is never emailed (games/api/apps.py declines every email to it); it owes orders and misses deadlines
     like anyone."""
 
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="api_bot")
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="api_bot", verbose_name=_("player"))
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="api_bots"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="api_bots",
+        verbose_name=_("owner"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("bot")
+        verbose_name_plural = _("bots")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:

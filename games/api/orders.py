@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 
 from games.api.problems import Problem
 from games.incoming.forms import OrderForm
@@ -29,7 +30,8 @@ def form_data(prompt: dict[str, Any], phase: int, order: dict[str, Any]) -> Quer
         raise Problem(
             422,
             "order-shape",
-            f"This order has no field {unknown[0]!r}; it takes: {', '.join(known) or 'no field'}.",
+            _("This order has no field %(unknown)s; it takes: %(fields)s.")
+            % {"unknown": repr(unknown[0]), "fields": ", ".join(known) or _("no field")},
         )
     data = QueryDict(mutable=True)
     data["phase"] = str(phase)
@@ -38,14 +40,22 @@ def form_data(prompt: dict[str, Any], phase: int, order: dict[str, Any]) -> Quer
         value = order.get(name)
         listed = spec["kind"] == "multichoice"
         if value is not None and listed != isinstance(value, list):
-            wanted = "a list of values" if listed else "one value, not a list"
-            raise Problem(422, "order-shape", f"{spec['label']}: give {wanted}.", errors=[{"field": name}])
+            wanted = _("%(field)s: give a list of values.") if listed else _("%(field)s: give one value, not a list.")
+            raise Problem(
+                422,
+                "order-shape",
+                wanted % {"field": spec["label"]},
+                errors=[{"field": name}],
+            )
         if not listed:
             data[name] = _text(value)
         elif spec.get("repeat") or spec.get("ranked"):
             if len(value or []) > spec["max"]:  # the form reads only `max` places: more would be dropped unseen
                 raise Problem(
-                    422, "order-shape", f"{spec['label']}: choose at most {spec['max']}.", errors=[{"field": name}]
+                    422,
+                    "order-shape",
+                    _("%(spec)s: choose at most %(spec2)s.") % {"spec": spec["label"], "spec2": spec["max"]},
+                    errors=[{"field": name}],
                 )
             for index, pick in enumerate(value or []):
                 data[f"{name}__{index}"] = _text(pick)

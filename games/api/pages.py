@@ -12,6 +12,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.api import tokens
@@ -25,10 +27,12 @@ class TokenForm(forms.Form):
     prefix = "token"  # My games has a settings form with a "name" too: the ids must differ
 
     name = forms.CharField(
-        label="Token name", max_length=tokens.NAME_LENGTH, help_text="What it is for: “my phone”, “my bot”."
+        label=gettext_lazy("Token name"),
+        max_length=tokens.NAME_LENGTH,
+        help_text=gettext_lazy("What it is for: “my phone”, “my bot”."),
     )
     scope = forms.ChoiceField(
-        label="It may", choices=Token.Scope.choices, initial=Token.Scope.READ, widget=forms.RadioSelect
+        label=gettext_lazy("It may"), choices=Token.Scope.choices, initial=Token.Scope.READ, widget=forms.RadioSelect
     )
 
 
@@ -54,7 +58,7 @@ def tokens_section(request: HttpRequest, player: Player) -> AccountSection:
 def _signed_in(request: HttpRequest) -> Player | None:
     player = sessions.account_player(request)
     if player is None:
-        messages.error(request, "Only a signed-in player can manage API tokens: sign in on this page first.")
+        messages.error(request, _("Only a signed-in player can manage API tokens: sign in on this page first."))
     return player
 
 
@@ -66,12 +70,12 @@ def create(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST)
     if not form.is_valid():
         first = next(iter(form.errors.values()))[0]
-        messages.error(request, f"No token was made: {first}")
+        messages.error(request, _("No token was made: %(first)s") % {"first": first})
         return redirect("games-mine")
     try:
         made = tokens.make(player, form.cleaned_data["name"], form.cleaned_data["scope"])
     except tokens.TokenRefused as refusal:
-        messages.error(request, f"No token was made: {refusal}")
+        messages.error(request, _("No token was made: %(refusal)s") % {"refusal": refusal})
         return redirect("games-mine")
     context = {"name": made.token.name, "scope": made.token.get_scope_display(), "secret": made.secret}
     response = render(request, "api/token_made.html", context)
@@ -85,7 +89,7 @@ def revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     if player is None:
         return redirect("games-mine")
     if tokens.revoke(player, token_id):
-        messages.success(request, "The token is revoked: it no longer works.")
+        messages.success(request, _("The token is revoked: it no longer works."))
     else:
-        messages.error(request, "There is no such token of yours to revoke.")
+        messages.error(request, _("There is no such token of yours to revoke."))
     return redirect("games-mine")

@@ -7,18 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext_lazy
 from ninja import Schema
 
 MEDIA_TYPE = "application/problem+json"
 TITLES = {
-    400: "Bad request",
-    401: "Not signed in",
-    403: "Not allowed",
-    404: "Not found",
-    405: "Method not allowed",
-    409: "Conflict",
-    422: "Order or message refused",
-    429: "Too many requests",
+    400: gettext_lazy("Bad request"),
+    401: gettext_lazy("Not signed in"),
+    403: gettext_lazy("Not allowed"),
+    404: gettext_lazy("Not found"),
+    405: gettext_lazy("Method not allowed"),
+    409: gettext_lazy("Conflict"),
+    422: gettext_lazy("Order or message refused"),
+    429: gettext_lazy("Too many requests"),
 }
 
 
@@ -56,7 +57,7 @@ class Problem(Exception):
 def respond(problem: Problem) -> HttpResponse:
     body = {
         "type": f"urn:pbem:problem:{problem.kind}",
-        "title": TITLES.get(problem.status, "Error"),
+        "title": str(TITLES.get(problem.status, gettext_lazy("Error"))),
         "status": problem.status,
         "detail": problem.detail,
         **problem.extra,

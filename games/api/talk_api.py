@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Router, Status
 
 from games.api.problems import ERRORS, Problem
@@ -33,7 +34,7 @@ def read(request: HttpRequest, game_id: int, talk: str = TABLE, page: int = 1) -
     request.GET = query  # type: ignore[assignment]
     found = talk_context(request, game, get_engine(game.engine), seats, seat)["talk"]
     if found is None:
-        raise Problem(404, "no-talk", "This game is played without table talk.")
+        raise Problem(404, "no-talk", _("This game is played without table talk."))
     return {
         "thread": found.thread.key,
         "threads": [t.__dict__ for t in found.threads],

@@ -26,6 +26,7 @@ from django.db.models import F, QuerySet
 from django.db.models.functions import Greatest
 from django.db.models.sql import UpdateQuery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.api.models import Token
 from games.models import Player
@@ -64,15 +65,20 @@ def make(player: Player, name: str, scope: str) -> Made:
     scope, or too many tokens."""
     name = " ".join(name.split())
     if not name:
-        raise TokenRefused("Give the token a name, so you can tell it apart later (a phone, a bot).")
+        raise TokenRefused(_("Give the token a name, so you can tell it apart later (a phone, a bot)."))
     if len(name) > NAME_LENGTH:
-        raise TokenRefused(f"A token's name can be at most {NAME_LENGTH} characters.")
+        raise TokenRefused(
+            _("A token's name can be at most %(NAME_LENGTH)s characters.") % {"NAME_LENGTH": NAME_LENGTH}
+        )
     if any(unicodedata.category(character) == "Cc" for character in name):  # NUL, which PostgreSQL refuses, and kin
-        raise TokenRefused("A token's name is text to read: it cannot hold control characters.")
+        raise TokenRefused(_("A token's name is text to read: it cannot hold control characters."))
     if scope not in Token.Scope.values:
-        raise TokenRefused("A token is either read only or play.")
+        raise TokenRefused(_("A token is either read only or play."))
     if Token.objects.filter(player=player, revoked_at__isnull=True).count() >= MAX_TOKENS:
-        raise TokenRefused(f"You have {MAX_TOKENS} tokens already: revoke one you no longer use first.")
+        raise TokenRefused(
+            _("You have %(MAX_TOKENS)s tokens already: revoke one you no longer use first.")
+            % {"MAX_TOKENS": MAX_TOKENS}
+        )
     secret = PREFIX + secrets.token_urlsafe(32)
     token = Token.objects.create(player=player, name=name, scope=scope, digest=digest(secret), hint=secret[:10])
     return Made(token=token, secret=secret)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Router
 
 from games.api import calls
@@ -35,7 +36,7 @@ def past_turn(request: HttpRequest, game_id: int, number: int) -> dict[str, Any]
     game, seat = _game(request, game_id)
     replayed = calls.replay(game, number)
     if replayed is None:
-        raise Problem(404, "no-turn", "No such earlier turn in this game.")
+        raise Problem(404, "no-turn", _("No such earlier turn in this game."))
     engine = get_engine(game.engine)
     read = calls.replayed_read_back(game, replayed, seat) if seat is not None else None
     events = calls.visible_events(game, seat).filter(phase_number=number).order_by("seq")

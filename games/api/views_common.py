@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.api.auth import Caller
 from games.api.problems import Problem
@@ -12,7 +14,7 @@ from games.engines.base import ReadBack
 from games.models import Event, Game, Phase, Seat, unique_row
 from games.outgoing import facts
 
-NO_SEAT = "You do not hold a seat at this table (a seat given to someone else is no longer yours)."
+NO_SEAT = gettext_lazy("You do not hold a seat at this table (a seat given to someone else is no longer yours).")
 
 
 def caller(request: HttpRequest) -> Caller:
@@ -24,7 +26,7 @@ def caller(request: HttpRequest) -> Caller:
 def game_or_404(game_id: int) -> Game:
     game = unique_row(Game.objects.filter(pk=game_id))
     if game is None:
-        raise Problem(404, "no-game", "There is no such game.")
+        raise Problem(404, "no-game", _("There is no such game."))
     return game
 
 
@@ -33,7 +35,7 @@ def my_seat(request: HttpRequest, game_id: int) -> Seat:
     seat = caller(request).seat(game_id)
     if seat is None:
         game_or_404(game_id)
-        raise Problem(403, "not-your-seat", NO_SEAT)
+        raise Problem(403, "not-your-seat", str(NO_SEAT))
     return seat
 
 

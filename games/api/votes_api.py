@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
 
 from games.api.problems import ERRORS, Problem
@@ -88,7 +89,7 @@ def _acting(request: HttpRequest, game_id: int) -> tuple[Seat, int]:
     caller(request).must_play()
     seat = my_seat(request, game_id)
     if seat.player_id is None:
-        raise Problem(403, "not-your-seat", "You do not hold a seat at this table.")
+        raise Problem(403, "not-your-seat", _("You do not hold a seat at this table."))
     return seat, seat.player_id
 
 
@@ -109,7 +110,7 @@ def one_vote(request: HttpRequest, game_id: int, proposal_id: int) -> dict[str, 
     for row in [found["open"], *found["closed"]]:
         if row is not None and row["id"] == proposal_id:
             return row
-    raise Problem(404, "no-vote", "There is no such vote at this table.")
+    raise Problem(404, "no-vote", _("There is no such vote at this table."))
 
 
 @router.post(
@@ -127,7 +128,7 @@ def propose(request: HttpRequest, game_id: int, body: ProposeIn) -> dict[str, An
         outcome = services.propose(seat.pk, player, body.kind)
     except services.Refused as refusal:
         raise _refused(refusal) from None
-    return {"message": views.said(outcome, body.kind, views.PROPOSED), "votes": _votes(request, game_id)}
+    return {"message": views.said(outcome, body.kind, str(views.PROPOSED)), "votes": _votes(request, game_id)}
 
 
 @router.post("/games/{game_id}/votes/{proposal_id}/ballot", response={200: ActedOut, **ERRORS}, summary="Vote")
@@ -139,7 +140,7 @@ def ballot(request: HttpRequest, game_id: int, proposal_id: int, body: BallotIn)
     except services.Refused as refusal:
         raise _refused(refusal) from None
     kind = Proposal.objects.filter(pk=outcome.proposal_id).values_list("kind", flat=True).first() or ""
-    return {"message": views.said(outcome, kind, views.VOTED.format(vote=body.vote)), "votes": _votes(request, game_id)}
+    return {"message": views.said(outcome, kind, str(views.VOTED[body.vote])), "votes": _votes(request, game_id)}
 
 
 @router.post("/games/{game_id}/concede", response={200: ActedOut, **ERRORS}, summary="Concede: leave the game")
@@ -149,9 +150,9 @@ def concede(request: HttpRequest, game_id: int, body: ConcedeIn) -> dict[str, An
     seat, player = _acting(request, game_id)
     try:
         if not body.confirm:
-            raise services.Refused(views.UNCONFIRMED)
+            raise services.Refused(str(views.UNCONFIRMED))
         services.concede(seat.pk, player)
     except services.Refused as refusal:
         raise _refused(refusal) from None
     caller(request).forget(game_id)  # the seat is someone else's now: the panel is a spectator's
-    return {"message": views.CONCEDED, "votes": _votes(request, game_id)}
+    return {"message": str(views.CONCEDED), "votes": _votes(request, game_id)}

@@ -15,6 +15,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.debug import sensitive_post_parameters
 
 from games.admin.scope import ReadOnlyMixin, StaffScoped, games_of
@@ -34,7 +36,7 @@ class NewsHookForm(forms.ModelForm):
     class Meta:
         model = Hook
         fields = ["name", "kind", "url", "game", "league"]
-        help_texts = {"url": "https://... (Discord, Slack, Matrix hookshot, ntfy or your JSON receiver)."}
+        help_texts = {"url": gettext_lazy("https://... (Discord, Slack, Matrix hookshot, ntfy or your JSON receiver).")}
 
     def clean_url(self) -> str:
         return checked_url(self.cleaned_data["url"])
@@ -43,9 +45,12 @@ class NewsHookForm(forms.ModelForm):
         cleaned = super().clean() or {}
         game, league = cleaned.get("game"), cleaned.get("league")
         if bool(game) == bool(league):
-            raise forms.ValidationError("Choose a game or a league (one of them) whose news this webhook gets.")
+            raise forms.ValidationError(_("Choose a game or a league (one of them) whose news this webhook gets."))
         if Hook.objects.filter(Q(game=game) if game else Q(league=league)).count() >= MAX_HOOKS:
-            raise forms.ValidationError(f"It has {MAX_HOOKS} webhooks already, the most one game or league can have.")
+            raise forms.ValidationError(
+                _("It has %(MAX_HOOKS)s webhooks already, the most one game or league can have.")
+                % {"MAX_HOOKS": MAX_HOOKS}
+            )
         return cleaned
 
 
@@ -123,31 +128,55 @@ class HookAdmin(StaffScoped):
         extra = {**(extra_context or {}), "new_secret": hook.secret if hook is not None else ""}
         return super().change_view(request, object_id, form_url, extra)
 
-    @admin.display(description="news of")
+    @admin.display(description=gettext_lazy("news of"))
     def news_of(self, hook: Hook) -> str:
         return hook.owner_label()
 
-    @admin.display(description="host")
+    @admin.display(description=gettext_lazy("host"))
     def host(self, hook: Hook) -> str:
         return hook.host
 
-    @admin.action(description="Turn the selected webhooks on again")
+    @admin.action(description=gettext_lazy("Turn the selected webhooks on again"))
     def turn_on(self, request: HttpRequest, queryset: QuerySet[Hook]) -> None:
         for hook in queryset:
             deliver.enable(hook)
-        self.message_user(request, f"{len(queryset)} webhook(s) on again: they get the news from now on.")
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d webhook on again: it gets the news from now on.",
+                "%(count)d webhooks on again: they get the news from now on.",
+                len(queryset),
+            )
+            % {"count": len(queryset)},
+        )
 
-    @admin.action(description="Turn the selected webhooks off")
+    @admin.action(description=gettext_lazy("Turn the selected webhooks off"))
     def turn_off(self, request: HttpRequest, queryset: QuerySet[Hook]) -> None:
         at = timezone.now()
-        off = sum(deliver.disable(hook, "turned off by an organiser", at) for hook in queryset)
-        self.message_user(request, f"{off} webhook(s) off: they get no news until turned on again.")
+        off = sum(deliver.disable(hook, _("turned off by an organiser"), at) for hook in queryset)
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d webhook off: it gets no news until turned on again.",
+                "%(count)d webhooks off: they get no news until turned on again.",
+                off,
+            )
+            % {"count": off},
+        )
 
-    @admin.action(description="Send a test notice to the selected webhooks")
+    @admin.action(description=gettext_lazy("Send a test notice to the selected webhooks"))
     def send_test(self, request: HttpRequest, queryset: QuerySet[Hook]) -> None:
         hooks = [hook for hook in queryset if hook.enabled]
         notices.write(hooks, {hook.pk: notices.test_notice(hook) for hook in hooks})
-        self.message_user(request, f"A test notice is on its way to {len(hooks)} webhook(s) (those turned on).")
+        self.message_user(
+            request,
+            ngettext(
+                "A test notice is on its way to %(count)d webhook (those turned on).",
+                "A test notice is on its way to %(count)d webhooks (those turned on).",
+                len(hooks),
+            )
+            % {"count": len(hooks)},
+        )
 
 
 @admin.register(Delivery)
@@ -165,6 +194,6 @@ class DeliveryAdmin(ReadOnlyMixin, StaffScoped):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         return super().get_queryset(request).filter(hook__player__isnull=True).select_related("hook")
 
-    @admin.display(description="notice")
+    @admin.display(description=gettext_lazy("notice"))
     def event(self, delivery: Delivery) -> str:
         return str(delivery.notice.get("event", ""))

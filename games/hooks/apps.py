@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 from games.extensions import Extension, register
 
@@ -6,7 +7,7 @@ from games.extensions import Extension, register
 class HooksConfig(AppConfig):
     name = "games.hooks"
     label = "hooks"
-    verbose_name = "Webhooks"
+    verbose_name = gettext_lazy("Webhooks")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.extensions import Outbox
 from games.hooks import guard, mail, pace, shapes, transport
@@ -109,7 +110,10 @@ def failed(row: Delivery, answer: transport.Answer, at: datetime) -> None:
         publish(SEND_HOOKS, countdown=(retry_at - at).total_seconds())
         return
     Delivery.objects.filter(pk=row.pk).update(status=MailStatus.FAILED, error=answer.problem, status_code=code)
-    reason = f"{row.attempts} attempts to deliver failed; the last one: {answer.problem}."
+    reason = _("%(attempts)s attempts to deliver failed; the last one: %(problem)s.") % {
+        "attempts": row.attempts,
+        "problem": answer.problem,
+    }
     disable(row.hook, reason, at, tell=True)
 
 

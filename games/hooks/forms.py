@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.hooks import guard
 from games.hooks.models import Hook, Notice
@@ -25,18 +27,24 @@ class HookForm(forms.ModelForm):
     notices = forms.MultipleChoiceField(
         choices=Notice.choices,
         widget=forms.CheckboxSelectMultiple,
-        label="Send it",
-        error_messages={"required": "Choose at least one kind of notice to send."},
+        label=gettext_lazy("Send it"),
+        error_messages={"required": gettext_lazy("Choose at least one kind of notice to send.")},
     )
 
     class Meta:
         model = Hook
         fields = ["name", "kind", "url", "notices"]
-        labels = {"name": "Name (for you)", "kind": "Where to", "url": "Webhook address (https://...)"}
+        labels = {
+            "name": gettext_lazy("Name (for you)"),
+            "kind": gettext_lazy("Where to"),
+            "url": gettext_lazy("Webhook address (https://...)"),
+        }
         widgets = {"kind": forms.RadioSelect, "url": forms.URLInput(attrs={"autocomplete": "off"})}
         help_texts = {
-            "url": "Discord: Server settings, Integrations, Webhooks. Slack: an incoming webhook. ntfy: "
-            "https://ntfy.sh/your-topic. It is never shown in full again once saved."
+            "url": gettext_lazy(
+                "Discord: Server settings, Integrations, Webhooks. Slack: an incoming webhook. ntfy: "
+                "https://ntfy.sh/your-topic. It is never shown in full again once saved."
+            )
         }
 
     def __init__(self, *args: Any, count: int = 0, **kwargs: Any) -> None:
@@ -56,5 +64,7 @@ class HookForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         if self.count >= MAX_HOOKS:
-            raise forms.ValidationError(f"You have {MAX_HOOKS} webhooks, the most one player can have.")
+            raise forms.ValidationError(
+                _("You have %(MAX_HOOKS)s webhooks, the most one player can have.") % {"MAX_HOOKS": MAX_HOOKS}
+            )
         return cleaned

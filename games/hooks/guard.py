@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext as _
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str, int], list[str]]
@@ -109,18 +110,18 @@ def resolver() -> Resolver:
 def parse(url: str) -> tuple[str, int, str]:
     """The host, port and path of an https URL, or Refused saying what is wrong with it."""
     if len(url) > MAX_URL:
-        raise Refused(f"A webhook's address can be at most {MAX_URL} characters.")
+        raise Refused(_("A webhook's address can be at most %(MAX_URL)s characters.") % {"MAX_URL": MAX_URL})
     try:
         parts = urlsplit(url.strip())
         port = parts.port or 443
     except ValueError:
-        raise Refused("That is not a web address (it should start with https://).") from None
+        raise Refused(_("That is not a web address (it should start with https://).")) from None
     if parts.scheme != "https":
-        raise Refused("A webhook's address must start with https:// (deliveries are always encrypted).")
+        raise Refused(_("A webhook's address must start with https:// (deliveries are always encrypted)."))
     if not parts.hostname:
-        raise Refused("That address names no host.")
+        raise Refused(_("That address names no host."))
     if parts.username or parts.password:
-        raise Refused("A webhook's address may not hold a user name or password before the host.")
+        raise Refused(_("A webhook's address may not hold a user name or password before the host."))
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return parts.hostname.rstrip("."), port, path
 
@@ -132,14 +133,18 @@ def check(url: str) -> Target:
     try:
         addresses = [host] if is_literal(host) else resolver()(host, port)
     except (OSError, UnicodeError):
-        raise Refused(f"The name {host} could not be found (a typo, or its DNS is down).") from None
+        raise Refused(
+            _("The name %(host)s could not be found (a typo, or its DNS is down).") % {"host": host}
+        ) from None
     if not addresses:
-        raise Refused(f"The name {host} has no address.")
+        raise Refused(_("The name %(host)s has no address.") % {"host": host})
     for address in addresses:
         try:
             why = address_refusal(address)
         except ValueError:
-            raise Refused(f"{host} gave an answer that is not an address.") from None
+            raise Refused(_("%(host)s gave an answer that is not an address.") % {"host": host}) from None
         if why is not None:
-            raise Refused(f"Webhooks go only to public addresses; {host} leads to {why}.")
+            raise Refused(
+                _("Webhooks go only to public addresses; %(host)s leads to %(why)s.") % {"host": host, "why": why}
+            )
     return Target(host=host, port=port, path=path, address=addresses[0])

@@ -22,6 +22,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext_lazy as _
 
 from games.hooks.sealed import SealedURL
 from games.leagues.models import League
@@ -35,43 +36,58 @@ def new_salt() -> str:
 class Notice(models.TextChoices):
     """What a player's hook is sent: the notices they get by email, each chosen or not."""
 
-    TURN = "turn", "my turn (and a moved deadline)"
-    REMINDER = "reminder", "a reminder before my deadline"
-    RESULT = "result", "results (each turn's, and the game's end)"
-    TALK = "talk", "a table-talk message for me"
+    TURN = "turn", _("my turn (and a moved deadline)")
+    REMINDER = "reminder", _("a reminder before my deadline")
+    RESULT = "result", _("results (each turn's, and the game's end)")
+    TALK = "talk", _("a table-talk message for me")
 
 
 class Hook(models.Model):
     class Kind(models.TextChoices):
-        DISCORD = "discord", "Discord"
-        SLACK = "slack", "Slack"
-        MATRIX = "matrix", "Matrix (a hookshot-compatible generic webhook)"
-        NTFY = "ntfy", "ntfy"
-        JSON = "json", "JSON, signed (HMAC-SHA256, Standard Webhooks)"
+        DISCORD = "discord", _("Discord")
+        SLACK = "slack", _("Slack")
+        MATRIX = "matrix", _("Matrix (a hookshot-compatible generic webhook)")
+        NTFY = "ntfy", _("ntfy")
+        JSON = "json", _("JSON, signed (HMAC-SHA256, Standard Webhooks)")
 
-    name = models.CharField(max_length=80)
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    kind = models.CharField(max_length=10, choices=Kind.choices, verbose_name=_("kind"))
     url = SealedURL(max_length=500)  # encrypted at rest (games/hooks/sealed.py): it may hold the channel's token
     # Exactly one owner (the constraint): a player's own notices, or a game's or a league's public news.
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="hooks")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="hooks")
-    league = models.ForeignKey(League, on_delete=models.CASCADE, null=True, blank=True, related_name="hooks")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="hooks", verbose_name=_("player")
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="hooks", verbose_name=_("game")
+    )
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, null=True, blank=True, related_name="hooks", verbose_name=_("league")
+    )
     # The organiser who added a game's or league's hook: told by email if it is disabled.
     added_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="hooks"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="hooks",
+        verbose_name=_("added by"),
     )
-    notices = models.JSONField(default=list, blank=True)  # a player's hook: the Notice values chosen
-    secret_salt = models.CharField(max_length=32, default=new_salt, editable=False)
-    enabled = models.BooleanField(default=True)
+    notices = models.JSONField(
+        default=list, blank=True, verbose_name=_("notices")
+    )  # a player's hook: the Notice values chosen
+    secret_salt = models.CharField(max_length=32, default=new_salt, editable=False, verbose_name=_("secret salt"))
+    enabled = models.BooleanField(default=True, verbose_name=_("enabled"))
     # Why it was disabled (a delivery failed every attempt): shown to its owner, who may enable it again.
-    disabled_reason = models.CharField(max_length=300, blank=True)
-    disabled_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    last_ok_at = models.DateTimeField(null=True, blank=True)
+    disabled_reason = models.CharField(max_length=300, blank=True, verbose_name=_("disabled reason"))
+    disabled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("disabled at"))
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
+    last_ok_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last ok at"))
     # The receiver's pace (games/hooks/pace.py): the bucket's next theoretical post, pushed on by a 429.
-    next_post_at = models.DateTimeField(null=True, blank=True, editable=False)
+    next_post_at = models.DateTimeField(null=True, blank=True, editable=False, verbose_name=_("next post at"))
 
     class Meta:
+        verbose_name = _("hook")
+        verbose_name_plural = _("hooks")
         constraints = [
             models.CheckConstraint(
                 condition=(
@@ -120,13 +136,16 @@ class Delivery(MailRow):
     it is shaped for the hook's kind when sent. A failed attempt is tried again after a pause that grows
     (`next_try_at`); the last failure disables the hook."""
 
-    hook = models.ForeignKey(Hook, on_delete=models.CASCADE, related_name="deliveries")
-    notice = models.JSONField()
-    next_try_at = models.DateTimeField(default=timezone.now)
-    status_code = models.PositiveSmallIntegerField(null=True, blank=True)  # the receiver's last answer
+    hook = models.ForeignKey(Hook, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("hook"))
+    notice = models.JSONField(verbose_name=_("notice"))
+    next_try_at = models.DateTimeField(default=timezone.now, verbose_name=_("next try at"))
+    status_code = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("status code")
+    )  # the receiver's last answer
 
     class Meta:
-        verbose_name_plural = "deliveries"
+        verbose_name = _("delivery")
+        verbose_name_plural = _("deliveries")
         indexes = [
             models.Index(fields=["next_try_at"], name="delivery-pending", condition=Q(status="pending")),
             unsent_index("delivery-unsent"),
@@ -141,10 +160,14 @@ class HookEmail(WrittenEmail):
     transaction that turned the hook off, and sent after commit through the mail pipeline (games/outgoing/outbox.py):
     retried, and swept when its task is lost, like every outbox (games/hooks/mail.py)."""
 
-    hook = models.ForeignKey(Hook, on_delete=models.CASCADE, related_name="emails")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    hook = models.ForeignKey(Hook, on_delete=models.CASCADE, related_name="emails", verbose_name=_("hook"))
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+", verbose_name=_("player")
+    )
 
     class Meta:
+        verbose_name = _("hook email")
+        verbose_name_plural = _("hook emails")
         indexes = [
             unsent_index("hook-email-unsent"),
         ]

@@ -31,7 +31,8 @@ from django.db.models.expressions import RawSQL
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
 
 from games import extensions
 from games.hooks.models import Delivery, Hook, Notice
@@ -100,7 +101,7 @@ def game_url(game: Game) -> str:
 
 def when(moment: datetime, zone_name: str | None) -> str:
     local = moment.astimezone(zone_of(zone_name))
-    return f"{local:%a %d %b %Y, %H:%M} {local.tzname()}"
+    return f"{dateformat.format(local, 'D d M Y, H:i')} {local.tzname()}"
 
 
 def public_lines(game: Game, phase_number: int) -> list[str]:
@@ -111,7 +112,7 @@ def public_lines(game: Game, phase_number: int) -> list[str]:
         .values_list("text", flat=True)[: MAX_LINES + 1]
     )
     if len(lines) > MAX_LINES:
-        return [*lines[: MAX_LINES - 1], "... and more on the game's page."]
+        return [*lines[: MAX_LINES - 1], _("... and more on the game's page.")]
     return lines
 
 
@@ -134,18 +135,32 @@ def notice(event: str, game: Game, headline: str, lines: Sequence[str], now: dat
 def player_headline(kind: str, game: Game, phase: Phase | None, opened: Phase | None, zone: str | None) -> str:
     title = game.title
     if phase is None:  # table talk
-        return f"A new table-talk message for you in {title}: read it on the game's page."
+        return _("A new table-talk message for you in %(title)s: read it on the game's page.") % {"title": title}
     if kind == "turn-started":
-        return f"Your turn in {title}: {phase.name}. Orders by {when(phase.deadline, zone)}."
+        return _("Your turn in %(title)s: %(phase_name)s. Orders by %(when)s.") % {
+            "title": title,
+            "phase_name": phase.name,
+            "when": when(phase.deadline, zone),
+        }
     if kind == "deadline-moved":
-        return f"New deadline in {title}: your order for {phase.name} is owed by {when(phase.deadline, zone)}."
+        return _("New deadline in %(title)s: your order for %(phase_name)s is owed by %(when)s.") % {
+            "title": title,
+            "phase_name": phase.name,
+            "when": when(phase.deadline, zone),
+        }
     if kind == "reminder":
-        return f"Reminder: your order in {title} ({phase.name}) is owed by {when(phase.deadline, zone)}."
+        return _("Reminder: your order in %(title)s (%(phase_name)s) is owed by %(when)s.") % {
+            "title": title,
+            "phase_name": phase.name,
+            "when": when(phase.deadline, zone),
+        }
     if kind == "phase-resolved":
-        return f"{title}: {phase.name} is resolved." + (f" Now: {opened.name}." if opened else "")
+        return _("%(title)s: %(phase_name)s is resolved.") % {"title": title, "phase_name": phase.name} + (
+            " " + _("Now: %(phase)s.") % {"phase": opened.name} if opened else ""
+        )
     if kind == "game-over":
-        return f"{title} is over."
-    return f"News in {title}."
+        return _("%(title)s is over.") % {"title": title}
+    return _("News in %(title)s.") % {"title": title}
 
 
 def test_notice(hook: Hook) -> dict[str, Any]:
@@ -153,7 +168,7 @@ def test_notice(hook: Hook) -> dict[str, Any]:
     return {
         "event": "test",
         "game": {"id": 0, "title": "pbem", "url": settings.SITE_URL + reverse("games-mine")},
-        "headline": f"A test from pbem: webhook {hook.name} works.",
+        "headline": _("A test from pbem: webhook %(hook_name)s works.") % {"hook_name": hook.name},
         "lines": [],
         "at": timezone.now().isoformat(),
     }
@@ -209,9 +224,12 @@ def phase_news(sender: object, game: Game, phase: Phase, previous: Phase | None,
         return
     hooks = news_hooks(game)
     if hooks:
-        headline = (
-            f"{game.title}: {previous.name} is resolved. Now: {phase.name}, orders by {when(phase.deadline, None)}."
-        )
+        headline = _("%(game_title)s: %(previous_name)s is resolved. Now: %(phase_name)s, orders by %(when)s.") % {
+            "game_title": game.title,
+            "previous_name": previous.name,
+            "phase_name": phase.name,
+            "when": when(phase.deadline, None),
+        }
         item = notice("resolved", game, headline, public_lines(game, previous.number), now)
         write(hooks, {hook.pk: item for hook in hooks})
 
@@ -226,7 +244,13 @@ def league_game_started(sender: object, instance: Table, update_fields: Any = No
     if hooks:
         game = instance.game
         first = Phase.objects.filter(game=game, number=game.phase_number).values_list("name", flat=True).first()
-        item = notice("started", game, f"{game.title} has started: {first}.", [], timezone.now())
+        item = notice(
+            "started",
+            game,
+            _("%(game_title)s has started: %(first)s.") % {"game_title": game.title, "first": first},
+            [],
+            timezone.now(),
+        )
         write(hooks, {hook.pk: item for hook in hooks})
 
 
@@ -244,7 +268,11 @@ def game_hook_added(sender: object, instance: Hook, created: bool, **kwargs: obj
     )
     if phase is not None:
         game = phase.game
-        headline = f"{game.title} has started: {phase.name}, orders by {when(phase.deadline, None)}."
+        headline = _("%(game_title)s has started: %(phase_name)s, orders by %(when)s.") % {
+            "game_title": game.title,
+            "phase_name": phase.name,
+            "when": when(phase.deadline, None),
+        }
         write([instance], {instance.pk: notice("started", game, headline, [], timezone.now())})
 
 
@@ -293,5 +321,5 @@ def game_over(sender: object, game: Game, now: datetime, **kwargs: object) -> No
         return
     hooks = news_hooks(game)
     if hooks:
-        item = notice("over", game, f"{game.title} is over.", standings(game), now)
+        item = notice("over", game, _("%(game_title)s is over.") % {"game_title": game.title}, standings(game), now)
         write(hooks, {hook.pk: item for hook in hooks})

@@ -20,6 +20,7 @@ from functools import cache
 import certifi
 import urllib3
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from games.hooks.guard import Target
 
@@ -75,13 +76,13 @@ def post(target: Target, body: bytes, headers: dict[str, str]) -> Answer:
             response.read(ANSWER_BYTES)
             response.release_conn()
     except urllib3.exceptions.SSLError:
-        return Answer(0, "the receiver's TLS certificate could not be verified for its name")
+        return Answer(0, _("the receiver's TLS certificate could not be verified for its name"))
     except urllib3.exceptions.NewConnectionError:  # before TimeoutError: urllib3 makes it one of those
-        return Answer(0, "could not connect to the receiver (refused or unreachable)")
+        return Answer(0, _("could not connect to the receiver (refused or unreachable)"))
     except urllib3.exceptions.TimeoutError:
-        return Answer(0, "the receiver did not answer in time")
+        return Answer(0, _("the receiver did not answer in time"))
     except (urllib3.exceptions.HTTPError, OSError) as error:
-        return Answer(0, f"could not connect to the receiver ({type(error).__name__})")
+        return Answer(0, _("could not connect to the receiver (%(name)s)") % {"name": type(error).__name__})
     wait = response.headers.get("Retry-After") if response.status == 429 else None
     return Answer(response.status, problem_of(response.status), wait)
 
@@ -90,7 +91,7 @@ def problem_of(status: int) -> str:
     if 200 <= status < 300:
         return ""
     if status == 429:
-        return "the receiver asked us to slow down (429)"
+        return _("the receiver asked us to slow down (429)")
     if 300 <= status < 400:
-        return f"the receiver answered {status}, a redirect; webhooks follow no redirects"
-    return f"the receiver answered {status}"
+        return _("the receiver answered %(status)s, a redirect; webhooks follow no redirects") % {"status": status}
+    return _("the receiver answered %(status)s") % {"status": status}

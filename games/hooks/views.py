@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -23,7 +24,10 @@ SHOW_ONCE = "hooks-show-once"  # the session holds the new hook's id (never its 
 
 
 def _refused(request: HttpRequest) -> HttpResponse:
-    context = {"title": "Sign in first", "message": "Only a signed-in player can change settings. Nothing was changed."}
+    context = {
+        "title": _("Sign in first"),
+        "message": _("Only a signed-in player can change settings. Nothing was changed."),
+    }
     return render(request, "games/link_error.html", context, status=403)
 
 
@@ -75,10 +79,10 @@ def add(request: HttpRequest) -> HttpResponse:
         hook = form.save(commit=False)
         hook.player = player
         hook.save()
-        added = f"Webhook {hook.name} added: it gets the notices you chose from now on."
+        added = _("Webhook %(name)s added: it gets the notices you chose from now on.") % {"name": hook.name}
         if hook.signed:
             request.session[SHOW_ONCE] = hook.pk
-            added += " Copy its secret, under Webhooks below: it is not shown again."
+            added += " " + _("Copy its secret, under Webhooks below: it is not shown again.")
         messages.success(request, added)
         return _back()
     card = section(request, player, form)
@@ -92,7 +96,7 @@ def _own(request: HttpRequest, hook_id: int) -> Hook | None:
         return None
     hook = Hook.objects.filter(pk=hook_id, player=player).select_related("player").first()
     if hook is None:
-        raise Http404("You have no such webhook.")
+        raise Http404(_("You have no such webhook."))
     return hook
 
 
@@ -102,7 +106,7 @@ def enable(request: HttpRequest, hook_id: int) -> HttpResponse:
     if hook is None:
         return _refused(request)
     deliver.enable(hook)
-    messages.success(request, f"Webhook {hook.name} is on again.")
+    messages.success(request, _("Webhook %(hook_name)s is on again.") % {"hook_name": hook.name})
     return _back()
 
 
@@ -113,7 +117,7 @@ def delete(request: HttpRequest, hook_id: int) -> HttpResponse:
         return _refused(request)
     name = hook.name
     hook.delete()
-    messages.success(request, f"Webhook {name} deleted.")
+    messages.success(request, _("Webhook %(name)s deleted.") % {"name": name})
     return _back()
 
 
@@ -124,8 +128,10 @@ def test(request: HttpRequest, hook_id: int) -> HttpResponse:
     if hook is None:
         return _refused(request)
     if not hook.enabled:
-        messages.error(request, f"Webhook {hook.name} is off: turn it on first. Nothing was sent.")
+        messages.error(
+            request, _("Webhook %(hook_name)s is off: turn it on first. Nothing was sent.") % {"hook_name": hook.name}
+        )
         return _back()
     notices.write([hook], {hook.pk: notices.test_notice(hook)})
-    messages.success(request, f"A test notice is on its way to {hook.name}.")
+    messages.success(request, _("A test notice is on its way to %(hook_name)s.") % {"hook_name": hook.name})
     return _back()

@@ -15,7 +15,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.admin.games import extend_page, shown_phases
 from games.admin.scope import StaffScoped, report
@@ -26,7 +26,7 @@ from games.leagues.models import League, LeagueEmail, Membership, Round, Season,
 from games.models import Player, Seat, posted_id
 from games.outgoing.durations import in_words
 from games.outgoing.messages import zone_of
-from games.play.organise import Said, outcome
+from games.play.organise import Said, Verb, outcome
 
 
 class OrganisersOwn(StaffScoped):
@@ -46,6 +46,18 @@ class OrganisersOwn(StaffScoped):
         return dict(self.model._default_manager.filter(pk__in=[row.pk for row in rows]).values_list("pk", zone))
 
 
+SIGNUPS_OPENED = Verb(
+    gettext_lazy("Sign-ups opened %(count)s: %(rows)s."),
+    gettext_lazy("Sign-ups not opened (%(count)s): %(rows)s."),
+    gettext_lazy("No sign-ups opened: no leagues."),
+)
+SIGNUPS_CLOSED = Verb(
+    gettext_lazy("Sign-ups closed %(count)s: %(rows)s."),
+    gettext_lazy("Sign-ups not closed (%(count)s): %(rows)s."),
+    gettext_lazy("No sign-ups closed: no leagues."),
+)
+
+
 @admin.register(League)
 class LeagueAdmin(OrganisersOwn):
     league_path = "pk"
@@ -56,12 +68,12 @@ class LeagueAdmin(OrganisersOwn):
     actions = ["open_signups", "close_signups", "draw_round_now", "draw_round_tomorrow", "new_season"]
     fieldsets = [
         (None, {"fields": ["name", "slug", "engine", "options", "organisers", "invite_link", "public_page"]}),
-        ("Sign-ups", {"fields": ["signups_open", "invite_key"]}),
-        ("Deadlines", {"fields": ["time_zone", "deadline_mode", "phase_length", "daily_time"]}),
-        ("Missed turns", {"fields": ["grace", "substitute_after", "claim_window", "substitute_bot"]}),
-        ("Vacations", {"fields": ["vacation_days", "vacation_cap_days"]}),
-        ("Standings", {"fields": ["points"]}),
-        ("Ending games early", {"fields": ["early_endings"]}),
+        (gettext_lazy("Sign-ups"), {"fields": ["signups_open", "invite_key"]}),
+        (gettext_lazy("Deadlines"), {"fields": ["time_zone", "deadline_mode", "phase_length", "daily_time"]}),
+        (gettext_lazy("Missed turns"), {"fields": ["grace", "substitute_after", "claim_window", "substitute_bot"]}),
+        (gettext_lazy("Vacations"), {"fields": ["vacation_days", "vacation_cap_days"]}),
+        (gettext_lazy("Standings"), {"fields": ["points"]}),
+        (gettext_lazy("Ending games early"), {"fields": ["early_endings"]}),
     ]
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
@@ -82,15 +94,17 @@ class LeagueAdmin(OrganisersOwn):
         console = self.admin_site.admin_view(lambda request, league_id: console_view(self, request, league_id))
         return [path("<path:league_id>/console/", console, name="leagues_league_console"), *super().get_urls()]
 
-    @admin.display(description="console")
+    @admin.display(description=gettext_lazy("console"))
     def console(self, league: League) -> str:
-        return format_html('<a href="{}">Console</a>', reverse("admin:leagues_league_console", args=[league.pk]))
+        return format_html(
+            '<a href="{}">{}</a>', reverse("admin:leagues_league_console", args=[league.pk]), _("Console")
+        )
 
-    @admin.display(description="invite link")
+    @admin.display(description=gettext_lazy("invite link"))
     def invite_link(self, league: League) -> str:
         return services.invite_url(league) if league.pk else "—"
 
-    @admin.display(description="public page")
+    @admin.display(description=gettext_lazy("public page"))
     def public_page(self, league: League) -> str:
         return format_html('<a href="/leagues/{}/">/leagues/{}/</a>', league.slug, league.slug) if league.pk else "—"
 
@@ -103,40 +117,47 @@ class LeagueAdmin(OrganisersOwn):
             # Results already earned keep their points: each round scores with the points it was drawn with.
             self.message_user(
                 request,
-                f"Points per place are now {obj.points}: they apply from the next round drawn. Rounds drawn "
-                "already keep the points they were drawn with.",
+                _(
+                    "Points per place are now %(points)s: they apply from the next round drawn. Rounds drawn "
+                    "already keep the points they were drawn with."
+                )
+                % {"points": obj.points},
                 messages.WARNING,
             )
 
-    @admin.action(description="Open sign-ups", permissions=["change"])
+    @admin.action(description=gettext_lazy("Open sign-ups"), permissions=["change"])
     def open_signups(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         done = [league for league in queryset if not league.signups_open]
         queryset.update(signups_open=True)
-        left = [(league, "open already") for league in queryset if league not in done]
-        self.tell(request, outcome("Sign-ups opened", done, left))
+        left = [(league, _("open already")) for league in queryset if league not in done]
+        self.tell(request, outcome(SIGNUPS_OPENED, done, left))
 
-    @admin.action(description="Close sign-ups", permissions=["change"])
+    @admin.action(description=gettext_lazy("Close sign-ups"), permissions=["change"])
     def close_signups(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         done = [league for league in queryset if league.signups_open]
         for league in done:
             services.close_signups(league)
-        left = [(league, "closed already") for league in queryset if league not in done]
-        self.tell(request, outcome("Sign-ups closed", done, left))
+        left = [(league, _("closed already")) for league in queryset if league not in done]
+        self.tell(request, outcome(SIGNUPS_CLOSED, done, left))
 
-    @admin.action(description="Draw the next round of the current season, starting now", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Draw the next round of the current season, starting now"), permissions=["change"]
+    )
     def draw_round_now(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
             self.tell(request, jobs.draw_round(league, season=named_season(request)))
 
     @admin.action(
-        description="Draw the next round, starting in 24 hours (change the time on the round's page)",
+        description=gettext_lazy("Draw the next round, starting in 24 hours (change the time on the round's page)"),
         permissions=["change"],
     )
     def draw_round_tomorrow(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
             self.tell(request, jobs.draw_round(league, timezone.now() + timedelta(days=1), named_season(request)))
 
-    @admin.action(description="Start a new season (once the current round is closed)", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Start a new season (once the current round is closed)"), permissions=["change"]
+    )
     def new_season(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         for league in queryset:
             self.tell(request, jobs.new_season(league, named_season(request)))
@@ -165,7 +186,7 @@ class TableInline(admin.TabularInline):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description="players")
+    @admin.display(description=gettext_lazy("players"))
     def seated(self, table: Table) -> str:
         """Who sits at the table, by seat and name (the draw's, until the game exists)."""
         if table.game_id is None:
@@ -173,10 +194,10 @@ class TableInline(admin.TabularInline):
             names = [people[p].display_name if p in people else "?" for p in table.players]
         else:
             seats = Seat.objects.filter(game_id=table.game_id).select_related("player").order_by("number")
-            names = ["bot" if s.is_bot else s.player.display_name if s.player else "open seat" for s in seats]
+            names = [_("bot") if s.is_bot else s.player.display_name if s.player else _("open seat") for s in seats]
         return ", ".join(f"{n}. {name}" for n, name in enumerate(names, start=1))
 
-    @admin.display(description="vacation added")
+    @admin.display(description=gettext_lazy("vacation added"))
     def vacation(self, table: Table) -> str:
         return in_words(table.vacation_added)
 
@@ -208,10 +229,10 @@ class RoundAdmin(OrganisersOwn):
             kwargs["widget"] = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
-    @admin.display(description="console")
+    @admin.display(description=gettext_lazy("console"))
     def console(self, round_: Round) -> str:
         url = reverse("admin:leagues_league_console", args=[round_.season.league_id])
-        return format_html('<a href="{}?round={}">Tables, deadlines and who owes an order</a>', url, round_.pk)
+        return format_html('<a href="{}?round={}">{}</a>', url, round_.pk, _("Tables, deadlines and who owes an order"))
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Round], job: Callable[[Round], list[Said]]) -> None:
         for round_ in queryset.order_by("pk"):
@@ -240,19 +261,23 @@ class RoundAdmin(OrganisersOwn):
         self._each(request, queryset, lambda r: jobs.extend_round(r, hours, shown))
         return None
 
-    @admin.action(description="Pause every game of the round", permissions=["change"])
+    @admin.action(description=gettext_lazy("Pause every game of the round"), permissions=["change"])
     def pause(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         self._each(request, queryset, jobs.pause_round)
 
-    @admin.action(description="Resume every game of the round", permissions=["change"])
+    @admin.action(description=gettext_lazy("Resume every game of the round"), permissions=["change"])
     def resume(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         self._each(request, queryset, jobs.resume_round)
 
-    @admin.action(description="Start now (create the games and send the first emails)", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Start now (create the games and send the first emails)"), permissions=["change"]
+    )
     def start_now(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         self._each(request, queryset, jobs.start_round)
 
-    @admin.action(description="Close the round (once its games are over): standings go out", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Close the round (once its games are over): standings go out"), permissions=["change"]
+    )
     def close(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         self._each(request, queryset, jobs.close_round)
 
@@ -267,16 +292,16 @@ class MembershipAdmin(OrganisersOwn):
     exclude = ["calendar_key"]  # made with the membership; the feed's link above is what a member is given
     actions = ["drop", "to_standby", "activate"]
 
-    @admin.display(description="away now", boolean=True)
+    @admin.display(description=gettext_lazy("away now"), boolean=True)
     def away_now(self, membership: Membership) -> bool:
         today = timezone.now().astimezone(zone_of(membership.league.time_zone)).date()
         return away_on(membership, today)
 
-    @admin.display(description="vacation days used")
+    @admin.display(description=gettext_lazy("vacation days used"))
     def vacation_days_used(self, membership: Membership) -> int:
         return vacations.days_used(membership)
 
-    @admin.display(description="calendar feed")
+    @admin.display(description=gettext_lazy("calendar feed"))
     def calendar_feed(self, membership: Membership) -> str:
         return ical.feed_url(membership) if membership.pk else "—"
 
@@ -293,15 +318,17 @@ class MembershipAdmin(OrganisersOwn):
         for membership in queryset:
             report(self, request, jobs.set_status(membership, status))
 
-    @admin.action(description="Drop from the league (their seats go to substitutes)", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Drop from the league (their seats go to substitutes)"), permissions=["change"]
+    )
     def drop(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         self._each(request, queryset, Membership.Status.DROPPED)
 
-    @admin.action(description="Move to the standby list", permissions=["change"])
+    @admin.action(description=gettext_lazy("Move to the standby list"), permissions=["change"])
     def to_standby(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         self._each(request, queryset, Membership.Status.STANDBY)
 
-    @admin.action(description="Make active players", permissions=["change"])
+    @admin.action(description=gettext_lazy("Make active players"), permissions=["change"])
     def activate(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         self._each(request, queryset, Membership.Status.ACTIVE)
 
@@ -321,8 +348,10 @@ class RecordVacationForm(forms.ModelForm):
     class Meta:
         model = Vacation
         fields = ["membership", "days"]
-        labels = {"membership": "Member"}
-        help_texts = {"days": "Days away, starting today. Their running games' deadlines move by as much."}
+        labels = {"membership": gettext_lazy("Member")}
+        help_texts = {
+            "days": gettext_lazy("Days away, starting today. Their running games' deadlines move by as much.")
+        }
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -361,11 +390,22 @@ class VacationAdmin(OrganisersOwn):
     def save_model(self, request: HttpRequest, obj: Vacation, form: Any, change: bool) -> None:
         vacation, extended = vacations.declare(obj.membership, obj.days, by_organiser=True)
         obj.pk, obj.season, obj.starts_on = vacation.pk, vacation.season, vacation.starts_on
-        games = "; ".join(f"{e.table.game} to {jobs.when(e.deadline, obj.membership.league)}" for e in extended)
-        moved = f"{len(extended)} game deadline(s) moved: {games}." if extended else "No running game's deadline moved."
-        self.message_user(
-            request, f"{obj.membership.player.display_name} is away {obj.days} day(s) from today. {moved}"
+        league = obj.membership.league
+        games = "; ".join(
+            _("%(game)s to %(when)s") % {"game": e.table.game, "when": jobs.when(e.deadline, league)} for e in extended
         )
+        moved = (
+            ngettext(
+                "%(count)d game deadline moved: %(games)s.", "%(count)d game deadlines moved: %(games)s.", len(extended)
+            )
+            % {"count": len(extended), "games": games}
+            if extended
+            else _("No running game's deadline moved.")
+        )
+        away = ngettext(
+            "%(name)s is away %(days)d day from today.", "%(name)s is away %(days)d days from today.", obj.days
+        ) % {"name": obj.membership.player.display_name, "days": obj.days}
+        self.message_user(request, f"{away} {moved}")
 
 
 @admin.register(Substitution)
@@ -376,7 +416,7 @@ class SubstitutionAdmin(ReadOnly):
     fields = ["table", "seat", "standby", "status", "created_at", "expires_at"]
     readonly_fields = ["seat"]
 
-    @admin.display(description="seat")
+    @admin.display(description=gettext_lazy("seat"))
     def seat(self, substitution: Substitution) -> int:
         return substitution.seat_number + 1  # as players see seats, from 1
 

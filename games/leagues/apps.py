@@ -3,6 +3,7 @@ from typing import Any
 from django.apps import AppConfig
 from django.db.models import Q
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy
 
 from games.extensions import Extension, register
 
@@ -20,7 +21,7 @@ def organised_members(user: Any) -> Q:
 class LeaguesConfig(AppConfig):
     name = "games.leagues"
     label = "leagues"
-    verbose_name = "Leagues"
+    verbose_name = gettext_lazy("Leagues")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

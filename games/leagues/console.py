@@ -17,7 +17,8 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
 
 from games.extensions import Fragment
 from games.leagues import services
@@ -42,7 +43,7 @@ class TableRow:
     game: str = ""
     game_id: int | None = None
     game_url: str = ""
-    status: str = "not started"
+    status: str = ""  # "not started" until the game exists (table_rows)
     phase: str = ""
     deadline: str = ""
     owing: list[str] = field(default_factory=list)
@@ -53,7 +54,7 @@ class TableRow:
 
 def shown(moment: datetime, league: League, now: datetime) -> str:
     local = moment.astimezone(zone_of(league.time_zone))
-    return f"{local:%a %d %b %Y %H:%M} {local.tzname()} ({relative(moment, now)})"
+    return f"{dateformat.format(local, 'D d M Y H:i')} {local.tzname()} ({relative(moment, now)})"
 
 
 def table_rows(league: League, round_: Round, now: datetime) -> list[TableRow]:
@@ -68,7 +69,7 @@ def table_rows(league: League, round_: Round, now: datetime) -> list[TableRow]:
     drawn = Player.objects.in_bulk({p for t in tables if t.game is None for p in t.players})
     rows = []
     for table in tables:
-        row = TableRow(number=table.number)
+        row = TableRow(number=table.number, status=_("not started"))
         if table.game is None:
             row.seats = [SeatRow(n + 1, drawn[p].display_name, "") for n, p in enumerate(table.players) if p in drawn]
             rows.append(row)
@@ -80,14 +81,14 @@ def table_rows(league: League, round_: Round, now: datetime) -> list[TableRow]:
         row.running, row.paused = game.status == Game.Status.ACTIVE, game.status == Game.Status.PAUSED
         phase = phases.get(game.pk) if game.status != Game.Status.FINISHED else None
         for seat in seats[game.pk]:
-            holder = "bot" if seat.is_bot else (seat.player.display_name if seat.player else "open seat")
+            holder = _("bot") if seat.is_bot else (seat.player.display_name if seat.player else _("open seat"))
             row.seats.append(SeatRow(seat.number + 1, holder, reverse("admin:games_seat_change", args=[seat.pk])))
             owes = phase is not None and phase.prompt_for(seat.number) is not None and not seat.is_bot
             if owes and phase is not None and (phase.pk, seat.pk) not in ordered:
-                row.owing.append(f"seat {seat.number + 1}: {holder}")
+                row.owing.append(_("seat %(number)s: %(who)s") % {"number": seat.number + 1, "who": holder})
         if phase is not None:
             row.phase = phase.name
-            row.deadline = shown(phase.deadline, league, now) + (" — paused" if row.paused else "")
+            row.deadline = shown(phase.deadline, league, now) + (_(" — paused") if row.paused else "")
         rows.append(row)
     return rows
 
@@ -96,7 +97,7 @@ def console_view(model_admin: ModelAdmin[League], request: HttpRequest, league_i
     """The console of one of the user's leagues (another's is not found: it tells nothing)."""
     league = model_admin.get_queryset(request).filter(pk=league_id).first() if league_id.isdigit() else None
     if league is None or not model_admin.has_view_permission(request, league):
-        raise Http404("No such league.")
+        raise Http404(_("No such league."))
     rounds = list(
         Round.objects.filter(season__league=league).select_related("season").order_by("-season__number", "-number")
     )
@@ -112,7 +113,7 @@ def console_view(model_admin: ModelAdmin[League], request: HttpRequest, league_i
     context: dict[str, Any] = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.opts,
-        "title": f"{league}: console",
+        "title": _("%(league)s: console") % {"league": league},
         "league": league,
         "round": round_,
         "rounds": rounds,

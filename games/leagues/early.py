@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.utils.translation import gettext_lazy
+
 from games.leagues.models import League, Seating
 from games.leagues.policy import table_of
 from games.leagues.substitutes import drop_seat
@@ -23,7 +25,11 @@ ALLOWED: dict[str, set[str]] = {
     League.EarlyEndings.DRAWS: {"draw", "concede"},
     League.EarlyEndings.ALL: {"draw", "cancel", "concede"},
 }
-WORDS = {"draw": "agree a draw", "cancel": "cancel a game", "concede": "concede"}
+REFUSED = {
+    "draw": gettext_lazy("In %(league)s a table may not agree a draw: its organiser has not allowed it."),
+    "cancel": gettext_lazy("In %(league)s a table may not cancel a game: its organiser has not allowed it."),
+    "concede": gettext_lazy("In %(league)s a player may not concede: its organiser has not allowed it."),
+}
 
 
 def ending_refused(game: Game, kind: str) -> str | None:
@@ -35,7 +41,7 @@ def ending_refused(game: Game, kind: str) -> str | None:
     name, allowed = found
     if kind in ALLOWED.get(allowed, set()):
         return None
-    return f"In {name} a table may not {WORDS.get(kind, kind)}: its organiser has not allowed it."
+    return str(REFUSED[kind]) % {"league": name}
 
 
 def seat_left(seat: Seat, now: datetime) -> bool:

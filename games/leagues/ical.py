@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
 from games.leagues.models import Membership
@@ -21,7 +22,7 @@ def deadlines_feed(membership: Membership) -> bytes:
     calendar = Calendar()
     calendar.add("prodid", "-//pbem//league deadlines//EN")
     calendar.add("version", "2.0")
-    calendar.add("x-wr-calname", f"{membership.league.name}: my deadlines")
+    calendar.add("x-wr-calname", _("%(league)s: my deadlines") % {"league": membership.league.name})
     seats = {
         s.game_id: s
         for s in Seat.objects.filter(
@@ -35,7 +36,7 @@ def deadlines_feed(membership: Membership) -> bytes:
             continue
         event = Event()
         event.add("uid", f"pbem-{phase.game_id}-{phase.number}-{seat.number}@{mail_domain()}")
-        event.add("summary", f"Order due: {phase.game.title} — {phase.name}")
+        event.add("summary", _("Order due: %(game)s — %(phase)s") % {"game": phase.game.title, "phase": phase.name})
         event.add("dtstart", phase.deadline - timedelta(minutes=30))
         event.add("dtend", phase.deadline)
         event.add("dtstamp", phase.opened_at)

@@ -17,6 +17,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engines import get_engine
 from games.leagues import emails, scheduling
@@ -52,18 +54,18 @@ def invite_url(league: League) -> str:
 
 def check_invite(league: League, key: str) -> None:
     if not secrets.compare_digest(key, league.invite_key):
-        raise LeagueError("This invite link is not valid (the organiser may have changed it).")
+        raise LeagueError(_("This invite link is not valid (the organiser may have changed it)."))
 
 
 def request_signup(league: League, email: str, name: str, time_zone: str, *, standby: bool = False) -> None:
     """Email a confirmation link; nothing is stored until the address is confirmed."""
     if not standby and not league.signups_open:
-        raise LeagueError("Sign-ups for this league are closed. You can still join the standby list.")
+        raise LeagueError(_("Sign-ups for this league are closed. You can still join the standby list."))
     email = email.strip().lower()
     # Dropped and inactive members may sign up again: confirming makes them active (or standby) again.
     comeback = [Membership.Status.DROPPED, Membership.Status.INACTIVE]
     if Membership.objects.filter(league=league, player__email=email).exclude(status__in=comeback).exists():
-        raise LeagueError("That address is already signed up for this league.")
+        raise LeagueError(_("That address is already signed up for this league."))
     token = signed.dumps({"l": league.pk, "e": email, "n": name, "z": time_zone, "s": standby}, salt=SIGNUP_SALT)
     link = settings.SITE_URL + reverse("leagues-confirm", args=[token])
     emails.queue(league, "signup-confirm", {"link": link, "name": name, "standby": standby}, to=email)
@@ -75,11 +77,11 @@ def confirm_signup(token: str) -> Membership:
         league = League.objects.get(pk=data["l"])
         email, name, time_zone, standby = data["e"], data["n"], data["z"], bool(data["s"])
     except signing.SignatureExpired:
-        raise LeagueError("This confirmation link has expired. Please sign up again.") from None
+        raise LeagueError(_("This confirmation link has expired. Please sign up again.")) from None
     except (signing.BadSignature, League.DoesNotExist, KeyError, TypeError):
-        raise LeagueError("This confirmation link is not valid.") from None
+        raise LeagueError(_("This confirmation link is not valid.")) from None
     if not standby and not league.signups_open:
-        raise LeagueError("Sign-ups for this league closed before you confirmed. You can join the standby list.")
+        raise LeagueError(_("Sign-ups for this league closed before you confirmed. You can join the standby list."))
     with transaction.atomic():
         player = turns.player_for(email, name)
         if player.time_zone == "UTC" and time_zone:
@@ -131,13 +133,17 @@ def start_season(league: League, after: int | None = None) -> Season:
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league.pk).first()  # one new season or round at a time
         if after is not None and (now_at := season_number(league)) != after:
-            raise LeagueError(f"Season {now_at} was started meanwhile: no other season was started.")
+            raise LeagueError(
+                _("Season %(now_at)s was started meanwhile: no other season was started.") % {"now_at": now_at}
+            )
         running = unfinished_round(league)
         if running is not None:
-            raise LeagueError(f"{running} has not finished yet: close it before starting a new season.")
+            raise LeagueError(
+                _("%(running)s has not finished yet: close it before starting a new season.") % {"running": running}
+            )
         last = league.seasons.order_by("-number").first()
         if last is not None and not last.rounds.exists():
-            raise LeagueError(f"{last} has no round yet: there is nothing to close.")
+            raise LeagueError(_("%(last)s has no round yet: there is nothing to close.") % {"last": last})
         return Season.objects.create(league=league, number=(last.number + 1) if last else 1)
 
 
@@ -152,12 +158,12 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
     league = season.league
     engine = get_engine(league.engine)
     starts_at = starts_at or timezone.now()
-    players, _ = drawable(league, starts_at)
+    players = drawable(league, starts_at)[0]
     running = unfinished_round(league)
     if running is not None:
-        raise LeagueError(f"{running} has not finished yet.")
+        raise LeagueError(_("%(running)s has not finished yet.") % {"running": running})
     if league.seasons.filter(number__gt=season.number).exists():
-        raise LeagueError(f"{season} is over: rounds are drawn in the current season.")
+        raise LeagueError(_("%(season)s is over: rounds are drawn in the current season.") % {"season": season})
     previous = Table.objects.filter(round__season=season)
     met = scheduling.met_pairs(previous.values_list("players", flat=True))
     standings = None
@@ -171,9 +177,12 @@ def generate_round(season: Season, starts_at: datetime | None = None, seed: int 
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league.pk).first()  # one new season or round at a time
         if unfinished_round(league) is not None:
-            raise LeagueError("Another round was drawn meanwhile.")
+            raise LeagueError(_("Another round was drawn meanwhile."))
         if (newest := season_number(league)) > season.number:  # started while this draw was being made
-            raise LeagueError(f"{season} is over: season {newest} was started meanwhile. Nothing was drawn.")
+            raise LeagueError(
+                _("%(season)s is over: season %(newest)s was started meanwhile. Nothing was drawn.")
+                % {"season": season, "newest": newest}
+            )
         number = (season.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         # The points per place it is played for: a change of the league's points applies from the next round.
         round_ = Round.objects.create(
@@ -332,10 +341,17 @@ def close_round(round_: Round, now: datetime | None = None) -> bool:
     naming them; False if it was closed already."""
     round_.refresh_from_db()
     if round_.status == Round.Status.SCHEDULED:
-        raise LeagueError(f"{round_} has not started yet.")
+        raise LeagueError(_("%(round)s has not started yet.") % {"round": round_})
     running = [str(game) for game in round_games(round_).exclude(status=Game.Status.FINISHED).order_by("pk")]
     if running:
-        raise LeagueError(f"{round_} still has {len(running)} game(s) running: {', '.join(running)}.")
+        raise LeagueError(
+            ngettext(
+                "%(round)s still has %(count)d game running: %(games)s.",
+                "%(round)s still has %(count)d games running: %(games)s.",
+                len(running),
+            )
+            % {"round": round_, "count": len(running), "games": ", ".join(running)}
+        )
     return finish_round(round_.pk, now)
 
 

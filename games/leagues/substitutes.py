@@ -16,6 +16,8 @@ from django.core import signing
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engines import board_templates, get_engine
 from games.leagues import emails
@@ -27,7 +29,7 @@ from games.outgoing.facts import game_facts, phase_facts
 from games.play import bots, organise, turns
 
 CLAIM_SALT = "pbem.league-claim"
-GAME_OVER = "This game is over, so its seat is no longer offered. You are still on the standby list."
+GAME_OVER = gettext_lazy("This game is over, so its seat is no longer offered. You are still on the standby list.")
 
 
 def drop_seat(seating: Seating, now: datetime, current: Phase | None = None) -> Substitution:
@@ -129,9 +131,9 @@ def read_claim(token: str) -> Substitution:
         data = signed.loads(token, salt=CLAIM_SALT)
         offer = Substitution.objects.select_related("table__game", "standby__player").get(pk=data["x"])
     except (signing.BadSignature, Substitution.DoesNotExist, KeyError, TypeError):
-        raise LeagueError("This claim link is not valid.") from None
+        raise LeagueError(_("This claim link is not valid.")) from None
     if offer.standby_id != data["m"]:
-        raise LeagueError("This claim link is not valid.")
+        raise LeagueError(_("This claim link is not valid."))
     return offer
 
 
@@ -147,16 +149,16 @@ def claim(token: str, now: datetime | None = None) -> Seat:
         locked_game = Game.objects.select_for_update(no_key=True).only("status", "phase_number")
         game = locked_game.get(pk=offer.table.game_id or 0)
         if game.status == Game.Status.FINISHED:
-            raise LeagueError(GAME_OVER)
+            raise LeagueError(str(GAME_OVER))
         # The lock makes a second claim wait for the first and then see it claimed.
         locked = Substitution.objects.select_for_update(of=("self",)).select_related("table", "standby__player")
         offer = locked.get(pk=offer.pk)
         if offer.status == Substitution.Status.CLAIMED:
-            raise LeagueError("This seat has already been claimed.")
+            raise LeagueError(_("This seat has already been claimed."))
         if offer.status == Substitution.Status.WITHDRAWN:
-            raise LeagueError(GAME_OVER)
+            raise LeagueError(str(GAME_OVER))
         if offer.status != Substitution.Status.OFFERED or now > offer.expires_at:
-            raise LeagueError("This offer has expired: the seat is played by a bot now.")
+            raise LeagueError(_("This offer has expired: the seat is played by a bot now."))
         assert offer.standby is not None
         seat = Seat.objects.get(game=game, number=offer.seat_number)
         try:

@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.leagues import emails
 from games.leagues.away import away_on
@@ -39,10 +41,17 @@ def days_used(membership: Membership) -> int:
 def check_allowance(membership: Membership, days: int) -> None:
     """LeagueError unless `days` fit what is left of the member's allowance this season."""
     if days < 1:
-        raise LeagueError("A vacation lasts at least one day.")
+        raise LeagueError(_("A vacation lasts at least one day."))
     left = membership.league.vacation_days - days_used(membership)
     if days > left:
-        raise LeagueError(f"Only {left} vacation day(s) left this season, not {days}.")
+        raise LeagueError(
+            ngettext(
+                "Only %(left)d vacation day left this season, not %(days)d.",
+                "Only %(left)d vacation days left this season, not %(days)d.",
+                left,
+            )
+            % {"left": left, "days": days}
+        )
 
 
 def declare(

@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -43,7 +45,7 @@ def league_page(request: HttpRequest, slug: str, number: int | None = None) -> H
     else:
         season = next((s for s in seasons if s.number == number), None)
         if season is None:
-            raise Http404("No such season.")
+            raise Http404(_("No such season."))
     rounds = list(
         Round.objects.filter(season=season).prefetch_related("tables__game").order_by("-number") if season else []
     )
@@ -169,7 +171,9 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
     # The confirmation proves the address, but opens only this membership's settings page, like the
     # settings link in league emails: the player's games open by their own links.
     sessions.grant_row(request, SESSION_MEMBERS, membership)
-    messages.success(request, f"Welcome to {membership.league.name}: your address is confirmed.")
+    messages.success(
+        request, _("Welcome to %(league_name)s: your address is confirmed.") % {"league_name": membership.league.name}
+    )
     return redirect("leagues-member", slug=membership.league.slug)
 
 
@@ -192,7 +196,7 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
     phase = turns.current_phase(seat.game)
     if phase is None:
         return redirect("games-game", game_id=seat.game_id)
-    messages.success(request, "The seat is yours. Here is your position.")
+    messages.success(request, _("The seat is yours. Here is your position."))
     return redirect(seat_url(seat, phase))
 
 
@@ -210,14 +214,14 @@ def member(request: HttpRequest, slug: str) -> HttpResponse:
             else None
         )
         if linked is None:
-            return _error(request, "This link is not valid. Please use the latest link from your email.", status=403)
+            return _error(request, _("This link is not valid. Please use the latest link from your email."), status=403)
         sessions.grant_row(request, SESSION_MEMBERS, linked)
         return redirect("leagues-member", slug=slug)
     membership = sessions.row_of(request, SESSION_MEMBERS, league.memberships.select_related("league"))
     if membership is None:
         return _error(
             request,
-            "Open the settings link in one of your league emails, or sign in at My games, to see this page.",
+            _("Open the settings link in one of your league emails, or sign in at My games, to see this page."),
             status=403,
         )
     settings_form = MemberSettingsForm(request.POST if "save" in request.POST else None, instance=membership)
@@ -225,19 +229,24 @@ def member(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if "back" in request.POST:
             if services.come_back(membership):
-                messages.success(request, "Welcome back: you will be drawn from the next round on.")
+                messages.success(request, _("Welcome back: you will be drawn from the next round on."))
             return redirect("leagues-member", slug=slug)
         if settings_form.is_bound and settings_form.is_valid():
             settings_form.save()
-            messages.success(request, "Settings saved.")
+            messages.success(request, _("Settings saved."))
             return redirect("leagues-member", slug=slug)
         if vacation_form.is_bound and vacation_form.is_valid():
             try:
-                _, extended = vacations.declare(membership, vacation_form.cleaned_data["days"])
+                extended = vacations.declare(membership, vacation_form.cleaned_data["days"])[1]
             except services.LeagueError as error:
                 vacation_form.add_error(None, str(error))
             else:
-                messages.success(request, f"Enjoy your vacation: {len(extended)} game deadline(s) extended.")
+                said = ngettext(
+                    "Enjoy your vacation: %(count)d game deadline extended.",
+                    "Enjoy your vacation: %(count)d game deadlines extended.",
+                    len(extended),
+                )
+                messages.success(request, said % {"count": len(extended)})
                 return redirect("leagues-member", slug=slug)
     context = {
         "league": league,

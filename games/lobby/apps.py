@@ -5,6 +5,7 @@ service layer (games.play.turns.create_game) and games/extensions.py only, and t
 from pathlib import Path
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 from games.extensions import Extension, register
 
@@ -12,7 +13,7 @@ from games.extensions import Extension, register
 class LobbyConfig(AppConfig):
     name = "games.lobby"
     label = "lobby"
-    verbose_name = "Lobby"
+    verbose_name = gettext_lazy("Lobby")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games import extensions
 from games.engines import get_engine
@@ -55,8 +55,16 @@ def table_url(table: Table) -> str:
 def deadlines_text(table: Table) -> str:
     if table.daily_at is not None:
         at = f"{table.daily_at:%H:%M} ({table.time_zone})"
-        return f"Each turn ends at {at}, at least {hours(table)} hours after it opens"
-    return f"Each turn lasts {hours(table)} hours (or less, when every order is in)"
+        return ngettext(
+            "Each turn ends at %(at)s, at least %(hours)d hour after it opens",
+            "Each turn ends at %(at)s, at least %(hours)d hours after it opens",
+            hours(table),
+        ) % {"at": at, "hours": hours(table)}
+    return ngettext(
+        "Each turn lasts %(hours)d hour (or less, when every order is in)",
+        "Each turn lasts %(hours)d hours (or less, when every order is in)",
+        hours(table),
+    ) % {"hours": hours(table)}
 
 
 def hours(table: Table) -> int:
@@ -64,12 +72,15 @@ def hours(table: Table) -> int:
 
 
 # The press options' labels are written for the admin's JSON box ("yes: every message..."): a player reads these.
-SHORT_LABELS = {"press": "Table talk", "publish_press": "Every message, private ones too, shown once the game is over"}
+SHORT_LABELS = {
+    "press": gettext_lazy("Table talk"),
+    "publish_press": gettext_lazy("Every message, private ones too, shown once the game is over"),
+}
 
 
 def option_label(spec: OptionSpec) -> str:
     """An option's name for a player: the press options' own, an engine's label without its parenthesis."""
-    label = SHORT_LABELS.get(spec.name) or spec.label.split(" (")[0]
+    label = str(SHORT_LABELS.get(spec.name) or spec.label.split(" (")[0])
     return label[0].upper() + label[1:]
 
 
@@ -83,17 +94,22 @@ def option_lines(table: Table) -> tuple[str, ...]:
             lines.append(f"{option_label(spec)}: {seat_values(value)}")
             continue
         shown = {choice.value: choice.label for choice in spec.choices}.get(str(value), value)
-        lines.append(f"{option_label(spec)}: {'default' if value in (None, '') else shown}")
+        lines.append(f"{option_label(spec)}: {gettext('default') if value in (None, '') else shown}")
     return tuple(lines)
 
 
 def seat_values(chosen: object) -> str:
     """A per-seat option's values in words: "seat 1 Romans, seat 3 Persians, the others dealt at random"."""
-    named = [f"seat {n} {value}" for n, value in enumerate(chosen if isinstance(chosen, list) else [], 1) if value]
+    named = [
+        gettext("seat %(number)s %(value)s") % {"number": n, "value": value}
+        for n, value in enumerate(chosen if isinstance(chosen, list) else [], 1)
+        if value
+    ]
     if not named:
-        return "dealt at random"
-    rest = ", the others dealt at random" if isinstance(chosen, list) and len(named) < len(chosen) else ""
-    return ", ".join(named) + rest
+        return gettext("dealt at random")
+    if isinstance(chosen, list) and len(named) < len(chosen):
+        return gettext("%(seats)s, the others dealt at random") % {"seats": ", ".join(named)}
+    return ", ".join(named)
 
 
 def seat_label(seat: TableSeat, creator_view: bool, status: str = Table.Status.OPEN) -> str:
@@ -103,10 +119,12 @@ def seat_label(seat: TableSeat, creator_view: bool, status: str = Table.Status.O
         return gettext("Empty")
     if seat.state == TableSeat.State.INVITED:
         address = seat.invitation.address if creator_view and seat.invitation else ""
-        return f"Invited: {address}, waiting for an answer" if address else "Invited, waiting for an answer"
+        if address:
+            return gettext("Invited: %(address)s, waiting for an answer") % {"address": address}
+        return gettext("Invited, waiting for an answer")
     if seat.state == TableSeat.State.BOT:
-        return "Bot"
-    return "Open: anyone signed in may take it"
+        return gettext("Bot")
+    return gettext("Open: anyone signed in may take it")
 
 
 def table_facts(table: Table, viewer_id: int | None = None) -> TableFacts:

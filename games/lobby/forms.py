@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import extensions
@@ -52,12 +53,18 @@ def seat_field(spec: OptionSpec, number: int) -> forms.Field:
     """One seat's value of a per-seat option: blank, the engine deals it."""
     item = spec.item or "choice"
     return forms.ChoiceField(
-        label=f"{item.capitalize()} of seat {number}{' (yours)' if number == 1 else ''}",
-        choices=[("", "Dealt at random"), *((choice.value, choice.label) for choice in spec.choices)],
+        label=(
+            gettext("%(item)s of seat %(number)s (yours)") if number == 1 else gettext("%(item)s of seat %(number)s")
+        )
+        % {"item": item.capitalize(), "number": number},
+        choices=[("", gettext("Dealt at random")), *((choice.value, choice.label) for choice in spec.choices)],
         required=False,
         help_text=(
-            f"Blank: dealt at random. Seat 1 is yours; the next go to the addresses you invite, in order, then to "
-            f"the bots, then to whoever takes an open seat. Each {item} goes with its seat's player."
+            gettext(
+                "Blank: dealt at random. Seat 1 is yours; the next go to the addresses you invite, in order, then to "
+                "the bots, then to whoever takes an open seat. Each %(item)s goes with its seat's player."
+            )
+            % {"item": item}
             if number == 1
             else ""
         ),
@@ -66,19 +73,23 @@ def seat_field(spec: OptionSpec, number: int) -> forms.Field:
 
 class TableForm(forms.Form):
     name = forms.CharField(
-        label="Your name, as the other players see it", max_length=NAME_LENGTH, help_text="Never your address."
+        label=gettext_lazy("Your name, as the other players see it"),
+        max_length=NAME_LENGTH,
+        help_text=gettext_lazy("Never your address."),
     )
-    title = forms.CharField(label="Table name (optional)", required=False, max_length=120)
-    size = forms.IntegerField(label="Seats at the table, yours included")
+    title = forms.CharField(label=gettext_lazy("Table name (optional)"), required=False, max_length=120)
+    size = forms.IntegerField(label=gettext_lazy("Seats at the table, yours included"))
     invite = forms.CharField(
-        label="Invite by email (optional)",
+        label=gettext_lazy("Invite by email (optional)"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="One address a line. Each gets an invitation with a link to accept or decline.",
+        help_text=gettext_lazy("One address a line. Each gets an invitation with a link to accept or decline."),
     )
-    bots = forms.IntegerField(label="Bot seats", min_value=0, initial=0, help_text="Played by the server.")
+    bots = forms.IntegerField(
+        label=gettext_lazy("Bot seats"), min_value=0, initial=0, help_text=gettext_lazy("Played by the server.")
+    )
     bots_fill = forms.BooleanField(
-        label="At the start time, seats nobody took become bots", required=False, initial=False
+        label=gettext_lazy("At the start time, seats nobody took become bots"), required=False, initial=False
     )
     bot_level = forms.ChoiceField(
         label=_("The bots play"),
@@ -88,30 +99,38 @@ class TableForm(forms.Form):
         help_text=_("Strong bots play to win; easy ones are gentler, for a first game. Blank: strong."),
     )
     private = forms.BooleanField(
-        label="Private: only people with the table's link can see and join it",
+        label=gettext_lazy("Private: only people with the table's link can see and join it"),
         required=False,
-        help_text="Otherwise the table is listed on Open tables, where any signed-in player may join.",
+        help_text=gettext_lazy("Otherwise the table is listed on Open tables, where any signed-in player may join."),
     )
     deadline = forms.ChoiceField(
-        label="Deadlines",
-        choices=[("length", "Each turn lasts a number of hours"), ("daily", "Each turn ends at a time of day")],
+        label=gettext_lazy("Deadlines"),
+        choices=[
+            ("length", gettext_lazy("Each turn lasts a number of hours")),
+            ("daily", gettext_lazy("Each turn ends at a time of day")),
+        ],
         initial="length",
         widget=forms.RadioSelect,
     )
     phase_hours = forms.IntegerField(
-        label="Hours per turn (with a time of day: at least this long)", min_value=1, max_value=336, initial=48
+        label=gettext_lazy("Hours per turn (with a time of day: at least this long)"),
+        min_value=1,
+        max_value=336,
+        initial=48,
     )
     daily_at = forms.TimeField(
-        label="Time of day (your time)",
+        label=gettext_lazy("Time of day (your time)"),
         required=False,
         initial=time(20, 0),
         widget=forms.TimeInput(attrs={"type": "time"}),
     )
     start_by = forms.CharField(
-        label="Start time (your time)",
+        label=gettext_lazy("Start time (your time)"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="The game starts as soon as every seat is taken; at this time it starts with whoever accepted, "
-        "if that is enough to play, or is cancelled.",
+        help_text=gettext_lazy(
+            "The game starts as soon as every seat is taken; at this time it starts with whoever accepted, if "
+            "that is enough to play, or is cancelled."
+        ),
     )
 
     def __init__(self, engine_slug: str, zone_name: str, *args: Any, seats: int | None = None, **kwargs: Any) -> None:
@@ -144,20 +163,29 @@ class TableForm(forms.Form):
         size = int(self.cleaned_data["size"])
         if not self.engine.min_players <= size <= self.engine.max_players:
             raise forms.ValidationError(
-                f"{self.engine.title} takes {self.engine.min_players} to {self.engine.max_players} players."
+                _("%(engine_title)s takes %(min_players)s to %(max_players)s players.")
+                % {
+                    "engine_title": self.engine.title,
+                    "min_players": self.engine.min_players,
+                    "max_players": self.engine.max_players,
+                }
             )
         return size
 
     def clean_invite(self) -> list[str]:
         addresses = [line.strip() for line in self.cleaned_data["invite"].splitlines() if line.strip()]
         if len(addresses) > MOST_INVITATIONS:
-            raise forms.ValidationError(f"Invite at most {MOST_INVITATIONS} addresses at once.")
+            raise forms.ValidationError(
+                _("Invite at most %(MOST_INVITATIONS)s addresses at once.") % {"MOST_INVITATIONS": MOST_INVITATIONS}
+            )
         field = forms.EmailField()
         for address in addresses:
             try:
                 field.clean(address)
             except forms.ValidationError:
-                raise forms.ValidationError(f"{address[:60]!r} is not an email address.") from None
+                raise forms.ValidationError(
+                    _("%(address)s is not an email address.") % {"address": repr(address[:60])}
+                ) from None
         return [address.lower() for address in addresses]
 
     def clean_start_by(self) -> datetime:
@@ -165,19 +193,23 @@ class TableForm(forms.Form):
         try:  # a browser's datetime-local posts minutes, or seconds too; the API sends seconds (SECONDS_FORMAT)
             naive = datetime.strptime(text, SECONDS_FORMAT if text.count(":") == 2 else LOCAL_FORMAT)  # noqa: DTZ007
         except ValueError:
-            raise forms.ValidationError("Give the start time as a date and a time of day.") from None
+            raise forms.ValidationError(_("Give the start time as a date and a time of day.")) from None
         return naive.replace(tzinfo=messages.zone_of(self.zone_name))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("deadline") == "daily" and data.get("daily_at") is None:
-            self.add_error("daily_at", "Give the time of day each turn ends.")
+            self.add_error("daily_at", _("Give the time of day each turn ends."))
         size = int(data.get("size") or self.engine.max_players)  # a size refused has its own error
         for spec in self.seat_specs:
             for number in range(size + 1, self.engine.max_players + 1):
                 if self.data.get(seat_field_name(spec, number)):  # a seat the table has not: posted by hand
                     field = seat_field_name(spec, number) if seat_field_name(spec, number) in self.fields else None
-                    self.add_error(field, f"The table has {size} seats: seat {number} is not one of them.")
+                    self.add_error(
+                        field,
+                        _("The table has %(size)s seats: seat %(number)s is not one of them.")
+                        % {"size": size, "number": number},
+                    )
         return data
 
     def seat_options(self, size: int) -> dict[str, list[str | None]]:
@@ -215,17 +247,19 @@ class TableForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    address = forms.EmailField(label="Invite an address to an open seat")
+    address = forms.EmailField(label=gettext_lazy("Invite an address to an open seat"))
 
 
 class AcceptForm(forms.Form):
     name = forms.CharField(
-        label="Your name, as the other players see it",
+        label=gettext_lazy("Your name, as the other players see it"),
         max_length=NAME_LENGTH,
         required=False,
-        help_text="Never your address. Blank: the name you gave before, if any.",
+        help_text=gettext_lazy("Never your address. Blank: the name you gave before, if any."),
     )
 
 
 class DeclineForm(forms.Form):
-    everyone = forms.BooleanField(label="Also refuse invitations from anyone else on this server", required=False)
+    everyone = forms.BooleanField(
+        label=gettext_lazy("Also refuse invitations from anyone else on this server"), required=False
+    )

@@ -15,6 +15,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.incoming.mail import bounces
 from games.lobby import emails, ready
@@ -25,7 +27,9 @@ from games.play import turns
 
 log = logging.getLogger(__name__)
 NAME_LENGTH = Player._meta.get_field("name").max_length or 80
-NO_INVITATION = "There is no invitation of yours to this table waiting for an answer. Nothing was changed."
+NO_INVITATION = gettext_lazy(
+    "There is no invitation of yours to this table waiting for an answer. Nothing was changed."
+)
 
 
 def clean_address(text: str) -> str:
@@ -33,7 +37,7 @@ def clean_address(text: str) -> str:
     try:
         validate_email(address)
     except ValidationError:
-        raise LobbyError(f"{text.strip()[:60]!r} is not an email address.") from None
+        raise LobbyError(_("%(strip)s is not an email address.") % {"strip": repr(text.strip()[:60])}) from None
     return address
 
 
@@ -48,16 +52,16 @@ def invite(table: Table, inviter: Player, address: str, now: datetime, seat: Tab
     The caller holds the table's lock and has checked the inviter's quota. LobbyError if refused."""
     address = clean_address(address)
     if address == inviter.email:
-        raise LobbyError("You sit at this table already: invite someone else.")
+        raise LobbyError(_("You sit at this table already: invite someone else."))
     if (
         table.seats.filter(player__email=address).exists()
         or table.invitations.filter(address=address, answer=Invitation.Answer.PENDING).exists()
     ):
-        raise LobbyError(f"{address} is invited to this table already.")
+        raise LobbyError(_("%(address)s is invited to this table already.") % {"address": address})
     check_address(inviter, address, now)
     seat = seat or table.seats.filter(state=TableSeat.State.OPEN).order_by("number").first()
     if seat is None or seat.state != TableSeat.State.OPEN:
-        raise LobbyError("The table has no open seat left to invite to.")
+        raise LobbyError(_("The table has no open seat left to invite to."))
     player = Player.objects.filter(email=address).first()  # a newcomer's is created if they accept
     invitation = Invitation.objects.create(table=table, inviter=inviter, player=player, address=address, sent_at=now)
     seat.state, seat.invitation = TableSeat.State.INVITED, invitation
@@ -72,9 +76,9 @@ def invite_more(table_id: int, inviter: Player, address: str, now: datetime | No
     with transaction.atomic():
         table = locked(table_id)
         if table.creator_id != inviter.pk:
-            raise LobbyError("Only the table's creator can invite to it.")
+            raise LobbyError(_("Only the table's creator can invite to it."))
         if table.status != Table.Status.OPEN:
-            raise LobbyError("This table is no longer waiting for players.")
+            raise LobbyError(_("This table is no longer waiting for players."))
         check_inviter_quota(inviter, 1, now)
         return invite(table, inviter, address, now)
 
@@ -88,15 +92,15 @@ def pending_of(table: Table, player: Player) -> Invitation | None:
 def refusal(invitation: Invitation, table: Table) -> str:
     """Why an invitation can no longer be accepted, or "" if it can."""
     if invitation.answer == Invitation.Answer.ACCEPTED:
-        return "You have accepted this invitation already."
+        return _("You have accepted this invitation already.")
     if invitation.answer == Invitation.Answer.DECLINED:
-        return "You declined this invitation."
+        return _("You declined this invitation.")
     if table.status == Table.Status.STARTED:
-        return "This table has started without this seat."
+        return _("This table has started without this seat.")
     if table.status == Table.Status.CANCELLED:
-        return "This table was cancelled."
+        return _("This table was cancelled.")
     if invitation.answer != Invitation.Answer.PENDING:
-        return "This invitation was withdrawn."
+        return _("This invitation was withdrawn.")
     return ""
 
 
@@ -107,18 +111,18 @@ def accept(invitation_id: int, account: Player | None = None, name: str = "", no
     now = now or timezone.now()
     name = " ".join(name.split())
     if len(name) > NAME_LENGTH:
-        raise LobbyError(f"A name has at most {NAME_LENGTH} characters.")
+        raise LobbyError(_("A name has at most %(NAME_LENGTH)s characters.") % {"NAME_LENGTH": NAME_LENGTH})
     with transaction.atomic():
         invitation = Invitation.objects.select_related("table").get(pk=invitation_id)
         table = locked(invitation.table_id)
         invitation.refresh_from_db()
         if account is not None and account.pk != invitation.player_id and account.email != invitation.address:
-            raise LobbyError("This invitation is for someone else.")
+            raise LobbyError(_("This invitation is for someone else."))
         if why := refusal(invitation, table):
             raise LobbyError(why)
         player = invitation.player or account or turns.player_for(invitation.address, name)
         if table.seats.filter(player=player).exists():
-            raise LobbyError("You sit at this table already.")
+            raise LobbyError(_("You sit at this table already."))
         seat = table.seats.get(invitation=invitation, state=TableSeat.State.INVITED)
         seat.state, seat.player = TableSeat.State.TAKEN, player
         seat.save(update_fields=["state", "player"])
@@ -142,7 +146,7 @@ def decline(invitation_id: int, *, everyone: bool = False, now: datetime | None 
         table = locked(invitation.table_id)
         invitation.refresh_from_db()
         if invitation.answer == Invitation.Answer.ACCEPTED:
-            raise LobbyError("You accepted this invitation: to leave the table, use the Leave button on its page.")
+            raise LobbyError(_("You accepted this invitation: to leave the table, use the Leave button on its page."))
         block(invitation.inviter, invitation.address, Block.Reason.DECLINED, now)
         if everyone:
             block(None, invitation.address, Block.Reason.NO_INVITATIONS, now)

@@ -17,6 +17,9 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import Q
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.lobby.models import Block, Invitation, Table
 from games.models import Player
@@ -62,15 +65,27 @@ def check_inviter_quota(inviter: Player, count: int, now: datetime) -> None:
     if len(sent) + count <= cap:
         return
     if count > cap:
-        raise LobbyError(f"A player may send at most {cap} invitations a day: invite fewer addresses.")
+        raise LobbyError(
+            _("A player may send at most %(cap)s invitations a day: invite fewer addresses.") % {"cap": cap}
+        )
     # The moment enough of the last day's invitations have aged out for `count` more.
     free_at = sent[len(sent) + count - cap - 1] + DAY
     local = free_at.astimezone(messages.zone_of(inviter.time_zone))
     raise LobbyError(
-        f"You have sent {len(sent)} invitations in the last 24 hours, and a player may send {cap} a day: "
-        f"you can send {'this one' if count == 1 else f'these {count}'} from {local:%a %d %b, %H:%M} "
-        f"({inviter.time_zone}). "
-        "Nothing was sent."
+        ngettext(
+            "You have sent %(sent)d invitations in the last 24 hours, and a player may send %(cap)d a day: "
+            "you can send this one from %(when)s (%(zone)s). Nothing was sent.",
+            "You have sent %(sent)d invitations in the last 24 hours, and a player may send %(cap)d a day: "
+            "you can send these %(count)d from %(when)s (%(zone)s). Nothing was sent.",
+            count,
+        )
+        % {
+            "sent": len(sent),
+            "cap": cap,
+            "count": count,
+            "when": dateformat.format(local, "D d M, H:i"),
+            "zone": inviter.time_zone,
+        }
     )
 
 
@@ -79,31 +94,46 @@ def check_address(inviter: Player, address: str, now: datetime) -> None:
     blocks = Block.objects.filter(Q(inviter=inviter) | Q(inviter__isnull=True), address=address)
     reasons = set(blocks.values_list("reason", flat=True))
     if Block.Reason.NO_INVITATIONS in reasons:
-        raise LobbyError(f"{address} asked not to be sent invitations. Nothing was sent.")
+        raise LobbyError(_("%(address)s asked not to be sent invitations. Nothing was sent.") % {"address": address})
     if Block.Reason.DECLINED in reasons:
-        raise LobbyError(f"{address} declined an invitation of yours, so you cannot invite it again. Nothing was sent.")
+        raise LobbyError(
+            _("%(address)s declined an invitation of yours, so you cannot invite it again. Nothing was sent.")
+            % {"address": address}
+        )
     if reasons:
-        raise LobbyError(f"Our invitation to {address} bounced or was marked as spam: you cannot invite it again.")
+        raise LobbyError(
+            _("Our invitation to %(address)s bounced or was marked as spam: you cannot invite it again.")
+            % {"address": address}
+        )
     player = Player.objects.filter(email=address).first()
     if player is not None and player.mail_problem:
-        raise LobbyError(f"We cannot send email to {address} (it bounced, or our mail was marked as spam).")
+        raise LobbyError(
+            _("We cannot send email to %(address)s (it bounced, or our mail was marked as spam).")
+            % {"address": address}
+        )
     received = Invitation.objects.filter(address=address, sent_at__gt=now - DAY).count()
     if received >= per_address():
         raise AddressBusy(
-            f"{address} has been sent {received} invitations in the last 24 hours, the most an address may get: "
-            "try again tomorrow. Nothing was sent."
+            _(
+                "%(address)s has been sent %(received)s invitations in the last 24 hours, the most an address may "
+                "get: try again tomorrow. Nothing was sent."
+            )
+            % {"address": address, "received": received}
         )
 
 
 def check_quotable(text: str, what: str) -> None:
     """LobbyError if `text` (a name an invitation quotes) holds something like a web or email address."""
     if LINK_LIKE.search(unicodedata.normalize("NFKC", text).translate(FULL_STOPS)):
-        raise LobbyError(f"{what} may not hold a web or email address: invitations quote it. Nothing was sent.")
+        raise LobbyError(
+            _("%(what)s may not hold a web or email address: invitations quote it. Nothing was sent.") % {"what": what}
+        )
 
 
 def check_open_tables(creator: Player) -> None:
     waiting = Table.objects.filter(creator=creator, status=Table.Status.OPEN).count()
     if waiting >= open_tables():
         raise LobbyError(
-            f"You have {waiting} tables waiting for players, the most a player may have: start or cancel one first."
+            _("You have %(waiting)s tables waiting for players, the most a player may have: start or cancel one first.")
+            % {"waiting": waiting}
         )

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.core import signing
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.incoming.middleware import SESSION_TIME_ZONE
 from games.lobby.models import Invitation, Table
@@ -55,12 +56,12 @@ def read(value: str) -> Invitation:
         payload = signed.loads(value, salt=SALT, max_age=timedelta(days=TOKEN_DAYS))
         invitation_id, key = int(payload["i"]), str(payload["k"])
     except signing.SignatureExpired:
-        raise LinkError("This invitation link has expired.") from None
+        raise LinkError(_("This invitation link has expired.")) from None
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise LinkError("This invitation link is not valid. Please use the link in your invitation email.") from None
+        raise LinkError(_("This invitation link is not valid. Please use the link in your invitation email.")) from None
     invitation = unique_row(Invitation.objects.select_related("table", "player", "inviter").filter(pk=invitation_id))
     if invitation is None or invitation.key != key:
-        raise LinkError("This invitation no longer exists.")
+        raise LinkError(_("This invitation no longer exists."))
     return invitation
 
 

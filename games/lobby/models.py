@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import BotLevel, Game, Player, WrittenEmail, unsent_index
 
@@ -25,39 +26,52 @@ class Table(models.Model):
     """A game proposed by a player: what it will be, who sits where, and until when it waits."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "waiting for players"
-        STARTED = "started"
-        CANCELLED = "cancelled"
+        OPEN = "open", _("waiting for players")
+        STARTED = "started", _("Started")
+        CANCELLED = "cancelled", _("Cancelled")
 
     # The table's address (/lobby/t/<key>/): unguessable, so a private table is reached by its link only.
-    key = models.CharField(max_length=24, unique=True, default=new_key)
-    creator = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="lobby_tables")
-    engine = models.SlugField(max_length=32)
-    title = models.CharField(max_length=120, blank=True)
+    key = models.CharField(max_length=24, unique=True, default=new_key, verbose_name=_("key"))
+    creator = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="lobby_tables", verbose_name=_("creator")
+    )
+    engine = models.SlugField(max_length=32, verbose_name=_("engine"))
+    title = models.CharField(max_length=120, blank=True, verbose_name=_("title"))
     # The engine's options and the press options, as games.play.turns.create_game takes them.
-    options = models.JSONField(default=dict, blank=True)
-    size = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True, verbose_name=_("options"))
+    size = models.PositiveSmallIntegerField(verbose_name=_("size"))
     # Each turn lasts `phase_length`; with `daily_at`, it ends at that time of day in `time_zone` instead (the
     # first such time at least `phase_length` after the turn opened).
-    phase_length = models.DurationField(default=timedelta(hours=48))
-    daily_at = models.TimeField(null=True, blank=True)
-    time_zone = models.CharField(max_length=64, default="UTC")
+    phase_length = models.DurationField(default=timedelta(hours=48), verbose_name=_("phase length"))
+    daily_at = models.TimeField(null=True, blank=True, verbose_name=_("daily at"))
+    time_zone = models.CharField(max_length=64, default="UTC", verbose_name=_("time zone"))
     # At the start time, seats still empty become bots (if the game can start at all: see ready.py).
-    bots_fill = models.BooleanField(default=False)
+    bots_fill = models.BooleanField(default=False, verbose_name=_("bots fill"))
     # How the table's bots play (its bot seats, and the empty seats bots fill).
-    bot_level = models.CharField(max_length=6, choices=BotLevel.choices, default=BotLevel.STRONG)
-    private = models.BooleanField(default=False)
-    start_by = models.DateTimeField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(default=timezone.now)
-    settled_at = models.DateTimeField(null=True, blank=True)
-    why_cancelled = models.CharField(max_length=200, blank=True)
-    game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="lobby_table")
+    bot_level = models.CharField(
+        max_length=6, choices=BotLevel.choices, default=BotLevel.STRONG, verbose_name=_("bot level")
+    )
+    private = models.BooleanField(default=False, verbose_name=_("private"))
+    start_by = models.DateTimeField(verbose_name=_("start by"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, verbose_name=_("status"))
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
+    settled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("settled at"))
+    why_cancelled = models.CharField(max_length=200, blank=True, verbose_name=_("why cancelled"))
+    game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="lobby_table", verbose_name=_("game")
+    )
     rematch_of = models.ForeignKey(
-        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_tables"
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch_tables",
+        verbose_name=_("rematch of"),
     )
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         indexes = [
             # The ready check's sweep (ready.settle_due): open tables whose start time has come.
             models.Index(fields=["start_by"], name="lobby-table-due", condition=models.Q(status="open")),
@@ -72,25 +86,34 @@ class Invitation(models.Model):
     of the last day are what the caps count (games/lobby/invitations.py)."""
 
     class Answer(models.TextChoices):
-        PENDING = "pending"
-        ACCEPTED = "accepted"
-        DECLINED = "declined"
-        BOUNCED = "bounced"  # or complained: the address is not written to again by this inviter
-        WITHDRAWN = "withdrawn"  # the table started without them, or was cancelled, or the creator re-seated
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        BOUNCED = "bounced", _("Bounced")  # or complained: the address is not written to again by this inviter
+        WITHDRAWN = (
+            "withdrawn",
+            _("Withdrawn"),
+        )  # the table started without them, or was cancelled, or the creator re-seated
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
-    inviter = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations_sent")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("table"))
+    inviter = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="invitations_sent", verbose_name=_("inviter")
+    )
     # The address's player, if it is one already; a newcomer's Player is created when they accept, so an
     # address that never accepted is stored nowhere but here (what the caps and blocks need).
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="invitations")
-    address = models.EmailField()
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="invitations", verbose_name=_("player")
+    )
+    address = models.EmailField(verbose_name=_("address"))
     # Part of the join and decline links: a link works for this invitation only, while it is pending.
-    key = models.CharField(max_length=24, default=new_key)
-    answer = models.CharField(max_length=10, choices=Answer.choices, default=Answer.PENDING)
-    sent_at = models.DateTimeField(default=timezone.now)
-    answered_at = models.DateTimeField(null=True, blank=True)
+    key = models.CharField(max_length=24, default=new_key, verbose_name=_("key"))
+    answer = models.CharField(max_length=10, choices=Answer.choices, default=Answer.PENDING, verbose_name=_("answer"))
+    sent_at = models.DateTimeField(default=timezone.now, verbose_name=_("sent at"))
+    answered_at = models.DateTimeField(null=True, blank=True, verbose_name=_("answered at"))
 
     class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
         indexes = [
             models.Index(fields=["inviter", "sent_at"], name="lobby-invites-by-inviter"),
             models.Index(fields=["address", "sent_at"], name="lobby-invites-by-address"),
@@ -105,18 +128,24 @@ class TableSeat(models.Model):
     invitation waits for an answer), open (anyone signed in may take it), or a bot."""
 
     class State(models.TextChoices):
-        TAKEN = "taken"
-        INVITED = "invited"
-        OPEN = "open"
-        BOT = "bot"
+        TAKEN = "taken", _("Taken")
+        INVITED = "invited", _("Invited")
+        OPEN = "open", _("Open")
+        BOT = "bot", _("Bot")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField()
-    state = models.CharField(max_length=8, choices=State.choices)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="lobby_seats")
-    invitation = models.ForeignKey(Invitation, on_delete=models.SET_NULL, null=True, blank=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    state = models.CharField(max_length=8, choices=State.choices, verbose_name=_("state"))
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="lobby_seats", verbose_name=_("player")
+    )
+    invitation = models.ForeignKey(
+        Invitation, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("invitation")
+    )
 
     class Meta:
+        verbose_name = _("table seat")
+        verbose_name_plural = _("table seats")
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="lobby-one-seat-number"),
             models.UniqueConstraint(
@@ -134,17 +163,21 @@ class Block(models.Model):
     address that asked for no invitations from anyone."""
 
     class Reason(models.TextChoices):
-        DECLINED = "declined"
-        BOUNCED = "bounced"
-        COMPLAINED = "complained"
-        NO_INVITATIONS = "no-invitations", "asked for no invitations at all"
+        DECLINED = "declined", _("Declined")
+        BOUNCED = "bounced", _("Bounced")
+        COMPLAINED = "complained", _("Complained")
+        NO_INVITATIONS = "no-invitations", _("asked for no invitations at all")
 
-    inviter = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    address = models.EmailField()
-    reason = models.CharField(max_length=16, choices=Reason.choices)
-    at = models.DateTimeField(default=timezone.now)
+    inviter = models.ForeignKey(
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+", verbose_name=_("inviter")
+    )
+    address = models.EmailField(verbose_name=_("address"))
+    reason = models.CharField(max_length=16, choices=Reason.choices, verbose_name=_("reason"))
+    at = models.DateTimeField(default=timezone.now, verbose_name=_("at"))
 
     class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
         indexes = [models.Index(fields=["address"], name="lobby-block-address")]
 
     def __str__(self) -> str:
@@ -155,11 +188,15 @@ class LobbyEmail(WrittenEmail):
     """An invitation or a table's news, rendered when it is written and sent after commit through the mail
     pipeline's claim/send/record path (games/outgoing/outbox.py), retried by the sweep like every outbox."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="emails")
-    invitation = models.ForeignKey(Invitation, on_delete=models.CASCADE, null=True, blank=True)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="emails", verbose_name=_("table"))
+    invitation = models.ForeignKey(
+        Invitation, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("invitation")
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("player"))
 
     class Meta:
+        verbose_name = _("lobby email")
+        verbose_name_plural = _("lobby emails")
         indexes = [
             models.Index(fields=["status"], name="lobby-email-status"),
             unsent_index("lobby-email-unsent"),

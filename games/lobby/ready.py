@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.engines import get_engine
 from games.lobby import emails
@@ -36,7 +37,7 @@ from games.play import turns
 from games.play.deadlines import daily_deadline
 
 log = logging.getLogger(__name__)
-CANCELLED_BY_CREATOR = "Its creator cancelled it."
+CANCELLED_BY_CREATOR = gettext_lazy("Its creator cancelled it.")
 
 
 def check(table: Table, now: datetime) -> bool:
@@ -70,11 +71,16 @@ def settle(table_id: int, now: datetime) -> bool:
         engine = get_engine(table.engine)
         count = len(taken) + len(bots) + (len(empty) if table.bots_fill else 0)
         if len(taken) < 2:
-            cancel(table, "Nobody else accepted by the start time.", now)
+            cancel(table, gettext("Nobody else accepted by the start time."), now)
         elif count < engine.min_players:
             cancel(
                 table,
-                f"Only {len(taken)} players accepted by the start time: {engine.title} needs {engine.min_players}.",
+                ngettext(
+                    "Only %(count)d player accepted by the start time: %(game)s needs %(least)d.",
+                    "Only %(count)d players accepted by the start time: %(game)s needs %(least)d.",
+                    len(taken),
+                )
+                % {"count": len(taken), "game": engine.title, "least": engine.min_players},
                 now,
             )
         else:
@@ -112,7 +118,7 @@ def start(table: Table, seats: list[TableSeat], now: datetime) -> Game | None:
                 bot_levels=[table.bot_level] * len(players),
             )
     except ValueError as error:
-        cancel(table, f"The game could not start: {error}", now)
+        cancel(table, gettext("The game could not start: %(error)s") % {"error": error}, now)
         return None
     table.game, table.status, table.settled_at = game, Table.Status.STARTED, now
     table.save(update_fields=["game", "status", "settled_at"])

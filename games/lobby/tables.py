@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.lobby import ready
@@ -52,14 +53,25 @@ def check_spec(spec: TableSpec, invited: int, now: datetime) -> None:
     every number of players the table may start with) with room for its creator and `invited` invitees."""
     engine = get_engine(spec.engine)
     if not engine.min_players <= spec.size <= engine.max_players:
-        raise LobbyError(f"{engine.title} takes {engine.min_players} to {engine.max_players} players, not {spec.size}.")
+        raise LobbyError(
+            _("%(engine_title)s takes %(min_players)s to %(max_players)s players, not %(size)s.")
+            % {
+                "engine_title": engine.title,
+                "min_players": engine.min_players,
+                "max_players": engine.max_players,
+                "size": spec.size,
+            }
+        )
     if 1 + invited + spec.bots > spec.size:
         raise LobbyError(
-            f"A table of {spec.size} seats has room for you and {spec.size - 1} more: "
-            f"you asked for {invited} invitations and {spec.bots} bots."
+            _(
+                "A table of %(size)s seats has room for you and %(more)s more: you asked for %(invited)s "
+                "invitations and %(bots)s bots."
+            )
+            % {"size": spec.size, "more": spec.size - 1, "invited": invited, "bots": spec.bots}
         )
     if not now + SOONEST_START <= spec.start_by <= now + LATEST_START:
-        raise LobbyError("The start time must be between 10 minutes and 30 days from now.")
+        raise LobbyError(_("The start time must be between 10 minutes and 30 days from now."))
     sizes = [spec.size] if spec.bots_fill else range(max(engine.min_players, 2), spec.size + 1)
     try:
         for size in sizes:  # a per-seat option checked for the seats that game would have (ready.game_options)
@@ -77,10 +89,10 @@ def create_table(
     now = now or timezone.now()
     name = " ".join(name.split())
     check_spec(spec, len(addresses), now)
-    check_quotable(name or creator.name, "Your name")
-    check_quotable(spec.title, "The table's name")
+    check_quotable(name or creator.name, _("Your name"))
+    check_quotable(spec.title, _("The table's name"))
     if len({a.strip().lower() for a in addresses}) != len(addresses):
-        raise LobbyError("An address is listed twice.")
+        raise LobbyError(_("An address is listed twice."))
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=creator.pk).first()  # one creation at a time per player
         check_open_tables(creator)
@@ -123,15 +135,15 @@ def join(table_id: int, player: Player, now: datetime | None = None) -> Table:
     with transaction.atomic():
         table = locked(table_id)
         if table.status != Table.Status.OPEN:
-            raise LobbyError("This table is no longer waiting for players.")
+            raise LobbyError(_("This table is no longer waiting for players."))
         if table.seats.filter(player=player).exists():
-            raise LobbyError("You sit at this table already.")
+            raise LobbyError(_("You sit at this table already."))
         mine = table.invitations.filter(player=player, answer=Invitation.Answer.PENDING).first()
         if mine is not None:
             return accept(mine.pk, player, now=now)
         seat = table.seats.filter(state=TableSeat.State.OPEN).order_by("number").first()
         if seat is None:
-            raise LobbyError("This table is full: every seat is taken or waiting for an invited player.")
+            raise LobbyError(_("This table is full: every seat is taken or waiting for an invited player."))
         seat.state, seat.player = TableSeat.State.TAKEN, player
         seat.save(update_fields=["state", "player"])
         ready.check(table, now)
@@ -143,11 +155,11 @@ def leave(table_id: int, player: Player, now: datetime | None = None) -> None:
     with transaction.atomic():
         table = locked(table_id)
         if table.status != Table.Status.OPEN:
-            raise LobbyError("This table is no longer waiting for players: there is nothing to leave.")
+            raise LobbyError(_("This table is no longer waiting for players: there is nothing to leave."))
         if table.creator_id == player.pk:
-            raise LobbyError("You created this table: cancel it instead.")
+            raise LobbyError(_("You created this table: cancel it instead."))
         if not table.seats.filter(player=player).update(state=TableSeat.State.OPEN, player=None, invitation=None):
-            raise LobbyError("You do not sit at this table.")
+            raise LobbyError(_("You do not sit at this table."))
 
 
 def cancel(table_id: int, player: Player, now: datetime | None = None) -> None:
@@ -156,10 +168,10 @@ def cancel(table_id: int, player: Player, now: datetime | None = None) -> None:
     with transaction.atomic():
         table = locked(table_id)
         if table.creator_id != player.pk:
-            raise LobbyError("Only the table's creator can cancel it.")
+            raise LobbyError(_("Only the table's creator can cancel it."))
         if table.status != Table.Status.OPEN:
-            raise LobbyError("This table is no longer waiting for players: it cannot be cancelled.")
-        ready.cancel(table, ready.CANCELLED_BY_CREATOR, now, by=player)
+            raise LobbyError(_("This table is no longer waiting for players: it cannot be cancelled."))
+        ready.cancel(table, str(ready.CANCELLED_BY_CREATOR), now, by=player)
 
 
 def rematch(game: Game, player: Player, now: datetime | None = None) -> Table:
@@ -177,10 +189,10 @@ def rematch(game: Game, player: Player, now: datetime | None = None) -> Table:
     with transaction.atomic():
         game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)  # one rematch at a time per game
         if game.status != Game.Status.FINISHED:
-            raise LobbyError("A rematch can be offered once the game is over.")
+            raise LobbyError(_("A rematch can be offered once the game is over."))
         seats = list(Seat.objects.filter(game=game).select_related("player").order_by("number"))
         if player.pk not in {s.player_id for s in seats}:
-            raise LobbyError("Only a player of this game can offer a rematch.")
+            raise LobbyError(_("Only a player of this game can offer a rematch."))
         proposed = Table.objects.filter(rematch_of=game).exclude(status=Table.Status.CANCELLED).order_by("-pk")
         if (table := proposed.first()) is not None:
             return table

@@ -13,7 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -42,7 +43,7 @@ def _sign_in_first(request: HttpRequest, what: str) -> HttpResponse:
         )
         % {"what": what},
         status=403,
-        title="Sign in first",
+        title=gettext("Sign in first"),
     )
 
 
@@ -60,7 +61,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
     """Choose a game, then describe the table (the form is the chosen game's: its own options)."""
     player = sessions.account_player(request)
     if player is None:
-        return _sign_in_first(request, "start a game")
+        return _sign_in_first(request, gettext("start a game"))
     slug = request.POST.get("game") or request.GET.get("game", "")
     engines = {engine.slug: engine for engine in all_engines()}
     if slug not in engines:
@@ -84,7 +85,9 @@ def new_table(request: HttpRequest) -> HttpResponse:
         except LobbyError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, "Your table is waiting for its players: share its link, or wait for the answers.")
+            messages.success(
+                request, _("Your table is waiting for its players: share its link, or wait for the answers.")
+            )
             return redirect("lobby-table", key=table.key)
     context = {"form": form, "game": {"slug": slug, "title": engines[slug].title}}
     return render(request, "lobby/new.html", context, status=400 if form.errors else 200)
@@ -138,11 +141,15 @@ def _act(request: HttpRequest, key: str, done: str, action: Any) -> HttpResponse
     table = get_object_or_404(Table, key=key)
     player = sessions.account_player(request)
     if player is None:
-        return _sign_in_first(request, "do that")
+        return _sign_in_first(request, gettext("do that"))
     try:
         action(table, player)
     except LobbyError as error:
-        messages.error(request, f"{error} Nothing was changed." if "Nothing" not in str(error) else str(error))
+        said = str(error)
+        # Most refusals say already that nothing was changed (or sent); the others get it said.
+        if pgettext("as in 'Nothing was changed.'", "Nothing") not in said:
+            said = gettext("%(error)s Nothing was changed.") % {"error": said}
+        messages.error(request, said)
     else:
         messages.success(request, done)
     return redirect("lobby-table", key=key)
@@ -150,30 +157,34 @@ def _act(request: HttpRequest, key: str, done: str, action: Any) -> HttpResponse
 
 @require_POST
 def join(request: HttpRequest, key: str) -> HttpResponse:
-    return _act(request, key, "You have a seat at this table.", lambda t, p: tables.join(t.pk, p))
+    return _act(request, key, gettext("You have a seat at this table."), lambda t, p: tables.join(t.pk, p))
 
 
 @require_POST
 def leave(request: HttpRequest, key: str) -> HttpResponse:
-    return _act(request, key, "You left this table: your seat is open again.", lambda t, p: tables.leave(t.pk, p))
+    return _act(
+        request, key, gettext("You left this table: your seat is open again."), lambda t, p: tables.leave(t.pk, p)
+    )
 
 
 @require_POST
 def cancel(request: HttpRequest, key: str) -> HttpResponse:
-    return _act(request, key, "The table is cancelled; everyone at it is told.", lambda t, p: tables.cancel(t.pk, p))
+    return _act(
+        request, key, gettext("The table is cancelled; everyone at it is told."), lambda t, p: tables.cancel(t.pk, p)
+    )
 
 
 @require_POST
 def invite(request: HttpRequest, key: str) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give an email address to invite. Nothing was sent.")
+        messages.error(request, _("Give an email address to invite. Nothing was sent."))
         return redirect("lobby-table", key=key)
     address = form.cleaned_data["address"]
     return _act(
         request,
         key,
-        f"An invitation is on its way to {address}.",
+        gettext("An invitation is on its way to %(address)s.") % {"address": address},
         lambda t, p: invitations.invite_more(t.pk, p, address),
     )
 
@@ -195,12 +206,12 @@ def _answer(request: HttpRequest, key: str, act: Any) -> HttpResponse:
     table = get_object_or_404(Table, key=key)
     invitation, account = _answerer(request, table)
     if invitation is None:
-        messages.error(request, invitations.NO_INVITATION)
+        messages.error(request, str(invitations.NO_INVITATION))
         return redirect("lobby-table", key=key)
     try:
         said, then = act(invitation, account)
     except LobbyError as error:
-        messages.error(request, f"{error} Nothing was changed.")
+        messages.error(request, _("%(error)s Nothing was changed.") % {"error": error})
         return redirect("lobby-table", key=key)
     messages.success(request, said)
     return redirect(then or reverse("lobby-table", args=[key]))
@@ -227,7 +238,7 @@ def accept(request: HttpRequest, key: str) -> HttpResponse:
         if table.status == Table.Status.STARTED:
             said = gettext("You accepted, and every seat is taken: the game has started. This is your seat.")
             return said, _seated(request, table, invitation)
-        return "You accepted: the game starts when every seat is taken, or at the start time.", ""
+        return gettext("You accepted: the game starts when every seat is taken, or at the start time."), ""
 
     return _answer(request, key, act)
 
@@ -239,7 +250,7 @@ def decline_here(request: HttpRequest, key: str) -> HttpResponse:
 
     def act(invitation: Invitation, account: Player | None) -> tuple[str, str]:
         invitations.decline(invitation.pk, everyone=everyone)
-        return "You declined. You will get no more invitations from this player.", ""
+        return gettext("You declined. You will get no more invitations from this player."), ""
 
     return _answer(request, key, act)
 
@@ -283,11 +294,11 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = sessions.seat_of(request, game.pk)
     player: Player | None = seat.player if seat is not None else None
     if player is None:
-        return _error(request, "Only a player of this game can offer a rematch.", status=403)
+        return _error(request, _("Only a player of this game can offer a rematch."), status=403)
     try:
         table = tables.rematch(game, player)
     except LobbyError as error:
-        messages.error(request, f"{error}")
+        messages.error(request, _("%(error)s") % {"error": error})
         return redirect("games-game", game_id=game.pk)
-    messages.success(request, "The same table again: the other players are invited. It starts when they accept.")
+    messages.success(request, _("The same table again: the other players are invited. It starts when they accept."))
     return redirect("lobby-table", key=table.key)

@@ -25,12 +25,12 @@ def new_link_key() -> str:
 class Player(models.Model):
     """A person, known by email address. Players need no password: a signed link signs them in."""
 
-    email = models.EmailField(unique=True)
-    name = models.CharField(max_length=80, blank=True)
-    time_zone = models.CharField(max_length=64, default="UTC")
+    email = models.EmailField(unique=True, verbose_name=_("email"))
+    name = models.CharField(max_length=80, blank=True, verbose_name=_("name"))
+    time_zone = models.CharField(max_length=64, default="UTC", verbose_name=_("time zone"))
     # The language of the player's pages and emails (settings.LANGUAGES' codes); blank until the browser's first
     # asks for one of ours (games/incoming/sessions.py) or the player chooses on My games. Blank reads English.
-    language = models.CharField(max_length=8, blank=True, default="")
+    language = models.CharField(max_length=8, blank=True, default="", verbose_name=_("language"))
 
     class Notify(models.TextChoices):
         # The default since issue 15: the least mail that lets a player play. "all" was the default before;
@@ -43,24 +43,30 @@ class Player(models.Model):
         BOUNCED = "bounced", _("bounced (hard): nothing is sent, seats play their default orders")
         COMPLAINED = "complained", _("marked as spam: only emails asking for an owed order are sent")
 
-    notify = models.CharField(max_length=8, choices=Notify.choices, default=Notify.OWED)
+    notify = models.CharField(max_length=8, choices=Notify.choices, default=Notify.OWED, verbose_name=_("notify"))
     # What the mail provider told us of the address (games/incoming/mail/bounces.py), and when and why; cleared when the
     # player confirms or changes it on the settings page, or uses a sign-in link (which proves it receives).
-    mail_problem = models.CharField(max_length=12, choices=MailProblem.choices, default="", blank=True)
-    mail_problem_at = models.DateTimeField(null=True, blank=True)
-    mail_problem_detail = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    mail_problem = models.CharField(
+        max_length=12, choices=MailProblem.choices, default="", blank=True, verbose_name=_("mail problem")
+    )
+    mail_problem_at = models.DateTimeField(null=True, blank=True, verbose_name=_("mail problem at"))
+    mail_problem_detail = models.CharField(max_length=200, blank=True, verbose_name=_("mail problem detail"))
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
     # Every session of this player (account sessions and seat grants, games/incoming/sessions.py) carries the value
     # it had when it was opened; "sign out everywhere" increments it, which ends them all.
-    session_epoch = models.PositiveIntegerField(default=0)
+    session_epoch = models.PositiveIntegerField(default=0, verbose_name=_("session epoch"))
     # The latest sign-in link's stamp (games/outgoing/links.py): using the link clears it, so it signs in once, and
     # a newer link replaces it. The quota time throttles those emails per address (games/incoming/sessions.py).
-    sign_in_sent_at = models.DateTimeField(null=True, blank=True)
-    sign_in_quota_at = models.DateTimeField(null=True, blank=True)
+    sign_in_sent_at = models.DateTimeField(null=True, blank=True, verbose_name=_("sign in sent at"))
+    sign_in_quota_at = models.DateTimeField(null=True, blank=True, verbose_name=_("sign in quota at"))
     # An address the player asked to change to, and when: used once the link emailed to it is opened
     # (games/play/addresses.py). Until then their mail goes to `email`.
-    new_email = models.EmailField(blank=True)
-    new_email_sent_at = models.DateTimeField(null=True, blank=True)
+    new_email = models.EmailField(blank=True, verbose_name=_("new email"))
+    new_email_sent_at = models.DateTimeField(null=True, blank=True, verbose_name=_("new email sent at"))
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
 
     def __str__(self) -> str:
         return self.name or self.email
@@ -78,33 +84,42 @@ class Game(models.Model):
         PAUSED = "paused", _("Paused")
         FINISHED = "finished", _("Finished")
 
-    engine = models.SlugField(max_length=32)
-    title = models.CharField(max_length=120, blank=True)
-    options = models.JSONField(default=dict, blank=True)
-    seed = models.BigIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    state = models.JSONField(default=dict)
+    engine = models.SlugField(max_length=32, verbose_name=_("engine"))
+    title = models.CharField(max_length=120, blank=True, verbose_name=_("title"))
+    options = models.JSONField(default=dict, blank=True, verbose_name=_("options"))
+    seed = models.BigIntegerField(verbose_name=_("seed"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE, verbose_name=_("status"))
+    state = models.JSONField(default=dict, verbose_name=_("state"))
     # How long each phase stays open, and how long before its deadline the reminder goes out.
-    phase_length = models.DurationField(default=timedelta(hours=48))
-    reminder_before = models.DurationField(default=timedelta(hours=12))
-    phase_number = models.PositiveIntegerField(default=0)
+    phase_length = models.DurationField(default=timedelta(hours=48), verbose_name=_("phase length"))
+    reminder_before = models.DurationField(default=timedelta(hours=12), verbose_name=_("reminder before"))
+    phase_number = models.PositiveIntegerField(default=0, verbose_name=_("phase number"))
     # The log's length, so a resolution numbers its events without counting the log.
-    event_count = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(default=timezone.now)
-    paused_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    event_count = models.PositiveIntegerField(default=0, verbose_name=_("event count"))
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
+    paused_at = models.DateTimeField(null=True, blank=True, verbose_name=_("paused at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
     # Final standings, written once when the game ends: [{"seat", "score", "rank", "detail"}].
-    result = models.JSONField(default=list, blank=True)
+    result = models.JSONField(default=list, blank=True, verbose_name=_("result"))
     # Who started it with the admin's Add game form: a staff user who is not a superuser sees in the admin
     # only these games and their leagues' games (games/admin.py, OrganisersGames).
     started_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="started_games"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="started_games",
+        verbose_name=_("started by"),
     )
     # Whether an app has rows about this game (a lobby or league table, a vote, a webhook that may concern it): set
     # by the app as it attaches them (games.models.attach_apps), never cleared. A resolution asks the apps'
     # questions (games/extensions.py, phase_related and phase_annotations) only of such a game: for the others it
     # knows their answers without a join or an EXISTS.
-    apps_attached = models.BooleanField(default=False)
+    apps_attached = models.BooleanField(default=False, verbose_name=_("apps attached"))
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title or self.engine}"
@@ -120,19 +135,25 @@ class BotLevel(models.TextChoices):
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="seats")
-    is_bot = models.BooleanField(default=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"))
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="seats", verbose_name=_("player")
+    )
+    is_bot = models.BooleanField(default=False, verbose_name=_("is bot"))
     # A bot that stands in for a player who left (a league seat nobody claimed) plays the documented
     # default orders, at once, so it neither stalls the table nor plays moves of its own choosing.
-    bot_plays_defaults = models.BooleanField(default=False)
+    bot_plays_defaults = models.BooleanField(default=False, verbose_name=_("bot plays defaults"))
     # How a bot seat plays when it plays orders of its own choosing.
-    bot_level = models.CharField(max_length=6, choices=BotLevel.choices, default=BotLevel.RANDOM)
+    bot_level = models.CharField(
+        max_length=6, choices=BotLevel.choices, default=BotLevel.RANDOM, verbose_name=_("bot level")
+    )
     # Part of every signed link: changing it (a replacement) makes the old links stop working.
-    link_key = models.CharField(max_length=24, default=new_link_key)
+    link_key = models.CharField(max_length=24, default=new_link_key, verbose_name=_("link key"))
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-seat-number-per-game")]
         ordering = ["game", "number"]
 
@@ -154,37 +175,39 @@ class Seat(models.Model):
 
 class Phase(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open"
-        RESOLVED = "resolved"
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases")
-    number = models.PositiveIntegerField()
-    name = models.CharField(max_length=120)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases", verbose_name=_("game"))
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    name = models.CharField(max_length=120, verbose_name=_("name"))
     # {"<seat number>": prompt JSON}: who owes an order in this phase and what they are asked.
-    prompts = models.JSONField(default=dict)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    opened_at = models.DateTimeField(default=timezone.now)
-    deadline = models.DateTimeField()
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    prompts = models.JSONField(default=dict, verbose_name=_("prompts"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, verbose_name=_("status"))
+    opened_at = models.DateTimeField(default=timezone.now, verbose_name=_("opened at"))
+    deadline = models.DateTimeField(verbose_name=_("deadline"))
+    resolved_at = models.DateTimeField(null=True, blank=True, verbose_name=_("resolved at"))
     # Some owed order was missing and replaced by the engine's default (the deadline, or "resolve now").
-    used_defaults = models.BooleanField(default=False)
-    reminded = models.BooleanField(default=False)
+    used_defaults = models.BooleanField(default=False, verbose_name=_("used defaults"))
+    reminded = models.BooleanField(default=False, verbose_name=_("reminded"))
     # While the phase is open and its seats still owe a reminder: when it is due (reminder_time). Set when the
     # phase opens and whenever its deadline moves (move_deadline); cleared once the reminder is written. A
     # sweep that takes a phase's reminder moves this on by the settle time, so no other sweep takes it too.
-    remind_at = models.DateTimeField(null=True, blank=True)
+    remind_at = models.DateTimeField(null=True, blank=True, verbose_name=_("remind at"))
     # While the phase is open: when the last owed order came in (set in that order's transaction). The
     # resolution it enqueues is a wake-up call that a dead worker or a broker outage can lose; the sweep
     # resolves an open phase whose complete_at is older than the settle time (PBEM_SETTLE_SECONDS).
-    complete_at = models.DateTimeField(null=True, blank=True)
+    complete_at = models.DateTimeField(null=True, blank=True, verbose_name=_("complete at"))
     # When bots were asked to play their owed orders (the phase opened, or a seat went to a bot), until
     # they have: the sweep asks again if the bots' task was lost. Both are cleared when the phase resolves.
-    bots_due_at = models.DateTimeField(null=True, blank=True)
+    bots_due_at = models.DateTimeField(null=True, blank=True, verbose_name=_("bots due at"))
     # When a sweep last enqueued this phase's resolution (it was overdue, or complete and unresolved): no sweep
     # enqueues it again before the settle time has passed, when that task must have been lost.
-    resolve_asked_at = models.DateTimeField(null=True, blank=True)
+    resolve_asked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("resolve asked at"))
 
     class Meta:
+        verbose_name = _("phase")
+        verbose_name_plural = _("phases")
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-phase-number-per-game")]
         indexes = [
             # Only open phases are in these (the deadline's: every open phase; the others: those with their
@@ -245,20 +268,22 @@ class Order(models.Model):
     Nothing shows `data` to anyone but its own seat before the phase resolves: not the admin, not a
     page, not an email, not a log line."""
 
-    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")
-    data = models.JSONField()
-    is_default = models.BooleanField(default=False)
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders", verbose_name=_("phase"))
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders", verbose_name=_("seat"))
+    data = models.JSONField(verbose_name=_("data"))
+    is_default = models.BooleanField(default=False, verbose_name=_("is default"))
     # A default order its seat is not to blame for: the organiser resolved the phase before its deadline, or
     # the seat's player was on a declared vacation (games.extensions.excused). Not a missed turn.
-    excused = models.BooleanField(default=False)
-    revision = models.PositiveIntegerField(default=1)
-    submitted_at = models.DateTimeField(default=timezone.now)
+    excused = models.BooleanField(default=False, verbose_name=_("excused"))
+    revision = models.PositiveIntegerField(default=1, verbose_name=_("revision"))
+    submitted_at = models.DateTimeField(default=timezone.now, verbose_name=_("submitted at"))
     # When the player wrote this revision: an email reply's Date (games/incoming/mail/inbound.py compares it with a
     # later reply's, so an older reply delivered late does not replace it); null for the page's, written on arrival.
-    written_at = models.DateTimeField(null=True, blank=True)
+    written_at = models.DateTimeField(null=True, blank=True, verbose_name=_("written at"))
 
     class Meta:
+        verbose_name = _("order")
+        verbose_name_plural = _("orders")
         constraints = [models.UniqueConstraint(fields=["phase", "seat"], name="one-order-per-seat-and-phase")]
 
     def __str__(self) -> str:
@@ -268,20 +293,22 @@ class Order(models.Model):
 class Event(models.Model):
     """One line of the game log: public (seat is None) or private to one seat."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
-    phase_number = models.PositiveIntegerField()
-    seq = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", verbose_name=_("game"))
+    phase_number = models.PositiveIntegerField(verbose_name=_("phase number"))
+    seq = models.PositiveIntegerField(verbose_name=_("seq"))
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("seat"))
     # The line's English, as the engine's message reads in English: what the admin, a search and a line stored
     # before the engines spoke in messages show.
-    text = models.TextField()
+    text = models.TextField(verbose_name=_("text"))
     # The engine's message (games/engines/base.py Msg.to_json: id and params), rendered in each reader's language
     # (`words`); null for a line stored before there were messages, whose English `text` is shown as it is.
-    message = models.JSONField(null=True, blank=True)
-    data = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    message = models.JSONField(null=True, blank=True, verbose_name=_("message"))
+    data = models.JSONField(default=dict, blank=True, verbose_name=_("data"))
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="one-event-per-game-seq")]
         ordering = ["game", "seq"]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models.games import Game, Phase, Seat
 
@@ -16,19 +17,25 @@ class Wake(models.Model):
     need no call of their own: the task, once it starts, finds them too. Under a burst (a league's deadline,
     a backlog after an outage) many games' emails then go out in a few tasks instead of one task each."""
 
-    task = models.CharField(max_length=100, primary_key=True)
-    at = models.DateTimeField()  # when the call was published: an old one was lost, and is published again
+    task = models.CharField(max_length=100, primary_key=True, verbose_name=_("task"))
+    at = models.DateTimeField(
+        verbose_name=_("at")
+    )  # when the call was published: an old one was lost, and is published again
+
+    class Meta:
+        verbose_name = _("wake")
+        verbose_name_plural = _("wakes")
 
     def __str__(self) -> str:
         return f"{self.task} woken at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
 class MailStatus(models.TextChoices):
-    PENDING = "pending"
-    SENDING = "sending"  # claimed by a sender, in the provider's hands
-    SENT = "sent"
-    SKIPPED = "skipped"  # no longer worth sending (a turn email for a phase that resolved)
-    FAILED = "failed"
+    PENDING = "pending", _("Pending")
+    SENDING = "sending", _("Sending")  # claimed by a sender, in the provider's hands
+    SENT = "sent", _("Sent")
+    SKIPPED = "skipped", _("Skipped")  # no longer worth sending (a turn email for a phase that resolved)
+    FAILED = "failed", _("Failed")
 
 
 # How many sends a row gets: its last failure leaves it failed for good (games/outgoing/outbox.py).
@@ -53,15 +60,17 @@ class MailRow(models.Model):
 
     Status = MailStatus
 
-    status = models.CharField(max_length=10, choices=MailStatus.choices, default=MailStatus.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(
+        max_length=10, choices=MailStatus.choices, default=MailStatus.PENDING, verbose_name=_("status")
+    )
+    attempts = models.PositiveSmallIntegerField(default=0, verbose_name=_("attempts"))
+    error = models.TextField(blank=True, verbose_name=_("error"))
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
     # When a sender last claimed it (status "sending" until the provider answers), or was woken for it.
-    attempted_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    attempted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("attempted at"))
+    sent_at = models.DateTimeField(null=True, blank=True, verbose_name=_("sent at"))
     # The Message-ID it was sent with: later emails of its thread point at the first one sent to a reader.
-    message_id = models.CharField(max_length=200, blank=True)
+    message_id = models.CharField(max_length=200, blank=True, verbose_name=_("message id"))
 
     class Meta:
         abstract = True
@@ -71,11 +80,11 @@ class WrittenEmail(MailRow):
     """An app's outbox row that holds its email as written (rendered in the transaction that decided it is due):
     the address, its kind, and the subject and bodies the sender sends as they are."""
 
-    to = models.EmailField()
-    kind = models.CharField(max_length=32)
-    subject = models.CharField(max_length=250)
-    text = models.TextField()
-    html = models.TextField(blank=True)
+    to = models.EmailField(verbose_name=_("to"))
+    kind = models.CharField(max_length=32, verbose_name=_("kind"))
+    subject = models.CharField(max_length=250, verbose_name=_("subject"))
+    text = models.TextField(verbose_name=_("text"))
+    html = models.TextField(blank=True, verbose_name=_("html"))
 
     class Meta:
         abstract = True
@@ -87,25 +96,27 @@ class OutboundEmail(MailRow):
     at most once, whatever retries or sweeps do."""
 
     class Kind(models.TextChoices):
-        TURN_STARTED = "turn-started"
-        REMINDER = "reminder"
-        PHASE_RESOLVED = "phase-resolved"
-        GAME_OVER = "game-over"
+        TURN_STARTED = "turn-started", _("Turn Started")
+        REMINDER = "reminder", _("Reminder")
+        PHASE_RESOLVED = "phase-resolved", _("Phase Resolved")
+        GAME_OVER = "game-over", _("Game Over")
         # An organiser moved the open phase's deadline (extended it, or resumed a paused game): each seat that
         # still owes an order is told the new one. A phase's deadline may move again, so this kind alone may
         # be written more than once for a seat and phase.
-        DEADLINE_MOVED = "deadline-moved"
+        DEADLINE_MOVED = "deadline-moved", _("Deadline Moved")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="emails")
-    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="emails")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="emails")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    to = models.EmailField(blank=True)
-    subject = models.CharField(max_length=250, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="emails", verbose_name=_("game"))
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="emails", verbose_name=_("phase"))
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="emails", verbose_name=_("seat"))
+    kind = models.CharField(max_length=20, choices=Kind.choices, verbose_name=_("kind"))
+    to = models.EmailField(blank=True, verbose_name=_("to"))
+    subject = models.CharField(max_length=250, blank=True, verbose_name=_("subject"))
     # The log's length when the email became due: it reports the lines after the previous email's.
-    events_upto = models.PositiveIntegerField(default=0)
+    events_upto = models.PositiveIntegerField(default=0, verbose_name=_("events upto"))
 
     class Meta:
+        verbose_name = _("outbound email")
+        verbose_name_plural = _("outbound emails")
         constraints = [
             models.UniqueConstraint(
                 fields=["phase", "seat", "kind"],
@@ -138,14 +149,16 @@ class OutboundEmail(MailRow):
 class Receipt(MailRow):
     """A receipt or notice to one player, composed when the reply was read (its text says what became of it)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="receipts")
-    to = models.EmailField()
-    subject = models.CharField(max_length=250)
-    text = models.TextField()
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="receipts", verbose_name=_("game"))
+    to = models.EmailField(verbose_name=_("to"))
+    subject = models.CharField(max_length=250, verbose_name=_("subject"))
+    text = models.TextField(verbose_name=_("text"))
     # In-Reply-To, References and what else the answer carries (games/outgoing/outbox.py compose sets the rest).
-    headers = models.JSONField(default=dict)
+    headers = models.JSONField(default=dict, verbose_name=_("headers"))
 
     class Meta:
+        verbose_name = _("receipt")
+        verbose_name_plural = _("receipts")
         indexes = [models.Index(fields=["id"], name="receipt-pending", condition=models.Q(status="pending"))]
 
     def __str__(self) -> str:
@@ -155,8 +168,12 @@ class Receipt(MailRow):
 class ReadReply(models.Model):
     """An inbound message already taken: its key is a digest of its Message-ID (of its content, without one)."""
 
-    key = models.CharField(max_length=64, primary_key=True)
-    read_at = models.DateTimeField(default=timezone.now, db_index=True)
+    key = models.CharField(max_length=64, primary_key=True, verbose_name=_("key"))
+    read_at = models.DateTimeField(default=timezone.now, db_index=True, verbose_name=_("read at"))
+
+    class Meta:
+        verbose_name = _("read reply")
+        verbose_name_plural = _("read replies")
 
     def __str__(self) -> str:
         return f"reply read at {self.read_at:%Y-%m-%d %H:%M}"
@@ -167,9 +184,15 @@ class MailboxCursor(models.Model):
     message is taken, committed in the same transaction as what the message did, under the mailbox's UIDVALIDITY
     (UIDs mean nothing under another one: the mailbox was made anew)."""
 
-    mailbox = models.CharField(max_length=300, unique=True)  # user@host:port/folder, never the password
-    uidvalidity = models.BigIntegerField()
-    last_uid = models.BigIntegerField(default=0)
+    mailbox = models.CharField(
+        max_length=300, unique=True, verbose_name=_("mailbox")
+    )  # user@host:port/folder, never the password
+    uidvalidity = models.BigIntegerField(verbose_name=_("uidvalidity"))
+    last_uid = models.BigIntegerField(default=0, verbose_name=_("last uid"))
+
+    class Meta:
+        verbose_name = _("mailbox cursor")
+        verbose_name_plural = _("mailbox cursors")
 
     def __str__(self) -> str:
         return f"{self.mailbox} at UID {self.last_uid}"

@@ -11,7 +11,9 @@ from datetime import datetime, timedelta
 from django.contrib import messages
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import extensions
 from games.models import Game, OutboundEmail, Phase, Seat, new_link_key
@@ -20,6 +22,7 @@ from games.play import endings, turns
 
 # What an action did to several games: those it changed, and the others with why it left them.
 Outcome = tuple[list[Game], list[tuple[Game, str]]]
+StrOrPromise = str | Promise
 
 
 @dataclass(frozen=True)
@@ -30,20 +33,63 @@ class Said:
     text: str
 
 
-def outcome(verb: str, done: Sequence[object], left: Sequence[tuple[object, str]]) -> list[Said]:
+@dataclass(frozen=True)
+class Verb:
+    """What an action did, said three ways (with %(count)s and %(rows)s where they name them), so that each
+    language words its own sentence: 'Extended 2: #4 …; #5 ….', 'Not extended (1): #6 … (the game is over).',
+    'Nothing extended: no games.'."""
+
+    done: StrOrPromise
+    not_done: StrOrPromise
+    nothing: StrOrPromise
+
+
+EXTENDED = Verb(
+    gettext_lazy("Extended %(count)s: %(rows)s."),
+    gettext_lazy("Not extended (%(count)s): %(rows)s."),
+    gettext_lazy("Nothing extended: no games."),
+)
+PAUSED = Verb(
+    gettext_lazy("Paused %(count)s: %(rows)s."),
+    gettext_lazy("Not paused (%(count)s): %(rows)s."),
+    gettext_lazy("Nothing paused: no games."),
+)
+RESUMED = Verb(
+    gettext_lazy("Resumed %(count)s: %(rows)s."),
+    gettext_lazy("Not resumed (%(count)s): %(rows)s."),
+    gettext_lazy("Nothing resumed: no games."),
+)
+RESOLVED = Verb(
+    gettext_lazy("Resolved %(count)s: %(rows)s."),
+    gettext_lazy("Not resolved (%(count)s): %(rows)s."),
+    gettext_lazy("Nothing resolved: no games."),
+)
+
+
+def outcome(verb: Verb, done: Sequence[object], left: Sequence[tuple[object, str]]) -> list[Said]:
     """'Extended 2: #4 …; #5 ….' and 'Not extended (1): #6 … (the game is over).': every row by name."""
     said = []
     if done:
-        said.append(Said(messages.SUCCESS, f"{verb} {len(done)}: " + "; ".join(map(str, done)) + "."))
+        rows = "; ".join(map(str, done))
+        said.append(Said(messages.SUCCESS, str(verb.done) % {"count": len(done), "rows": rows}))
     if left:
-        names = "; ".join(f"{row} ({why})" for row, why in left)
-        said.append(Said(messages.WARNING, f"Not {verb.lower()} ({len(left)}): {names}."))
+        rows = "; ".join(f"{row} ({why})" for row, why in left)
+        said.append(Said(messages.WARNING, str(verb.not_done) % {"count": len(left), "rows": rows}))
     if not done and not left:
-        said.append(Said(messages.WARNING, f"Nothing {verb.lower()}: no games."))
+        said.append(Said(messages.WARNING, str(verb.nothing)))
     return said
 
 
-STATE = {"active": "it is running", "paused": "it is paused", "finished": "the game is over"}
+STATE = {
+    "active": gettext_lazy("it is running"),
+    "paused": gettext_lazy("it is paused"),
+    "finished": gettext_lazy("the game is over"),
+}
+
+
+def state_of(game: Game) -> str:
+    """Why an action left a game as it was, in the reader's language."""
+    return str(STATE.get(game.status, game.status))
 
 
 def each(games: Iterable[Game], action: Callable[[Game], object]) -> Outcome:
@@ -56,7 +102,7 @@ def each(games: Iterable[Game], action: Callable[[Game], object]) -> Outcome:
             done.append(game)
         else:
             game.refresh_from_db(fields=["status"])
-            left.append((game, STATE.get(game.status, game.status)))
+            left.append((game, state_of(game)))
     return done, left
 
 
@@ -119,7 +165,9 @@ def extend_as_shown(games: Iterable[Game], by: timedelta, shown: Mapping[int, Sh
         if asked is None:
             game.refresh_from_db(fields=["status"])
             over = game.status == Game.Status.FINISHED
-            left.append((game, STATE["finished"] if over else _("it was not on the page you confirmed: ask again")))
+            left.append(
+                (game, str(STATE["finished"]) if over else _("it was not on the page you confirmed: ask again"))
+            )
             continue
         try:
             extended = extend_deadline(game, by, asked)
@@ -219,9 +267,9 @@ def replace_player(seat: Seat, email: str, name: str = "", shown_holder: str | N
             )
         player = turns.player_for(email, name)
         if seat.player_id == player.pk:
-            raise ValueError(f"{email} already holds this seat: nothing was changed.")
+            raise ValueError(_("%(email)s already holds this seat: nothing was changed.") % {"email": email})
         if Seat.objects.filter(game=seat.game, player=player).exclude(pk=seat.pk).exists():
-            raise ValueError(f"{email} already sits in this game.")
+            raise ValueError(_("%(email)s already sits in this game.") % {"email": email})
         previous, seat.player = seat.player, player
         seat.is_bot = seat.bot_plays_defaults = False
         seat.link_key = new_link_key()

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy
 
 from games.admin.scope import OrganisersGames, ReadOnlyMixin
 from games.talk.models import TABLE, Message
@@ -26,16 +27,20 @@ class ReportedMessageAdmin(ReadOnlyMixin, OrganisersGames):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description="written by")
+    @admin.display(description=gettext_lazy("written by"))
     def written_by(self, message: Message) -> str:
-        return f"seat {message.sender_seat + 1} ({message.sender})"
+        return gettext("seat %(number)s (%(sender)s)") % {"number": message.sender_seat + 1, "sender": message.sender}
 
-    @admin.display(description="to")
+    @admin.display(description=gettext_lazy("to"))
     def to(self, message: Message) -> str:
         if message.thread == TABLE:
-            return "the table"
-        return "seats " + ", ".join(str(int(n) + 1) for n in message.thread.split(","))
+            return gettext("the table")
+        return gettext("seats %(numbers)s") % {"numbers": ", ".join(str(int(n) + 1) for n in message.thread.split(","))}
 
-    @admin.display(description="reported by")
+    @admin.display(description=gettext_lazy("reported by"))
     def reported_by(self, message: Message) -> str:
-        return "; ".join(f"seat {r.by_seat + 1}: {r.reason or 'no reason given'}" for r in message.reports.all())
+        return "; ".join(
+            gettext("seat %(number)s: %(reason)s")
+            % {"number": r.by_seat + 1, "reason": r.reason or gettext("no reason given")}
+            for r in message.reports.all()
+        )

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class TalkConfig(AppConfig):
     name = "games.talk"
     label = "talk"
-    verbose_name = "Table talk"
+    verbose_name = gettext_lazy("Table talk")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from games.extensions import AccountSection
 from games.models import Player
@@ -15,22 +17,24 @@ from games.talk.services import MAX_LENGTH
 
 class MessageForm(forms.Form):
     text = forms.CharField(
-        label="Message",
+        label=gettext_lazy("Message"),
         max_length=MAX_LENGTH,
         strip=False,  # the service trims and checks it, with its own words
         widget=forms.Textarea(attrs={"rows": 3}),
         error_messages={
-            "required": "A message needs some text.",
-            "max_length": f"A message can be at most {MAX_LENGTH} characters.",
+            "required": gettext_lazy("A message needs some text."),
+            "max_length": format_lazy(gettext_lazy("A message can be at most {} characters."), MAX_LENGTH),
         },
     )
     to = forms.TypedMultipleChoiceField(
-        label="To",
+        label=gettext_lazy("To"),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Tick no one to write to the whole table.",
-        error_messages={"invalid_choice": "That seat is not one you can write to; pick from those listed."},
+        help_text=gettext_lazy("Tick no one to write to the whole table."),
+        error_messages={
+            "invalid_choice": gettext_lazy("That seat is not one you can write to; pick from those listed.")
+        },
     )
 
     def __init__(self, *args: Any, recipients: list[tuple[int, str]], **kwargs: Any) -> None:
@@ -52,7 +56,7 @@ class DeliveryForm(forms.ModelForm):
     class Meta:
         model = TalkSettings
         fields = ["delivery"]
-        labels = {"delivery": "Email me table talk"}
+        labels = {"delivery": gettext_lazy("Email me table talk")}
         widgets = {"delivery": forms.RadioSelect}
 
 

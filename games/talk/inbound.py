@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext
 
 from games.incoming.mail.inbound import domain_of, read_reply, receipt_subject
 from games.incoming.mail.quotes import reply_lines
@@ -74,7 +75,9 @@ def handle_talk_reply(sender: Any, event: AnymailInboundEvent, esp_name: str, **
             log.info("table talk reply for %s refused: %s", where, refusal.field or "not allowed")
             to = seat.player.email
             root = first_sent(seat.game_id, [to]).get(to) or messages.message_id()
-            body = f"Your message was not sent: {refusal}\n\nNothing was stored. You can write on the game page too.\n"
+            body = gettext(
+                "Your message was not sent: %(refusal)s\n\nNothing was stored. You can write on the game page too.\n"
+            ) % {"refusal": refusal}
             headers = thread_headers(reply.message_id, reply.references, root)
             receipts.write(seat.game_id, to, receipt_subject(seat.game), body, headers)
             return

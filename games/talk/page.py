@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Count, Max
 from django.http import HttpRequest
+from django.utils.translation import gettext, pgettext
 
 from games.engines import get_engine
 from games.engines.base import Engine
@@ -64,11 +65,17 @@ class TalkFacts:
 
 def thread_name(key: str, labels: dict[int, str], reader: int | None) -> str:
     if key == TABLE:
-        return "The whole table"
-    names = ["you" if n == reader else labels.get(n, f"Seat {n + 1}") for n in thread_seats(key)]
-    names.sort(key=lambda name: name != "you")
-    listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-    return f"Private: {listed[0].upper()}{listed[1:]}"
+        return gettext("The whole table")
+    you = pgettext("among the people a private message is between", "you")
+    seats = thread_seats(key)
+    names = [you if n == reader else labels.get(n, gettext("Seat %(number)s") % {"number": n + 1}) for n in seats]
+    names.sort(key=lambda name: name != you)
+    listed = (
+        gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+        if len(names) > 1
+        else names[0]
+    )
+    return gettext("Private: %(names)s") % {"names": listed[0].upper() + listed[1:]}
 
 
 def recipients(seats: Sequence[Seat], reader: Seat | None) -> list[tuple[int, str]]:

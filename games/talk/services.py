@@ -13,6 +13,8 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import extensions
 from games.models import Game, Player, Seat
@@ -30,7 +32,7 @@ RATE_COUNT = 10
 RATE_WINDOW = timedelta(minutes=10)
 # Text only: tabs and line breaks, no other control or formatting character (they can hide or reorder text).
 FORBIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-TABLE_ONLY = "In this game messages go to the whole table; private messages are not allowed."
+TABLE_ONLY = gettext_lazy("In this game messages go to the whole table; private messages are not allowed.")
 
 
 class Refused(Exception):
@@ -45,11 +47,15 @@ class Refused(Exception):
 def clean_text(text: str) -> str:
     text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n")).strip()
     if not text:
-        raise Refused("A message needs some text.", "text")
+        raise Refused(_("A message needs some text."), "text")
     if len(text) > MAX_LENGTH:
-        raise Refused(f"A message can be at most {MAX_LENGTH} characters; this one has {len(text)}.", "text")
+        raise Refused(
+            _("A message can be at most %(MAX_LENGTH)s characters; this one has %(count)s.")
+            % {"MAX_LENGTH": MAX_LENGTH, "count": len(text)},
+            "text",
+        )
     if FORBIDDEN.search(text) or any(unicodedata.category(c) == "Cf" for c in text):
-        raise Refused("A message is plain text: it may not hold control or formatting characters.", "text")
+        raise Refused(_("A message is plain text: it may not hold control or formatting characters."), "text")
     return text
 
 
@@ -58,11 +64,13 @@ def _recipients(seats: dict[int, Seat], sender: int, to: Collection[int]) -> set
     for number in sorted(chosen):
         seat = seats.get(number)
         if seat is None:
-            raise Refused(f"There is no seat {number + 1} at this table.", "to")
+            raise Refused(_("There is no seat %(number)s at this table.") % {"number": number + 1}, "to")
         if number == sender:
-            raise Refused("You cannot write privately to yourself.", "to")
+            raise Refused(_("You cannot write privately to yourself."), "to")
         if seat.is_bot or seat.player_id is None:
-            raise Refused(f"{seat.label} is not held by a player, so nobody would read your message.", "to")
+            raise Refused(
+                _("%(label)s is not held by a player, so nobody would read your message.") % {"label": seat.label}, "to"
+            )
     return chosen
 
 
@@ -80,21 +88,24 @@ def post(
         locked = Seat.objects.select_for_update(of=("self",)).select_related("game", "player").get(pk=seat.pk)
         game = locked.game
         if game.status == Game.Status.FINISHED:
-            raise Refused("This game is over: no more messages can be written.")
+            raise Refused(_("This game is over: no more messages can be written."))
         if player is None or locked.player_id != player.pk:
-            raise Refused("You no longer hold this seat, so you cannot write for it.")
+            raise Refused(_("You no longer hold this seat, so you cannot write for it."))
         press = press_of(game.options)
         if press.mode == NONE:
-            raise Refused("This game is played without table talk.")
+            raise Refused(_("This game is played without table talk."))
         if to and not press.private_allowed:
-            raise Refused(TABLE_ONLY, "to")
+            raise Refused(str(TABLE_ONLY), "to")
         text = clean_text(text)
         seats = {s.number: s for s in Seat.objects.filter(game=game).select_related("player")}
         recipients = _recipients(seats, locked.number, to)
         recent = Message.objects.filter(game=game, sender_seat=locked.number, sent_at__gt=now - RATE_WINDOW)
         if recent.count() >= RATE_COUNT:
             minutes = int(RATE_WINDOW.total_seconds() // 60)
-            raise Refused(f"You can write at most {RATE_COUNT} messages in {minutes} minutes; try again shortly.")
+            raise Refused(
+                _("You can write at most %(RATE_COUNT)s messages in %(minutes)s minutes; try again shortly.")
+                % {"RATE_COUNT": RATE_COUNT, "minutes": minutes}
+            )
         thread = thread_key(recipients | {locked.number}) if recipients else TABLE
         message = Message.objects.create(
             game=game, thread=thread, sender_seat=locked.number, sender=player, text=text, sent_at=now
@@ -163,9 +174,9 @@ def report(seat: Seat, message_id: int, reason: str = "") -> Report:
     assert seat.player_id is not None
     message = visible(seat.game, seat).filter(pk=message_id).first()
     if message is None:
-        raise Refused("There is no such message for you to report.")
+        raise Refused(_("There is no such message for you to report."))
     if message.sender_seat == seat.number and message.sender_id == seat.player_id:
-        raise Refused("You cannot report your own message.")
+        raise Refused(_("You cannot report your own message."))
     reason = reason.strip()[:200]
     try:
         with transaction.atomic():
@@ -173,7 +184,7 @@ def report(seat: Seat, message_id: int, reason: str = "") -> Report:
                 message=message, by_seat=seat.number, by_player_id=seat.player_id, reason=reason
             )
     except IntegrityError:
-        raise Refused("You have reported this message already; the organisers can read it.") from None
+        raise Refused(_("You have reported this message already; the organisers can read it.")) from None
 
 
 def newcomers(seat: Seat, thread: str) -> list[Seat]:
@@ -203,7 +214,7 @@ def share(seat: Seat, thread: str, with_seat: int) -> Share:
     themselves up to now (written before that player sat). Refused unless that seat is a newcomer to it."""
     newcomer = next((s for s in newcomers(seat, thread) if s.number == with_seat), None)
     if newcomer is None or seat.player_id is None or newcomer.player_id is None:
-        raise Refused("There is nothing of this conversation to share with that seat.")
+        raise Refused(_("There is nothing of this conversation to share with that seat."))
     upto = Message.objects.filter(game=seat.game, thread=thread).order_by("-pk").values_list("pk", flat=True).first()
     return Share.objects.create(
         game=seat.game,

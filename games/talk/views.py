@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.incoming import sessions
@@ -36,14 +37,14 @@ def write(request: HttpRequest, game_id: int) -> HttpResponse:
     form = message_form(game, seats, seat, data=request.POST)
     if not form.private and request.POST.getlist("to"):
         # A private message posted where only the table may be written to: not sent to everyone instead.
-        form.add_error(None, services.TABLE_ONLY)
+        form.add_error(None, str(services.TABLE_ONLY))
     if form.is_valid():
         try:
             message = services.post(seat, seat.player, form.cleaned_data["text"], form.cleaned_data.get("to") or ())
         except services.Refused as refusal:
             form.add_error(refusal.field if refusal.field in form.fields else None, str(refusal))
         else:
-            messages.success(request, "Your message was sent.")
+            messages.success(request, _("Your message was sent."))
             return _back(game_id, message.thread)
     # The page again, its table talk panel holding the posted form with its errors.
     context = game_context(request, game)
@@ -63,11 +64,11 @@ def report(request: HttpRequest, game_id: int) -> HttpResponse:
             raise ValueError(message)
         services.report(seat, message, request.POST.get("reason", ""))
     except ValueError:
-        messages.error(request, "There is no such message for you to report.")
+        messages.error(request, _("There is no such message for you to report."))
     except services.Refused as refusal:
         messages.error(request, str(refusal))
     else:
-        messages.success(request, "Thank you: the organisers can now read that message, and only that one.")
+        messages.success(request, _("Thank you: the organisers can now read that message, and only that one."))
     return _back(game_id, thread)
 
 
@@ -80,9 +81,9 @@ def share(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         services.share(seat, thread, int(request.POST.get("seat", "x")[:3]))
     except (ValueError, services.Refused):
-        messages.error(request, "There is nothing of this conversation to share with that seat.")
+        messages.error(request, _("There is nothing of this conversation to share with that seat."))
     else:
-        messages.success(request, "Shared: the seat's new holder can now read this conversation's earlier messages.")
+        messages.success(request, _("Shared: the seat's new holder can now read this conversation's earlier messages."))
     return _back(game_id, thread)
 
 
@@ -92,14 +93,14 @@ def delivery(request: HttpRequest) -> HttpResponse:
     player = sessions.account_player(request)
     if player is None:
         context = {
-            "title": "Sign in first",
-            "message": "Only a signed-in player can change settings. Nothing was changed.",
+            "title": _("Sign in first"),
+            "message": _("Only a signed-in player can change settings. Nothing was changed."),
         }
         return render(request, "games/link_error.html", context, status=403)
     form = delivery_form(player.pk, request.POST)
     if form.is_valid():
         form.save()
-        messages.success(request, "Saved: how you get table talk by email.")
+        messages.success(request, _("Saved: how you get table talk by email."))
     else:
-        messages.error(request, "Choose one of the ways listed; nothing was changed.")
+        messages.error(request, _("Choose one of the ways listed; nothing was changed."))
     return redirect("games-mine")

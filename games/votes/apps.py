@@ -1,6 +1,7 @@
 from pathlib import Path
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 from games.extensions import Extension, register
 
@@ -12,7 +13,7 @@ class VotesConfig(AppConfig):
 
     name = "games.votes"
     label = "votes"
-    verbose_name = "Ending games early"
+    verbose_name = gettext_lazy("Ending games early")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

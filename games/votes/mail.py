@@ -46,9 +46,7 @@ def _queue(game: Game, proposal: Proposal, kind: str, seats: list[Seat], context
             "guide_url": settings.SITE_URL + reverse("games-rules", args=[game.engine]) + "#" + GUIDE_SECTION,
         }
         zone, language = messages.zone_of(player.time_zone), messages.language_of(player)
-        rendered = messages.render(
-            f"emails/votes/{kind}", reader, zone, thread_subject=GAME_SUBJECT, language=language
-        )
+        rendered = messages.render(f"emails/votes/{kind}", reader, zone, thread_subject=GAME_SUBJECT, language=language)
         rows.append(
             VoteEmail(
                 game=game,

@@ -8,42 +8,47 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, MailRow, Player, unsent_index
 
 
 class Kind(models.TextChoices):
-    DRAW = "draw", "a draw"
-    CANCEL = "cancel", "cancelling the game"
+    DRAW = "draw", _("a draw")
+    CANCEL = "cancel", _("cancelling the game")
 
 
 class Proposal(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open"
-        PASSED = "passed"  # every player at the table voted yes: the game ended
-        FAILED = "failed"  # a player voted no, or not everyone voted by the deadline
-        VOID = "void"  # the game ended otherwise before the vote closed
+        OPEN = "open", _("Open")
+        PASSED = "passed", _("Passed")  # every player at the table voted yes: the game ended
+        FAILED = "failed", _("Failed")  # a player voted no, or not everyone voted by the deadline
+        VOID = "void", _("Void")  # the game ended otherwise before the vote closed
 
     class Reason(models.TextChoices):
-        NONE = "", "still open"
-        AGREED = "agreed", "every player agreed"
-        REFUSED = "refused", "a player voted no"
-        DEADLINE = "deadline", "not every player voted by the deadline"
-        GAME_OVER = "game-over", "the game ended before the vote closed"
+        NONE = "", _("still open")
+        AGREED = "agreed", _("every player agreed")
+        REFUSED = "refused", _("a player voted no")
+        DEADLINE = "deadline", _("not every player voted by the deadline")
+        GAME_OVER = "game-over", _("the game ended before the vote closed")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="proposals")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="proposals", verbose_name=_("game"))
+    kind = models.CharField(max_length=10, choices=Kind.choices, verbose_name=_("kind"))
     # Who proposed: their own page says "you proposed this", nothing else ever shows it.
-    proposer = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    opened_at = models.DateTimeField(default=timezone.now)
-    opened_in_phase = models.PositiveIntegerField()
-    closes_at = models.DateTimeField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    reason = models.CharField(max_length=10, choices=Reason.choices, default="", blank=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
-    closed_in_phase = models.PositiveIntegerField(null=True, blank=True)
+    proposer = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("proposer")
+    )
+    opened_at = models.DateTimeField(default=timezone.now, verbose_name=_("opened at"))
+    opened_in_phase = models.PositiveIntegerField(verbose_name=_("opened in phase"))
+    closes_at = models.DateTimeField(verbose_name=_("closes at"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, verbose_name=_("status"))
+    reason = models.CharField(max_length=10, choices=Reason.choices, default="", blank=True, verbose_name=_("reason"))
+    closed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("closed at"))
+    closed_in_phase = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("closed in phase"))
 
     class Meta:
+        verbose_name = _("proposal")
+        verbose_name_plural = _("proposals")
         constraints = [
             # One vote at a time per table: of two proposals racing, the second is refused.
             models.UniqueConstraint(fields=["game"], condition=models.Q(status="open"), name="votes-one-open-per-game"),
@@ -59,13 +64,15 @@ class Ballot(models.Model):
     """One player's secret vote, for the seat they held when they cast it: it counts only while they still
     hold it. A yes may become a no until the vote closes (a no closes it)."""
 
-    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="ballots")
-    seat_number = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    yes = models.BooleanField()
-    cast_at = models.DateTimeField(default=timezone.now)
+    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="ballots", verbose_name=_("proposal"))
+    seat_number = models.PositiveSmallIntegerField(verbose_name=_("seat number"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    yes = models.BooleanField(verbose_name=_("yes"))
+    cast_at = models.DateTimeField(default=timezone.now, verbose_name=_("cast at"))
 
     class Meta:
+        verbose_name = _("ballot")
+        verbose_name_plural = _("ballots")
         constraints = [
             models.UniqueConstraint(fields=["proposal", "seat_number", "player"], name="votes-one-ballot-per-voter")
         ]
@@ -79,17 +86,19 @@ class VoteEmail(MailRow):
     """A vote's email to one player (a vote opened, a vote that failed), rendered when written and sent after
     commit through the mail pipeline (games/outgoing/outbox.py), retried by the sweep like the other outboxes."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="emails")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    to = models.EmailField()
-    kind = models.CharField(max_length=20)
-    subject = models.CharField(max_length=250)
-    headline = models.CharField(max_length=250)
-    text = models.TextField()
-    html = models.TextField()
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", verbose_name=_("game"))
+    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="emails", verbose_name=_("proposal"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    to = models.EmailField(verbose_name=_("to"))
+    kind = models.CharField(max_length=20, verbose_name=_("kind"))
+    subject = models.CharField(max_length=250, verbose_name=_("subject"))
+    headline = models.CharField(max_length=250, verbose_name=_("headline"))
+    text = models.TextField(verbose_name=_("text"))
+    html = models.TextField(verbose_name=_("html"))
 
     class Meta:
+        verbose_name = _("vote email")
+        verbose_name_plural = _("vote emails")
         constraints = [
             models.UniqueConstraint(fields=["proposal", "player", "kind"], name="votes-one-email-per-player-kind")
         ]

@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.functional import Promise as StrPromise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from games import extensions
 from games.extensions import Panel
 from games.models import Game, Seat
@@ -16,6 +20,10 @@ from games.votes.models import Ballot, Kind, Proposal
 from games.votes.rules import GUIDE_SECTION
 
 TEMPLATE = "votes/_panel.html"
+PROPOSE: dict[str, StrPromise] = {
+    Kind.DRAW: gettext_lazy("Propose a draw"),
+    Kind.CANCEL: gettext_lazy("Propose cancelling the game"),
+}
 
 
 @dataclass(frozen=True)
@@ -51,9 +59,9 @@ class VotePanel:
 
 def _not_now(game: Game, open_vote: Proposal | None) -> str:
     if open_vote is not None:
-        return "One vote at a time."
+        return _("One vote at a time.")
     if game.status == Game.Status.PAUSED:
-        return "This game is paused by its organiser: a vote can be proposed once it resumes."
+        return _("This game is paused by its organiser: a vote can be proposed once it resumes.")
     return ""
 
 
@@ -63,7 +71,7 @@ def _proposable(game: Game, closed: list[Proposal], refused: dict[str, str | Non
         failed = [p for p in closed if p.kind == kind and p.status == Proposal.Status.FAILED]
         in_phase = failed[-1].closed_in_phase if failed else None
         if rules.may_propose_again(in_phase, game.phase_number) and not refused[kind]:
-            kinds.append((kind, f"Propose {Kind(kind).label}"))
+            kinds.append((kind, str(PROPOSE[kind])))
     return kinds
 
 
@@ -92,7 +100,7 @@ def panel(request: Any, game: Game, seat: Seat | None) -> Panel | None:
     not_now = _not_now(game, open_vote) if player else ""
     kinds = tuple(_proposable(game, closed, refused)) if player and not not_now else ()
     if player and not not_now and not kinds:
-        not_now = refused[rules.KINDS[0]] or "A proposal that failed can be made again from the next turn on."
+        not_now = refused[rules.KINDS[0]] or _("A proposal that failed can be made again from the next turn on.")
     concede = (refused[rules.CONCEDE] or "") if player else ""
     facts = VotePanel(
         open=shown,

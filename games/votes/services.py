@@ -17,6 +17,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import extensions
 from games.models import Game, Seat, attach_apps
@@ -45,8 +47,8 @@ def vote_open(game: Game) -> bool:
     return Proposal.objects.filter(game=game, status=Proposal.Status.OPEN).exists()
 
 
-GAME_OVER = "This game is over: nothing more can be proposed, voted on or conceded."
-NOT_HELD = "You no longer hold this seat, so you cannot act for it. Nothing was changed."
+GAME_OVER = gettext_lazy("This game is over: nothing more can be proposed, voted on or conceded.")
+NOT_HELD = gettext_lazy("You no longer hold this seat, so you cannot act for it. Nothing was changed.")
 
 
 class Refused(Exception):
@@ -66,9 +68,9 @@ def _held_seat(seat_id: int, player_id: int) -> tuple[Game, Seat]:
     game, _ = endings.lock(game_id or 0)
     seat = Seat.objects.filter(pk=seat_id).select_related("player").first()
     if game is None or seat is None or seat.player_id != player_id:
-        raise Refused(NOT_HELD)
+        raise Refused(str(NOT_HELD))
     if game.status == Game.Status.FINISHED:
-        raise Refused(GAME_OVER)
+        raise Refused(str(GAME_OVER))
     return game, seat
 
 
@@ -83,18 +85,21 @@ def propose(seat_id: int, player_id: int, kind: str, now: datetime | None = None
     in this turn."""
     now = now or timezone.now()
     if kind not in rules.KINDS:
-        raise Refused("There is no such proposal: a table may propose a draw or to cancel the game.")
+        raise Refused(_("There is no such proposal: a table may propose a draw or to cancel the game."))
     with transaction.atomic():
         game, seat = _held_seat(seat_id, player_id)
         if game.status == Game.Status.PAUSED:
-            raise Refused("This game is paused by its organiser: a vote can be proposed once it resumes.")
+            raise Refused(_("This game is paused by its organiser: a vote can be proposed once it resumes."))
         if reason := extensions.ending_refused(game, kind):
             raise Refused(reason)
         if Proposal.objects.filter(game=game, status=Proposal.Status.OPEN).exists():
-            raise Refused("A vote is open at this table already: one vote at a time. Nothing was proposed.")
+            raise Refused(_("A vote is open at this table already: one vote at a time. Nothing was proposed."))
         failed = Proposal.objects.filter(game=game, kind=kind, status=Proposal.Status.FAILED).order_by("-pk").first()
         if failed is not None and not rules.may_propose_again(failed.closed_in_phase, game.phase_number):
-            raise Refused(f"A vote on {Kind(kind).label} failed in this turn: it may be proposed again from the next.")
+            raise Refused(
+                _("A vote on %(label)s failed in this turn: it may be proposed again from the next.")
+                % {"label": Kind(kind).label}
+            )
         try:
             with transaction.atomic():
                 proposal = Proposal.objects.create(
@@ -106,7 +111,9 @@ def propose(seat_id: int, player_id: int, kind: str, now: datetime | None = None
                     closes_at=rules.closes_at(now, game.phase_length),
                 )
         except IntegrityError:  # another proposal won the race
-            raise Refused("A vote is open at this table already: one vote at a time. Nothing was proposed.") from None
+            raise Refused(
+                _("A vote is open at this table already: one vote at a time. Nothing was proposed.")
+            ) from None
         attach_apps(Game.objects.filter(pk=game.pk))  # its resolutions ask whether a vote is open (under this lock)
         Ballot.objects.create(proposal=proposal, seat_number=seat.number, player_id=player_id, yes=True, cast_at=now)
         endings.log_line(game, game.phase_number, f"A player proposed {Kind(kind).label}: every player votes.")
@@ -125,13 +132,17 @@ def vote(seat_id: int, player_id: int, proposal_id: int, yes: bool, now: datetim
         game, seat = _held_seat(seat_id, player_id)
         proposal = Proposal.objects.select_for_update().filter(pk=proposal_id, game=game).first()
         if proposal is None:
-            raise Refused("There is no such vote at this table. Nothing was changed.")
+            raise Refused(_("There is no such vote at this table. Nothing was changed."))
         if proposal.status != Proposal.Status.OPEN:
             said = Proposal.Reason(proposal.reason).label
-            raise Refused(f"This vote has closed ({said}): your vote was not counted.")
+            raise Refused(_("This vote has closed (%(said)s): your vote was not counted.") % {"said": said})
         ballot = Ballot.objects.filter(proposal=proposal, seat_number=seat.number, player_id=player_id).first()
         if ballot is not None and ballot.yes == yes:
-            raise Refused(f"You have voted {'yes' if yes else 'no'} already. Nothing was changed.")
+            raise Refused(
+                _("You have voted yes already. Nothing was changed.")
+                if yes
+                else _("You have voted no already. Nothing was changed.")
+            )
         if ballot is None:
             Ballot.objects.create(proposal=proposal, seat_number=seat.number, player_id=player_id, yes=yes, cast_at=now)
         else:
@@ -151,8 +162,10 @@ def concede(seat_id: int, player_id: int, now: datetime | None = None) -> None:
             raise Refused(reason)
         if not Seat.objects.filter(game=game, player__isnull=False).exclude(pk=seat.pk).exists():
             raise Refused(
-                "You are the last player at this table, so there is nobody to leave the game to. Propose to "
-                "cancel it instead: with nobody else to ask, that passes at once."
+                _(
+                    "You are the last player at this table, so there is nobody to leave the game to. Propose to "
+                    "cancel it instead: with nobody else to ask, that passes at once."
+                )
             )
         line = f"{seat.label} conceded and left the game; someone else plays the seat from now on."
         endings.leave_seat(seat.pk, player_id, line, now)

@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.incoming.sessions import seat_of
@@ -18,13 +20,16 @@ from games.models import Seat, posted_id
 from games.votes import services
 from games.votes.models import Proposal
 
-PROPOSED = "Proposed: every other player is asked to vote. Nobody is told who proposed it."
-VOTED = "Your vote is in: {vote}. Nobody else sees it."
-CONCEDED = "You have left this game; someone else plays your seat from now on. Thank you for playing."
-UNCONFIRMED = "Tick the box to confirm that you leave this game. Nothing was changed."
+PROPOSED = gettext_lazy("Proposed: every other player is asked to vote. Nobody is told who proposed it.")
+VOTED = {
+    "yes": gettext_lazy("Your vote is in: yes. Nobody else sees it."),
+    "no": gettext_lazy("Your vote is in: no. Nobody else sees it."),
+}
+CONCEDED = gettext_lazy("You have left this game; someone else plays your seat from now on. Thank you for playing.")
+UNCONFIRMED = gettext_lazy("Tick the box to confirm that you leave this game. Nothing was changed.")
 PASSED = {
-    "draw": "Every player agreed: the game ended in a draw.",
-    "cancel": "Every player agreed: the game is cancelled.",
+    "draw": gettext_lazy("Every player agreed: the game ended in a draw."),
+    "cancel": gettext_lazy("Every player agreed: the game is cancelled."),
 }
 
 
@@ -47,9 +52,9 @@ def _acting(request: HttpRequest, game_id: int, action: Callable[[Seat], str]) -
 
 def said(outcome: services.Outcome, kind: str, opened: str) -> str:
     if outcome.status == Proposal.Status.PASSED:
-        return PASSED[kind]
+        return str(PASSED[kind])
     if outcome.status == Proposal.Status.FAILED:
-        return "The proposal failed. Nobody is told who voted how."
+        return _("The proposal failed. Nobody is told who voted how.")
     return opened
 
 
@@ -60,7 +65,7 @@ def propose(request: HttpRequest, game_id: int) -> HttpResponse:
     def act(seat: Seat) -> str:
         assert seat.player_id is not None
         outcome = services.propose(seat.pk, seat.player_id, kind)
-        return said(outcome, kind, PROPOSED)
+        return said(outcome, kind, str(PROPOSED))
 
     return _acting(request, game_id, act)
 
@@ -72,13 +77,13 @@ def vote(request: HttpRequest, game_id: int) -> HttpResponse:
     def act(seat: Seat) -> str:
         assert seat.player_id is not None
         if choice not in ("yes", "no"):
-            raise services.Refused("Choose yes or no. Nothing was changed.")
+            raise services.Refused(_("Choose yes or no. Nothing was changed."))
         proposal_id = posted_id(proposal)
         if proposal_id is None:
-            raise services.Refused("There is no such vote at this table. Nothing was changed.")
+            raise services.Refused(_("There is no such vote at this table. Nothing was changed."))
         outcome = services.vote(seat.pk, seat.player_id, proposal_id, choice == "yes")
         kind = Proposal.objects.filter(pk=outcome.proposal_id).values_list("kind", flat=True).first() or ""
-        return said(outcome, kind, VOTED.format(vote=choice))
+        return said(outcome, kind, str(VOTED[choice]))
 
     return _acting(request, game_id, act)
 
@@ -90,8 +95,8 @@ def concede(request: HttpRequest, game_id: int) -> HttpResponse:
     def act(seat: Seat) -> str:
         assert seat.player_id is not None
         if not confirmed:
-            raise services.Refused(UNCONFIRMED)
+            raise services.Refused(str(UNCONFIRMED))
         services.concede(seat.pk, seat.player_id)
-        return CONCEDED
+        return str(CONCEDED)
 
     return _acting(request, game_id, act)

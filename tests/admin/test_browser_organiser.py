@@ -63,7 +63,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
         page.wait_for_url(f"**{reverse('admin:leagues_league_console', args=[league.pk])}")
         look(page, "the console before a round", findings)
         press(page, page, "Draw the next round, starting now")
-        assert messages_on(page)[0] == "Spring Cup season 1 round 1 drawn: 2 table(s) started.", messages_on(page)
+        assert messages_on(page)[0] == "Spring Cup season 1 round 1 drawn: 2 tables started.", messages_on(page)
         look(page, "the console of a round", findings)
         round_ = Round.objects.get()
         first, second = Game.objects.filter(league_table__round=round_).order_by("league_table__number")
@@ -122,7 +122,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
         page.get_by_role("button", name="Go").click()
         page.wait_for_load_state()
         assert messages_on(page) == [
-            f"{leaving.player.display_name} dropped; 1 seat(s) in running games offered to the standby list."
+            f"{leaving.player.display_name} dropped; 1 seat in running games offered to the standby list."
         ]
 
         page.goto(server + reverse("admin:leagues_league_console", args=[league.pk]))
@@ -134,7 +134,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
         page.get_by_label("Days").fill("2")
         page.get_by_role("button", name="Save", exact=True).click()
         page.wait_for_load_state()
-        assert any(f"{away.player.display_name} is away 2 day(s) from today" in m for m in messages_on(page))
+        assert any(f"{away.player.display_name} is away 2 days from today" in m for m in messages_on(page))
         assert Vacation.objects.filter(membership=away, days=2).exists()
         look(page, "the vacations", findings)
 
@@ -148,7 +148,7 @@ def test_an_organiser_does_the_routine_jobs_in_a_browser(chromium, live_server):
         look(page, "a round's page", findings)
         page.goto(server + reverse("admin:leagues_league_console", args=[league.pk]))
         press(page, page, "Close the round")
-        assert messages_on(page) == [f"{round_} still has 2 game(s) running: {first}, {second}."]
+        assert messages_on(page) == [f"{round_} still has 2 games running: {first}, {second}."]
         look(page, "the console after a refused close", findings)
         page.get_by_role("link", name="The public page").click()
         page.wait_for_url(f"**{reverse('leagues-league', args=[league.slug])}")

@@ -29,7 +29,7 @@ def test_an_organiser_draws_extends_pauses_resumes_and_replaces_in_their_league(
     ours, theirs = two_leagues()
     client.force_login(organiser_of(ours))
     drawn = act(client, "league", "draw_round_now", ours)
-    assert said(drawn) == ["Spring Cup season 1 round 1 drawn: 1 table(s) started."]
+    assert said(drawn) == ["Spring Cup season 1 round 1 drawn: 1 table started."]
     game = Game.objects.get(league_table__round__season__league=ours)
     # The round's page links its game, and the game's page opens.
     round_page = client.get(reverse("admin:leagues_round_change", args=[Round.objects.get().pk]))
@@ -105,5 +105,5 @@ def test_an_organiser_drops_a_member_and_their_seat_is_offered(client):
     member.refresh_from_db()
     assert member.status == Membership.Status.DROPPED
     name = member.player.display_name
-    assert said(page) == [f"{name} dropped; 1 seat(s) in running games offered to the standby list."]
+    assert said(page) == [f"{name} dropped; 1 seat in running games offered to the standby list."]
     assert services.round_games(Round.objects.get()).count() == 1

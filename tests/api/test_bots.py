@@ -127,7 +127,7 @@ def test_an_organiser_adds_their_bot_to_their_league_and_the_draw_seats_it(clien
     refused = client.post(reverse("admin:leagues_membership_add"), {**form, "league": theirs.pk})
     assert refused.status_code == 200 and not Membership.objects.filter(league=theirs, player=bot.player).exists()
     drawn = act(client, "league", "draw_round_now", ours)
-    assert said(drawn) == ["Spring Cup season 1 round 1 drawn: 1 table(s) started."]
+    assert said(drawn) == ["Spring Cup season 1 round 1 drawn: 1 table started."]
     game = Game.objects.get(league_table__round__season__league=ours)
     assert Seat.objects.filter(game=game, player=bot.player, is_bot=False).exists()
     assert [row["game"]["id"] for row in Api(secret.group(1)).get("/games").json()] == [game.pk]

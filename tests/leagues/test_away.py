@@ -35,12 +35,12 @@ def test_an_organiser_records_a_vacation_which_moves_the_members_deadlines_and_t
     form = client.get(reverse("admin:leagues_vacation_add")).content.decode()
     assert "P2" in form
     page = client.post(reverse("admin:leagues_vacation_add"), {"membership": away.pk, "days": 3}, follow=True)
-    assert f"P2 is away 3 day(s) from today. 1 game deadline(s) moved: {game} to " in said(page)[0]
+    assert f"P2 is away 3 days from today. 1 game deadline moved: {game} to " in said(page)[0]
     assert open_phase_of(game).deadline == before + timedelta(days=3)
     notice = next(m for m in mail.outbox if m.to == ["p2@example.com"] and m.tags == ["vacation-confirmed"])
     assert "Your organiser recorded a vacation for you" in str(notice.body) and SETTINGS_LINK.search(str(notice.body))
     refused = client.post(reverse("admin:leagues_vacation_add"), {"membership": away.pk, "days": 8})
-    assert refused.status_code == 200 and "Only 7 vacation day(s) left this season, not 8." in refused.content.decode()
+    assert refused.status_code == 200 and "Only 7 vacation days left this season, not 8." in refused.content.decode()
     assert Vacation.objects.count() == 1
 
 
@@ -70,10 +70,10 @@ def test_the_draw_moves_an_away_members_first_deadline_and_leaves_out_one_away_t
     moved = open_phase_of(mine.game).deadline - open_phase_of(other.game).deadline
     assert abs(moved - timedelta(days=3)) < timedelta(seconds=5)  # created a moment apart
     lines = said(page)
-    assert lines[0] == f"{round_} drawn: 2 table(s) started."
-    assert "P2 is away 12 more day(s), longer than the league's vacation cap (7): not drawn this round." in lines
+    assert lines[0] == f"{round_} drawn: 2 tables started."
+    assert "P2 is away 12 more days, longer than the league's vacation cap (7): not drawn this round." in lines
     assert any(
-        line.startswith(f"Table {mine.number}: a player is away, so its first deadline moved 3 day(s)")
+        line.startswith(f"Table {mine.number}: a player is away, so its first deadline moved 3 days")
         for line in lines
     )
 

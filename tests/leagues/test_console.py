@@ -132,7 +132,7 @@ def test_dropping_a_member_in_their_form_does_what_the_drop_action_does(client):
     page = client.post(reverse("admin:leagues_membership_change", args=[member.pk]), form, follow=True)
     assert page.status_code == 200, page.content.decode()[:3000]
     name = member.player.display_name
-    assert f"{name} dropped; 1 seat(s) in running games offered to the standby list." in said(page)
+    assert f"{name} dropped; 1 seat in running games offered to the standby list." in said(page)
     assert Seat.objects.get(game=game, number=1).player is None  # vacated, its old links dead
     assert Substitution.objects.get().status == Substitution.Status.OFFERED
 

@@ -62,7 +62,7 @@ def test_the_organiser_closes_a_round_by_hand_only_once_its_games_are_over(clien
     running = list(services.round_games(round_).order_by("pk"))
     client.force_login(organiser_of(league))
     refused = act(client, "round", "close", round_)
-    assert said(refused) == [f"{round_} still has 2 game(s) running: {running[0]}, {running[1]}."]
+    assert said(refused) == [f"{round_} still has 2 games running: {running[0]}, {running[1]}."]
     finish(round_)  # closes by itself
     again = act(client, "round", "close", round_)
     assert said(again) == [f"{round_} was closed already."]

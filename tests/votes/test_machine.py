@@ -72,8 +72,8 @@ REFUSALS = (
     "You have voted",
     "You are the last player",
     "Choose yes or no",
-    services.GAME_OVER,
-    services.NOT_HELD,
+    str(services.GAME_OVER),
+    str(services.NOT_HELD),
 )
 
 

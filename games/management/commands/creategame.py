@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext, ngettext
 
 from games.engines import get_engine
 from games.management.commands._util import parse_duration
@@ -47,9 +48,20 @@ class Command(BaseCommand):
             )
         except ValueError as error:
             raise CommandError(str(error)) from None
-        self.stdout.write(f"Created game #{game.pk}: {game.title}, {game.seats.count()} seats.")
+        seats = game.seats.count()
+        self.stdout.write(
+            ngettext(
+                "Created game #%(number)d: %(title)s, %(count)d seat.",
+                "Created game #%(number)d: %(title)s, %(count)d seats.",
+                seats,
+            )
+            % {"number": game.pk, "title": game.title, "count": seats}
+        )
         phase = turns.current_phase(game)
         for seat in game.seats.select_related("player"):
             link = seat_url(seat, phase) if phase and seat.player else ""
             who = seat.player.email if seat.player else seat.label  # the operator's terminal: addresses are fine
-            self.stdout.write(f"  seat {seat.number + 1}: {who} {link}")
+            self.stdout.write(
+                "  "
+                + gettext("seat %(number)s: %(who)s %(link)s") % {"number": seat.number + 1, "who": who, "link": link}
+            )

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import ngettext
 
 from games.incoming.mail import mailbox
 
@@ -33,4 +34,5 @@ class Command(BaseCommand):
             taken = reader.take_new()
         finally:
             reader.close()
-        self.stdout.write(f"{taken} message(s) taken from {box.name}")
+        said = ngettext("%(count)d message taken from %(box)s", "%(count)d messages taken from %(box)s", taken)
+        self.stdout.write(said % {"count": taken, "box": box.name})

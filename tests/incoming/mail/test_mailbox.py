@@ -61,7 +61,7 @@ def test_a_reply_in_the_mailbox_is_taken_once_and_flagged_seen_after_it_commits(
     dovecot.deliver(reply("role: seller"))
     dovecot.deliver(b"From: spammer@elsewhere.example\r\nTo: turns@in.pbem.example\r\nSubject: hi\r\n\r\nBuy now\r\n")
     assert dovecot.flags() == {1: set(), 2: set()}
-    assert take_once(settings, dovecot.url()) == "2 message(s) taken from club@pbem.example@127.0.0.1:" + (
+    assert take_once(settings, dovecot.url()) == "2 messages taken from club@pbem.example@127.0.0.1:" + (
         f"{dovecot.port}/INBOX"
     )
     assert stored(game) == [({"role": "seller"}, 1)]
@@ -71,9 +71,9 @@ def test_a_reply_in_the_mailbox_is_taken_once_and_flagged_seen_after_it_commits(
     assert MailboxCursor.objects.get().last_uid == 2
     # Read again (the next start): nothing is new, nothing is taken twice.
     dovecot.deliver(reply("role: buyer"))
-    assert take_once(settings, dovecot.url()).startswith("1 message(s)")
+    assert take_once(settings, dovecot.url()).startswith("1 message taken")
     assert stored(game) == [({"role": "buyer"}, 2)]
-    assert take_once(settings, dovecot.url()).startswith("0 message(s)")
+    assert take_once(settings, dovecot.url()).startswith("0 messages taken")
     assert Receipt.objects.filter(to="player1@example.com").count() == 2
 
 
@@ -84,19 +84,19 @@ def test_a_mailbox_read_for_the_first_time_is_read_from_its_unread_messages(make
     with dovecot.client() as client:
         client.add_flags([1], [SEEN])  # read by the club's secretary last month
     dovecot.deliver(reply("role: seller"))
-    assert take_once(settings, dovecot.url()).startswith("1 message(s)")
+    assert take_once(settings, dovecot.url()).startswith("1 message taken")
     assert stored(game) == [({"role": "seller"}, 1)]
     dovecot.deliver(reply("role: buyer"))  # from now on every new message counts, read or not
     with dovecot.client() as client:
         client.add_flags([3], [SEEN])
-    assert take_once(settings, dovecot.url()).startswith("1 message(s)")
+    assert take_once(settings, dovecot.url()).startswith("1 message taken")
     assert stored(game) == [({"role": "buyer"}, 2)]
 
 
 def test_taken_messages_are_moved_to_the_folder_the_url_names(make_game, dovecot, settings):
     game = make_game(humans=3)
     dovecot.deliver(reply("role: seller"))
-    assert take_once(settings, dovecot.url(move="Taken")).startswith("1 message(s)")
+    assert take_once(settings, dovecot.url(move="Taken")).startswith("1 message taken")
     assert stored(game) == [({"role": "seller"}, 1)]
     assert dovecot.flags() == {}
     assert list(dovecot.flags("Taken")) == [1]
@@ -114,7 +114,7 @@ def test_a_message_committed_but_not_flagged_before_a_crash_is_flagged_at_the_ne
     reader.take(cursor.pk, 1, raw)  # committed; the process dies before it marks the message
     reader.close()
     assert dovecot.flags() == {1: set()}
-    assert take_once(settings, dovecot.url()).startswith("0 message(s)")
+    assert take_once(settings, dovecot.url()).startswith("0 messages taken")
     assert dovecot.flags() == {1: {SEEN}}
     assert stored(game) == [({"role": "seller"}, 1)]
 
@@ -130,7 +130,7 @@ def test_a_mailbox_made_anew_is_read_from_its_start_and_a_reply_taken_before_is_
     MailboxCursor.objects.update(uidvalidity=1, last_uid=50)  # as stored for the mailbox before it was made anew
     with dovecot.client() as client:
         client.remove_flags([1], [SEEN])
-    assert take_once(settings, dovecot.url()).startswith("1 message(s)")
+    assert take_once(settings, dovecot.url()).startswith("1 message taken")
     assert stored(game) == [({"role": "seller"}, 1)]
     assert ReadReply.objects.count() == 1 and Receipt.objects.filter(to="player1@example.com").count() == 1
     assert MailboxCursor.objects.get().last_uid == 1
@@ -229,7 +229,7 @@ def test_a_process_killed_between_reading_a_reply_and_committing_it_loses_nothin
     assert stored(game) == [] and not Receipt.objects.exists() and not ReadReply.objects.exists()
     assert dovecot.flags() == {1: set()}  # not marked: nothing committed
     # The next start (here in this process, the same Reader.take_new): taken once, then marked.
-    assert take_once(settings, dovecot.url()).startswith("1 message(s)")
+    assert take_once(settings, dovecot.url()).startswith("1 message taken")
     assert dovecot.flags() == {1: {SEEN}}
     assert stored(game) == [({"role": "seller"}, 1)]
     assert Receipt.objects.filter(to="player1@example.com").count() == 1
