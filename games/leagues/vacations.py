@@ -21,7 +21,7 @@ from games.leagues.models import Membership, Seating, Table, Vacation
 from games.leagues.services import LeagueError, current_season
 from games.models import Game
 from games.outgoing.messages import zone_of
-from games.play import turns
+from games.play import endings
 from games.play.deadlines import add_local_days
 
 
@@ -63,11 +63,14 @@ def declare(
     allowance. `by_organiser`: recorded for the member by an organiser (the member's email says so)."""
     now = now or timezone.now()
     league = membership.league
-    check_allowance(membership, days)
     tz = zone_of(league.time_zone)
     cap = timedelta(days=league.vacation_cap_days)
     extended: list[Extension] = []
     with transaction.atomic():
+        # One vacation of a member at a time: two recorded at once would both read the allowance before either
+        # is stored, and both pass.
+        Membership.objects.select_for_update().filter(pk=membership.pk).first()
+        check_allowance(membership, days)
         vacation = Vacation.objects.create(
             membership=membership, season=current_season(league), starts_on=now.astimezone(tz).date(), days=days
         )
@@ -76,12 +79,18 @@ def declare(
             until_phase__isnull=True,
             table__round__season__league=league,
             table__game__status=Game.Status.ACTIVE,
-        ).values_list("table_id", flat=True)
-        for table in Table.objects.select_for_update(of=("self",)).filter(pk__in=list(held)).select_related("game"):
-            assert table.game is not None
+        ).values_list("table__game_id", "table_id")
+        for game_id, table_id in sorted(held):
+            # The lock order of every path that moves a deadline (an Extend, a resolution, the league's grace):
+            # the game's open phase with the game's row, then the table. Read unlocked, an Extend committed
+            # meanwhile would be written over, and its hours lost.
+            game, phase = endings.lock(game_id)
+            if game is None or phase is None or game.status != Game.Status.ACTIVE:
+                continue
+            table = Table.objects.select_for_update(of=("self",)).get(pk=table_id)
+            table.game = game
             grant = min(days, (cap - table.vacation_added).days)
-            phase = turns.current_phase(table.game)
-            if grant <= 0 or phase is None:
+            if grant <= 0:
                 continue
             moved = add_local_days(phase.deadline, grant, tz)
             phase.save(update_fields=phase.move_deadline(moved, table.game.reminder_before))

@@ -1,19 +1,22 @@
 """The organiser's season and draw, two at once on PostgreSQL (separate connections, started together): a new
 season pressed while a round is drawn, and two organisers drawing a new league's first round. Each time the
 league's one lock serializes them: no 500, one round, and never a round drawn into a season that is over. And a
-button names the season its page showed: a season started since refuses it."""
+button names the season its page showed: a season started since refuses it. A vacation and an Extend at once
+both move the deadline, and two vacations at once stay within the allowance."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import partial
 
 import pytest
 from django.contrib import messages
 from django.utils import timezone
 
-from games.leagues import jobs, services
-from games.leagues.models import Round, Season
-from tests.support.leagues import make_league
+from games.leagues import jobs, services, vacations
+from games.leagues.models import League, Membership, Round, Season
+from games.play import organise
+from tests.support.leagues import make_league, open_phase_of, started_round
 from tests.support.races import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,3 +68,34 @@ def test_a_button_names_its_season_and_a_season_started_since_refuses_it(postgre
     assert Season.objects.filter(league=league).count() == 2 and Round.objects.count() == 1
     assert not errors(jobs.draw_round(league, season=2))
     assert Round.objects.filter(season__number=2).count() == 1
+
+
+def test_a_vacation_and_an_extend_at_once_both_move_the_deadline(postgres):
+    """The vacation reads the open phase under the lock an Extend takes: neither's move is written over."""
+    for attempt in range(3):
+        league = make_league(players=4, slug=f"summer{attempt}", vacation_days=10, vacation_cap_days=7)
+        game = started_round(league).tables.get().game
+        assert game is not None
+        start = open_phase_of(game).deadline
+        away = Membership.objects.select_related("league", "player").get(league=league, player__email="p1@example.com")
+        results = run_together(
+            partial(vacations.declare, away, 2), partial(organise.extend_deadline, game, timedelta(hours=24))
+        )
+        assert not [r for r in results if isinstance(r, Exception)], results
+        assert open_phase_of(game).deadline == start + timedelta(days=2, hours=24)
+
+
+def test_two_vacations_recorded_at_once_stay_within_the_allowance(postgres):
+    for attempt in range(3):
+        league = make_league(players=4, slug=f"winter{attempt}", vacation_days=5, vacation_cap_days=30)
+        started_round(league)
+
+        def away(league: League = league) -> Membership:  # each request reads the member afresh, as a page would
+            return Membership.objects.select_related("league", "player").get(
+                league=league, player__email="p1@example.com"
+            )
+
+        results = run_together(lambda: vacations.declare(away(), 3), lambda: vacations.declare(away(), 3))
+        refused = [r for r in results if isinstance(r, services.LeagueError)]
+        assert len(refused) == 1 and "left this season" in str(refused[0]), results
+        assert vacations.days_used(away()) == 3
