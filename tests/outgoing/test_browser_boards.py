@@ -26,8 +26,7 @@ from tests.support.game_renders import PLAYERS, emails_due, pages, points, seat_
 
 EMAIL_WIDTH = 360  # a small phone's mail app
 # The boards whose every number, symbol and colour a legend explains (tests/support/browser.py unexplained_marks).
-# Ports of Call's and Phoenician's legends are written but not keyed yet.
-LEGENDED = {"piraeus", "manila", "genoa"}
+LEGENDED = {"piraeus", "manila", "genoa", "ports-of-call", "phoenician"}
 
 
 @pytest.mark.parametrize("slug", [engine.slug for engine in all_engines()])
