@@ -140,12 +140,94 @@ def test_genoa_a_building_owned_and_goods_held_are_worth_ducats() -> None:
     assert_better_for(engine, bare, goods, 0)
 
 
-def test_manila_a_share_is_worth_its_ware_value() -> None:
+def test_manila_a_share_is_worth_at_least_its_ware_value() -> None:
     engine = get_engine("manila")
     state = midgame(engine)
     ware = next(iter(state["values"]))
     richer = altered(state, lambda changed: changed["shares"][0].append(ware))
-    assert judge(engine).worth(richer)[0] - judge(engine).worth(state)[0] == state["values"][ware]
+    assert judge(engine).worth(richer)[0] - judge(engine).worth(state)[0] >= state["values"][ware]
+
+
+def manila_voyage(position: int, moves: int) -> State:
+    """A 3-player voyage after the harbor master's duties: Red the one accomplice, on the first punt at
+    `position`, the others on space 3, `moves` rolls made."""
+    engine = get_engine("manila")
+    state = midgame(engine, phases=2)
+    assert state["punts"], "the harbor master has launched the punts"
+
+    def place(changed: State) -> None:
+        changed["moves"] = moves
+        for punt in changed["punts"]:
+            punt["crew"] = [None] * len(punt["crew"])
+            punt["pos"], punt["berth"] = 3, None
+        first = changed["punts"][0]
+        first["crew"][0], first["pos"] = 0, position
+        changed["spaces"] = dict.fromkeys(changed["spaces"])
+
+    return altered(state, place)
+
+
+def test_manila_an_accomplice_nearer_manila_is_worth_more() -> None:
+    """The voyage in progress counts: an accomplice on a punt that is likelier to reach Manila is worth more,
+    and one with fewer dice left to get there less."""
+    engine = get_engine("manila")
+    near, far = manila_voyage(11, moves=1), manila_voyage(4, moves=1)
+    assert_better_for(engine, far, near, 0)
+    assert_better_for(engine, manila_voyage(8, moves=2), manila_voyage(8, moves=1), 0)
+    on_its_way = manila_voyage(8, moves=1)
+    docked = altered(on_its_way, lambda changed: changed["punts"][0].update(pos=14, berth="port:A"))
+    assert_better_for(engine, on_its_way, docked, 0)
+
+
+def test_manila_a_port_space_is_worth_more_as_punts_near_manila() -> None:
+    """Port space C pays when all three punts dock: more likely with the other two nearer Manila."""
+    engine = get_engine("manila")
+    state = manila_voyage(11, moves=1)
+
+    def nearer(changed: State) -> None:
+        for punt in changed["punts"][1:]:
+            punt["pos"] = 12
+
+    ahead = altered(state, nearer)
+    with_port = [altered(s, lambda changed: changed["spaces"].update({"port:C": 1})) for s in (state, ahead)]
+    assert_better_for(engine, with_port[0], with_port[1], 1)
+    assert judge(engine).worth(with_port[0])[1] > judge(engine).worth(state)[1]
+
+
+def test_phoenician_a_hold_nearer_its_buyer_is_worth_more() -> None:
+    """Goods in the hold are worth their best sale less the sailing to the centre that pays it: a ship beside
+    that centre is ahead of the same ship across the sea."""
+    from games.engines.phoenician.data import CENTRES, distance
+
+    engine = get_engine("phoenician")
+    state = midgame(engine)
+    rome = state["centres"][list(CENTRES).index("Rome")]
+    sea = [s for s in range(64) if s not in state["land"] and s not in state["centres"] and s not in state["pirates"]]
+    beside = min(sea, key=lambda s: distance(s, rome))
+    across = max(sea, key=lambda s: distance(s, rome))
+
+    def at(square: int) -> State:
+        """The seat's ship on `square`, its hold empty."""
+
+        def move(changed: State) -> None:
+            changed["ships"][0], changed["holds"][0] = square, []
+
+        return altered(state, move)
+
+    def silk(changed: State) -> None:
+        changed["holds"][0] = ["Silk", "Silk", "Silk"]  # Rome desires silk: 3 gold each
+
+    assert_better_for(engine, altered(at(across), silk), altered(at(beside), silk), 0)
+    # Sold, it is worth more than held, however near.
+    sold = altered(at(beside), lambda changed: changed["gold"].__setitem__(0, changed["gold"][0] + 9))
+    assert_better_for(engine, altered(at(beside), silk), sold, 0)
+
+
+def test_phoenician_a_commodity_card_is_worth_its_trade() -> None:
+    engine = get_engine("phoenician")
+    state = altered(midgame(engine), lambda changed: changed["holds"].__setitem__(0, []))
+    more = altered(state, lambda changed: changed["hands"][0].append("Wine"))
+    assert_better_for(engine, state, more, 0)
 
 
 def test_piraeus_worth_is_the_score_the_end_would_count() -> None:
