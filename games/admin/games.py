@@ -177,7 +177,7 @@ class GameAdmin(OrganisersGames):
     @admin.display(description=gettext_lazy("current phase"))
     def current_phase(self, game: Game) -> str:
         phase = turns.current_phase(game)
-        return phase.name if phase else "—"
+        return phase.label if phase else "—"
 
     @admin.display(description=gettext_lazy("deadline"))
     def deadline(self, game: Game) -> str:
@@ -254,7 +254,7 @@ class GameAdmin(OrganisersGames):
                     "game": str(game),
                     "pk": game.pk,
                     "number": phase.number if phase else "",
-                    "phase": phase.name if phase else "",
+                    "phase": phase.label if phase else "",
                     "deadline": shown_deadline(phase.deadline, zones.get(game.pk)) if phase else "",
                     "early": phase is not None and (phase.deadline > now or game.status == Game.Status.PAUSED),
                     "owing": [seat_name(seat) for seat in seats],
@@ -330,7 +330,7 @@ def extend_page(
                 "pk": game.pk,
                 "over": phase is None,
                 "number": phase.number if phase else "",
-                "phase": phase.name if phase else "",
+                "phase": phase.label if phase else "",
                 "deadline": shown_deadline(phase.deadline, zone) if phase else "",
                 "new": shown_deadline(phase.deadline + by, zone) if phase else "",
                 "stamp": phase.deadline.isoformat() if phase else "",
@@ -442,13 +442,13 @@ def sealed_content(order: Order) -> str:
 
 @admin.register(Phase)
 class PhaseAdmin(ReadOnlyMixin, OrganisersGames):
-    list_display = ["name", "game", "status", "deadline"]
+    list_display = ["shown_name", "game", "status", "deadline"]
     list_select_related = ["game"]
     list_filter = ["status"]
     fields = readonly_fields = (
         "game",
         "number",
-        "name",
+        "shown_name",
         "owed",
         "status",
         "opened_at",
@@ -457,6 +457,11 @@ class PhaseAdmin(ReadOnlyMixin, OrganisersGames):
         "used_defaults",
     )
     inlines = [OrderInline]
+
+    @admin.display(description=gettext_lazy("name"), ordering="number")
+    def shown_name(self, phase: Phase) -> str:
+        """In the organiser's language (a phase stored before the names were messages: its English)."""
+        return phase.label
 
     @admin.display(description=gettext_lazy("owed by"))
     def owed(self, phase: Phase) -> str:
@@ -476,7 +481,7 @@ class OrderAdmin(ReadOnlyMixin, OrganisersGames):
 
     @admin.display(description=gettext_lazy("phase"), ordering="phase__number")
     def turn(self, order: Order) -> str:
-        return order.phase.name
+        return order.phase.label
 
     @admin.display(description=gettext_lazy("game"))
     def game(self, order: Order) -> str:
@@ -508,7 +513,7 @@ class EventAdmin(ReadOnlyMixin, OrganisersGames):
         # A private line may show a hand: organisers read it once the game is over.
         if event.seat is not None and event.game.status != Game.Status.FINISHED:
             return _("(private to that seat until the game ends)")
-        return event.text
+        return event.words
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
         return super().get_queryset(request).select_related("game")

@@ -18,7 +18,11 @@ class PlayerOut(Schema):
 
 class PhaseOut(Schema):
     number: int
-    name: str
+    name: str = Field(description="The turn's name in your language (your player's, else the request's).")
+    message: dict[str, Any] | None = Field(
+        description="The engine's message the name is, as a log line's `message`; null for a turn opened before "
+        "the names were messages (its `name` is its English)."
+    )
     deadline: datetime
 
 
@@ -140,7 +144,7 @@ class StoredOut(Schema):
 
 class PastTurnOut(Schema):
     number: int
-    name: str
+    name: str = Field(description="The turn's name in your language.")
 
 
 class TurnOut(Schema):

@@ -52,7 +52,10 @@ def game_json(game_facts: facts.GameFacts, engine: str) -> dict[str, Any]:
 
 
 def phase_json(phase: Phase | None) -> dict[str, Any] | None:
-    return None if phase is None else facts.phase_facts(phase).__dict__
+    """The turn as the API gives it: its name in the caller's language and as the engine's message."""
+    if phase is None:
+        return None
+    return {"number": phase.number, "name": phase.label, "message": phase.message, "deadline": phase.deadline}
 
 
 def read_back_json(read: ReadBack) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from games import extensions
 from games.hooks.models import Delivery, Hook, Notice
 from games.leagues.models import Round, Season, Table
-from games.models import Event, Game, Phase, Player, Seat, attach_apps, unique_row
+from games.models import Event, Game, Phase, Player, Seat, attach_apps, phase_label, unique_row
 from games.outgoing.dispatch import after_commit, task_name
 from games.outgoing.messages import zone_of
 
@@ -139,24 +139,24 @@ def player_headline(kind: str, game: Game, phase: Phase | None, opened: Phase | 
     if kind == "turn-started":
         return _("Your turn in %(title)s: %(phase_name)s. Orders by %(when)s.") % {
             "title": title,
-            "phase_name": phase.name,
+            "phase_name": phase.label,
             "when": when(phase.deadline, zone),
         }
     if kind == "deadline-moved":
         return _("New deadline in %(title)s: your order for %(phase_name)s is owed by %(when)s.") % {
             "title": title,
-            "phase_name": phase.name,
+            "phase_name": phase.label,
             "when": when(phase.deadline, zone),
         }
     if kind == "reminder":
         return _("Reminder: your order in %(title)s (%(phase_name)s) is owed by %(when)s.") % {
             "title": title,
-            "phase_name": phase.name,
+            "phase_name": phase.label,
             "when": when(phase.deadline, zone),
         }
     if kind == "phase-resolved":
-        return _("%(title)s: %(phase_name)s is resolved.") % {"title": title, "phase_name": phase.name} + (
-            " " + _("Now: %(phase)s.") % {"phase": opened.name} if opened else ""
+        return _("%(title)s: %(phase_name)s is resolved.") % {"title": title, "phase_name": phase.label} + (
+            " " + _("Now: %(phase)s.") % {"phase": opened.label} if opened else ""
         )
     if kind == "game-over":
         return _("%(title)s is over.") % {"title": title}
@@ -226,8 +226,8 @@ def phase_news(sender: object, game: Game, phase: Phase, previous: Phase | None,
     if hooks:
         headline = _("%(game_title)s: %(previous_name)s is resolved. Now: %(phase_name)s, orders by %(when)s.") % {
             "game_title": game.title,
-            "previous_name": previous.name,
-            "phase_name": phase.name,
+            "previous_name": previous.label,
+            "phase_name": phase.label,
             "when": when(phase.deadline, None),
         }
         item = notice("resolved", game, headline, public_lines(game, previous.number), now)
@@ -243,7 +243,8 @@ def league_game_started(sender: object, instance: Table, update_fields: Any = No
     hooks = list(Hook.objects.filter(league__seasons__rounds=instance.round_id, enabled=True))
     if hooks:
         game = instance.game
-        first = Phase.objects.filter(game=game, number=game.phase_number).values_list("name", flat=True).first()
+        row = Phase.objects.filter(game=game, number=game.phase_number).values_list("name", "message").first()
+        first = phase_label(*row) if row else None
         item = notice(
             "started",
             game,
@@ -270,7 +271,7 @@ def game_hook_added(sender: object, instance: Hook, created: bool, **kwargs: obj
         game = phase.game
         headline = _("%(game_title)s has started: %(phase_name)s, orders by %(when)s.") % {
             "game_title": game.title,
-            "phase_name": phase.name,
+            "phase_name": phase.label,
             "when": when(phase.deadline, None),
         }
         write([instance], {instance.pk: notice("started", game, headline, [], timezone.now())})

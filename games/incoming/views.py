@@ -53,7 +53,7 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
     if target.phase.number != seat.game.phase_number and seat.game.status != Game.Status.FINISHED:
         messages.info(
             request,
-            _("That email was about an earlier turn (%(turn)s). Here is the game now.") % {"turn": target.phase.name},
+            _("That email was about an earlier turn (%(turn)s). Here is the game now.") % {"turn": target.phase.label},
         )
     return redirect("games-game", game_id=seat.game_id)
 

@@ -87,7 +87,7 @@ def table_rows(league: League, round_: Round, now: datetime) -> list[TableRow]:
             if owes and phase is not None and (phase.pk, seat.pk) not in ordered:
                 row.owing.append(_("seat %(number)s: %(who)s") % {"number": seat.number + 1, "who": holder})
         if phase is not None:
-            row.phase = phase.name
+            row.phase = phase.label
             row.deadline = shown(phase.deadline, league, now) + (_(" — paused") if row.paused else "")
         rows.append(row)
     return rows

@@ -4,7 +4,7 @@ mail.py (the outboxes, the replies already read, the senders' wake-up calls, the
 queries.py (one row or none; a seat with its open phase; claiming due rows in batches). Import them from here: `from
 games.models import Game, claim`."""
 
-from games.models.games import BotLevel, Event, Game, Order, Phase, Player, Seat, new_link_key
+from games.models.games import BotLevel, Event, Game, Order, Phase, Player, Seat, new_link_key, phase_label
 from games.models.mail import (
     MAX_ATTEMPTS,
     MailboxCursor,
@@ -42,6 +42,7 @@ __all__ = [
     "claim",
     "new_link_key",
     "owed",
+    "phase_label",
     "posted_id",
     "unique_row",
     "unsent_index",

@@ -180,7 +180,12 @@ class Phase(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases", verbose_name=_("game"))
     number = models.PositiveIntegerField(verbose_name=_("number"))
+    # The phase's name in English, as the engine's message reads in English: what the admin's search and a phase
+    # stored before the names were messages show.
     name = models.CharField(max_length=120, verbose_name=_("name"))
+    # The engine's message for the name (Msg.to_json), rendered in each reader's language (`label`); null for a
+    # phase stored before, whose English `name` is shown as it is.
+    message = models.JSONField(null=True, blank=True, verbose_name=_("message"))
     # {"<seat number>": prompt JSON}: who owes an order in this phase and what they are asked.
     prompts = models.JSONField(default=dict, verbose_name=_("prompts"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, verbose_name=_("status"))
@@ -238,6 +243,12 @@ class Phase(models.Model):
         return f"{self.name} (phase {self.number}) of {self.game}"
 
     @property
+    def label(self) -> str:
+        """The phase's name in the active language: its message rendered, or its stored English if it has none.
+        Every page, email, feed and API shows this, not `name`."""
+        return phase_label(self.name, self.message)
+
+    @property
     def owed_seats(self) -> list[int]:
         return sorted(int(seat) for seat in self.prompts)
 
@@ -260,6 +271,11 @@ class Phase(models.Model):
         self.reminded = False
         self.remind_at = self.reminder_time(reminder_before)
         return ["deadline", "reminded", "remind_at"]
+
+
+def phase_label(name: str, message: dict[str, Any] | None) -> str:
+    """A phase's name in the active language from its two columns (for rows read as values, not as Phase)."""
+    return words.render(message) if message else name
 
 
 class Order(models.Model):

@@ -100,7 +100,7 @@ def game_facts(game: Game, engine: Engine | None = None, seats: Sequence[Seat] |
 
 
 def phase_facts(phase: Phase) -> PhaseFacts:
-    return PhaseFacts(number=phase.number, name=phase.name, deadline=phase.deadline)
+    return PhaseFacts(number=phase.number, name=words.later(phase.message or phase.name), deadline=phase.deadline)
 
 
 def seat_facts(

@@ -19,14 +19,14 @@ from typing import Any
 from games import words
 from games.engines.base import ReadBack, State
 from games.extensions import split_options
-from games.models import Game, Order, Phase
+from games.models import Game, Order, Phase, phase_label
 from games.play import turns
 
 
 @dataclass(frozen=True)
 class PastPhase:
     number: int
-    name: str
+    name: str  # in the active language (Phase.label)
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,10 @@ class Replayed:
 def past_phases(game: Game) -> list[PastPhase]:
     """The game's resolved phases, in order."""
     rows = Phase.objects.filter(game=game, status=Phase.Status.RESOLVED).order_by("number")
-    return [PastPhase(number, name) for number, name in rows.values_list("number", "name")]
+    return [
+        PastPhase(number, phase_label(name, message))
+        for number, name, message in rows.values_list("number", "name", "message")
+    ]
 
 
 def replay(game: Game, number: int) -> Replayed | None:
@@ -51,7 +54,7 @@ def replay(game: Game, number: int) -> Replayed | None:
     phases = list(
         Phase.objects.filter(game=game, number__lte=number, status=Phase.Status.RESOLVED)
         .order_by("number")
-        .values_list("number", "name", "prompts")
+        .values_list("number", "name", "prompts", "message")
     )
     if not phases or phases[-1][0] != number:
         return None
@@ -65,7 +68,7 @@ def replay(game: Game, number: int) -> Replayed | None:
     # taken out first), seat count and seeded generator.
     engine_options, _ = split_options(game.options)
     state: State | None = engine.setup(game.seats.count(), engine_options, random.Random(f"{game.seed}:0"))
-    for phase_number, name, prompts in phases:
+    for phase_number, name, prompts, _message in phases:
         assert state is not None
         if engine.phase_name(state) != name or sorted(engine.prompts(state)) != sorted(int(s) for s in prompts):
             state = None  # the rules changed since: this phase and those after it cannot be rebuilt
@@ -73,7 +76,7 @@ def replay(game: Game, number: int) -> Replayed | None:
         if phase_number == number:
             break
         state, _ = engine.resolve(state, orders[phase_number], turns.phase_rng(game, phase_number))
-    return Replayed(number=number, name=phases[-1][1], state=state, orders=orders[number])
+    return Replayed(number=number, name=phase_label(phases[-1][1], phases[-1][3]), state=state, orders=orders[number])
 
 
 def read_back(game: Game, replayed: Replayed, seat: int) -> ReadBack | None:

@@ -88,7 +88,7 @@ def _closed(phase: Phase | None, seat: Seat) -> TurnClosed | None:
                 "That turn (%(turn)s) has already been resolved, so your order was not stored. "
                 "The game page shows the current turn."
             )
-            % {"turn": phase.name}
+            % {"turn": phase.label}
         )
     if phase.prompt_for(seat.number) is None:
         return TurnClosed(gettext("You owe no order in this turn."))
@@ -108,7 +108,17 @@ def _superseded(phase: Phase, seat: Seat, written_at: datetime | None) -> Supers
 
 # What submit_order reads of the phase it locks and its game, and no more: the rows never leave it, and the other
 # columns (the sweep's marks, the game's options and result) cost their decoding on every order.
-LOCKED = ("number", "name", "prompts", "status", "complete_at", "game__engine", "game__state", "game__status")
+LOCKED = (
+    "number",
+    "name",
+    "message",
+    "prompts",
+    "status",
+    "complete_at",
+    "game__engine",
+    "game__state",
+    "game__status",
+)
 
 
 def _phase(seat: Seat, phase_number: int, *, lock: bool = False) -> Phase | None:
@@ -133,7 +143,7 @@ def open_turn(seat: Seat, phase_number: int, *, with_example: bool = False, writ
     prompt = phase.prompt_for(seat.number)
     assert prompt is not None  # _closed says so
     example = get_engine(game.engine).example_order(game.state, seat.number) if with_example else None
-    return Turn(game.pk, phase.number, phase.name, phase.deadline, prompt, len(phase.prompts) == 1, example)
+    return Turn(game.pk, phase.number, phase.label, phase.deadline, prompt, len(phase.prompts) == 1, example)
 
 
 def check_order(seat: Seat, phase_number: int, order: dict[str, Any]) -> Checked:

@@ -141,7 +141,7 @@ def check_shown(phase: Phase, shown: Shown) -> None:
     if phase.number != shown.number:
         raise Moved(
             _("phase %(number)s is no longer open (it is now %(now)s): nothing was changed; ask again")
-            % {"number": shown.number, "now": phase.name}
+            % {"number": shown.number, "now": phase.label}
         )
     if phase.deadline != shown.deadline:
         raise Moved(_("its deadline was moved meanwhile: nothing was changed; ask again to see the new one"))
@@ -240,7 +240,7 @@ def moved_on(game: Game, number: int) -> str:
         "phase %(number)s is no longer open (it is now %(now)s): nothing was resolved; ask again to resolve it"
     ) % {
         "number": number,
-        "now": phase.name,
+        "now": phase.label,
     }
 
 

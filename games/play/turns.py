@@ -286,10 +286,12 @@ def _open_next_phase(
     # Bots play at once; so do seats whose player's address bounced (their default orders:
     # games/incoming/mail/bounces.py).
     bots_owed = any(seats[n].is_bot or mailpolicy.unreachable(seats[n]) for n in prompts)
+    name = engine.phase_name(state)
     phase = Phase(
         game=game,
         number=game.phase_number,
-        name=engine.phase_name(state),
+        name=name,
+        message=words.message(name),
         prompts={str(seat): prompt.to_json() for seat, prompt in prompts.items()},
         opened_at=now,
         bots_due_at=now if bots_owed else None,

@@ -249,7 +249,7 @@ def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
     except orders.OrderRejected as error:
         return ReplyOutcome(False, gettext("Your order was not stored: %(why)s") % {"why": error} + what_stands(row))
     verdict = gettext("%(turn)s: %(outcome)s") % {
-        "turn": phase.name,
+        "turn": phase.label,
         "outcome": review.outcome_words(result, phase.game_id, phase.number),
     }
     return ReplyOutcome(True, receipt_text(result.read_back, verdict))
@@ -258,7 +258,7 @@ def take_reply(row: OutboundEmail, reply: Reply) -> ReplyOutcome:
 def turn_over(row: OutboundEmail) -> str:
     """Why a reply to a turn no longer open was not used, and the turn open now: whether it asks this seat for
     an order, and the link to it (the receipt's own link opens the game page too)."""
-    told = gettext("That turn (%(turn)s) is over, so your reply was not used.") % {"turn": row.phase.name}
+    told = gettext("That turn (%(turn)s) is over, so your reply was not used.") % {"turn": row.phase.label}
     now = unique_row(Phase.objects.filter(game_id=row.game_id, status=Phase.Status.OPEN))
     if now is None:
         return told
@@ -269,7 +269,7 @@ def turn_over(row: OutboundEmail) -> str:
         )
     else:
         more = gettext("The turn open now is %(turn)s; it asks nothing of you. The game page: %(link)s")
-    return f"{told} {more % {'turn': now.name, 'link': link}}"
+    return f"{told} {more % {'turn': now.label, 'link': link}}"
 
 
 def what_stands(row: OutboundEmail) -> str:
@@ -284,7 +284,7 @@ def what_stands(row: OutboundEmail) -> str:
         deadline = date_format(timezone.localtime(phase.deadline, zone), gettext("D j M H:i T"))
         return "\n\n" + gettext(
             "No order of yours is stored for %(turn)s: unless one is in by %(deadline)s, the default order is played."
-        ) % {"turn": phase.name, "deadline": deadline}
+        ) % {"turn": phase.label, "deadline": deadline}
     lines = indented(review.read_back(phase.game, row.seat.number, stored.data).lines)
     return "\n\n" + gettext("Your order stored before stands:\n%(lines)s") % {"lines": lines}
 
@@ -330,7 +330,7 @@ def tell_owner(row: OutboundEmail, why: str) -> None:
     if cache.add(f"pbem:refused-reply:{row.pk}", True, NOTICE_EVERY):
         assert row.seat.player is not None
         said = gettext("A reply to your turn email for %(turn)s was not used, and nothing was stored: %(why)s.")
-        answer(row, said % {"turn": row.phase.name, "why": why})
+        answer(row, said % {"turn": row.phase.label, "why": why})
 
 
 def other_sender_notice(row: OutboundEmail, sender: str) -> str:
