@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import extensions
+from games import extensions, words
 from games.engines.base import Standing
 from games.models import Event, Game, Order, OutboundEmail, Phase, Seat, new_link_key, unique_row
 from games.play import bots, turns
@@ -59,9 +59,17 @@ def lock(game_id: int) -> tuple[Game | None, Phase | None]:
 
 
 def log_line(game: Game, phase_number: int, text: str, data: dict[str, Any] | None = None) -> None:
-    """One public line of the game's log (`game` is locked by the caller)."""
+    """One public line of the game's log (`game` is locked by the caller). `text` is a message (Msg) as an engine's
+    lines are, stored as its message and its English, so each reader reads it in their language."""
     game.event_count += 1
-    Event.objects.create(game=game, phase_number=phase_number, seq=game.event_count, text=text, data=data or {})
+    Event.objects.create(
+        game=game,
+        phase_number=phase_number,
+        seq=game.event_count,
+        text=str(text),
+        message=words.message(text),
+        data=data or {},
+    )
     Game.objects.filter(pk=game.pk).update(event_count=game.event_count)
 
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import extensions
+from games.engines.base import M, joined
 from games.models import Game, Seat, attach_apps
 from games.outgoing.dispatch import after_commit, task_name
 from games.play import endings
@@ -45,6 +46,21 @@ def vote_open(game: Game) -> bool:
     if known is not None:
         return bool(known)
     return Proposal.objects.filter(game=game, status=Proposal.Status.OPEN).exists()
+
+
+# The log's words for a vote (messages, so each reader reads the line in their language: games/words.py).
+KINDS = {Kind.DRAW: M("a draw"), Kind.CANCEL: M("cancelling the game")}
+REASONS = {
+    rules.REFUSED: M("a player voted no"),
+    rules.DEADLINE: M("not every player voted by the deadline"),
+}
+
+
+def seat_word(seat: Seat) -> Any:
+    """A seat in a log line: its player's name, else its number (a message)."""
+    if seat.player is not None and seat.player.name:
+        return seat.player.name
+    return M("Seat {number}", number=seat.number + 1)
 
 
 GAME_OVER = gettext_lazy("This game is over: nothing more can be proposed, voted on or conceded.")
@@ -116,7 +132,7 @@ def propose(seat_id: int, player_id: int, kind: str, now: datetime | None = None
             ) from None
         attach_apps(Game.objects.filter(pk=game.pk))  # its resolutions ask whether a vote is open (under this lock)
         Ballot.objects.create(proposal=proposal, seat_number=seat.number, player_id=player_id, yes=True, cast_at=now)
-        endings.log_line(game, game.phase_number, f"A player proposed {Kind(kind).label}: every player votes.")
+        endings.log_line(game, game.phase_number, M("A player proposed {kind}: every player votes.", kind=KINDS[kind]))
         outcome = _settle(game, proposal, now)
         if outcome.status == Proposal.Status.OPEN:
             mail.vote_opened(game, proposal, exclude=seat.number)
@@ -167,7 +183,7 @@ def concede(seat_id: int, player_id: int, now: datetime | None = None) -> None:
                     "cancel it instead: with nobody else to ask, that passes at once."
                 )
             )
-        line = f"{seat.label} conceded and left the game; someone else plays the seat from now on."
+        line = M("{seat} conceded and left the game; someone else plays the seat from now on.", seat=seat_word(seat))
         endings.leave_seat(seat.pk, player_id, line, now)
         if Proposal.objects.filter(game=game, status=Proposal.Status.OPEN).exists():
             after_commit(SETTLE_VOTE, game.pk)
@@ -214,8 +230,8 @@ def _settle(game: Game, proposal: Proposal, now: datetime) -> Outcome:
     if passed:
         _end(game, proposal, now)
     else:
-        why = Proposal.Reason(decision).label
-        endings.log_line(game, game.phase_number, f"The vote on {proposal.get_kind_display()} failed: {why}.")
+        failed = M("The vote on {kind} failed: {why}.", kind=KINDS[proposal.kind], why=REASONS[decision])
+        endings.log_line(game, game.phase_number, failed)
         mail.vote_failed(game, proposal)
     return Outcome(proposal.pk, proposal.status, proposal.reason)
 
@@ -226,12 +242,13 @@ def _end(game: Game, proposal: Proposal, now: datetime) -> None:
         standings = sorted(
             rules.draw_standings((s.number, s.player_id is not None) for s in seats), key=lambda s: (s.rank, s.seat)
         )
-        names = [s.label for s in seats if s.player_id is not None]
-        shared = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-        line = f"The table agreed to a draw: {shared} share the win. The turn in progress was not played."
+        shared = joined([seat_word(s) for s in seats if s.player_id is not None])
+        line = M(
+            "The table agreed to a draw: {names} share the win. The turn in progress was not played.", names=shared
+        )
     else:
         standings = []
-        line = "The table agreed to cancel the game: it ends with no result. The turn in progress was not played."
+        line = M("The table agreed to cancel the game: it ends with no result. The turn in progress was not played.")
     endings.finish_early(game.pk, standings, line, now)
 
 

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games.models import Event, Game, Order, OutboundEmail, Phase, Seat
 from games.play import orders, sweep, turns
@@ -266,3 +267,33 @@ def test_the_guide_has_the_rules_and_the_admin_shows_no_ballot(make_game, admin_
     shown = admin_client.get(reverse("admin:votes_proposal_change", args=[proposal.pk])).content.decode()
     assert "a draw" in shown and "Player 1" not in shown and "player1@" not in shown
     assert admin_client.get("/admin/votes/ballot/").status_code == 404
+
+
+def test_the_votes_log_lines_are_messages_each_reader_reads_in_their_language(make_game):
+    """A proposal, a failed vote, a concession and a draw are logged as messages (Event.message), so the German
+    reader reads them in German and the French in French; their English stays the stored text."""
+    game = make_game(humans=3)
+    one, two, three = (player_at(game, n) for n in range(3))
+    post(one, game, "propose", kind="cancel")
+    post(two, game, "vote", proposal=str(Proposal.objects.get().pk), vote="no")
+    post(three, game, "concede", confirm="yes")
+    sweep.run(now=open_phase(game).deadline + timedelta(seconds=1))
+    post(one, game, "propose", kind="draw")
+    post(two, game, "vote", proposal=str(Proposal.objects.get(status="open").pk), vote="yes")
+    lines = [event for event in Event.objects.filter(game=game).order_by("seq") if event.data or "vote" in event.text]
+    assert all(event.message for event in lines), [event.text for event in lines]
+    english = [event.text for event in lines]
+    assert "A player proposed cancelling the game: every player votes." in english
+    assert "The vote on cancelling the game failed: a player voted no." in english
+    assert "Player 3 conceded and left the game; someone else plays the seat from now on." in english
+    with translation.override("de"):
+        german = [event.words for event in lines]
+    with translation.override("fr"):
+        french = [event.words for event in lines]
+    assert "Ein Spieler hat den Abbruch des Spiels vorgeschlagen: Alle stimmen ab." in german
+    assert "Die Abstimmung über den Abbruch des Spiels ist gescheitert: ein Spieler hat mit Nein gestimmt." in german
+    assert "Player 3 hat aufgegeben und das Spiel verlassen; ab jetzt spielt jemand anderes den Platz." in german
+    assert any(
+        line.startswith("Der Tisch hat sich auf ein Unentschieden geeinigt: Player 1 und Player 2") for line in german
+    )
+    assert "Le vote sur l’annulation de la partie a échoué\u00a0: un joueur a voté non." in french
