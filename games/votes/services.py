@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import extensions
-from games.engines.base import M, joined
+from games.engines.base import M, Msg, joined
 from games.models import Game, Seat, attach_apps
 from games.outgoing.dispatch import after_commit, task_name
 from games.play import endings
@@ -49,8 +49,8 @@ def vote_open(game: Game) -> bool:
 
 
 # The log's words for a vote (messages, so each reader reads the line in their language: games/words.py).
-KINDS = {Kind.DRAW: M("a draw"), Kind.CANCEL: M("cancelling the game")}
-REASONS = {
+KINDS: dict[str, Msg] = {Kind.DRAW: M("a draw"), Kind.CANCEL: M("cancelling the game")}
+REASONS: dict[str, Msg] = {
     rules.REFUSED: M("a player voted no"),
     rules.DEADLINE: M("not every player voted by the deadline"),
 }
