@@ -16,9 +16,9 @@ import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import M, OptionSpec, Standing, State
+from games.engines.base import M, Msg, OptionSpec, Standing, State
 from games.engines.kit import DecisionEngine, Placing, copy_state, less, ranked, redealt
-from games.engines.phoenician.data import COLOURS, DEFAULT_ROUND_LIMIT, HAND_SIZE, START_GOLD, full_deck
+from games.engines.phoenician.data import DEFAULT_ROUND_LIMIT, HAND_SIZE, START_GOLD, WIN_GOLD, colour, full_deck, gold
 from games.engines.phoenician.decisions import DECISIONS
 from games.engines.phoenician.map import generate
 from games.engines.phoenician.view import build_view
@@ -28,8 +28,9 @@ def _standings(state: State) -> list[Standing]:
     """The winner first; then the richest. Equal gold shares a rank (the rules give no tie-break)."""
     placings = []
     for seat in range(state["players"]):
-        gold, winner = state["gold"][seat], seat == state["winner"]
-        placings.append(Placing(seat, (not winner, -gold), gold, f"{gold} gold" + (", first to 25" if winner else "")))
+        coins, winner = state["gold"][seat], seat == state["winner"]
+        detail = M("{gold}, first to {most}", gold=gold(coins), most=WIN_GOLD) if winner else gold(coins)
+        placings.append(Placing(seat, (not winner, -coins), coins, detail))
     return ranked(placings)
 
 
@@ -41,12 +42,12 @@ class PhoenicianEngine(DecisionEngine):
     options = (
         OptionSpec(
             name="round_limit",
-            label="Rounds before the richest ship wins, if nobody reaches 25 gold (0: no limit)",
+            label=M("Rounds before the richest ship wins, if nobody reaches 25 gold (0: no limit)"),
             kind="integer",
             default=DEFAULT_ROUND_LIMIT,
             min=0,
             max=500,
-            error="The round limit must be a whole number from 0 (no limit) to 500.",
+            error=M("The round limit must be a whole number from 0 (no limit) to 500."),
         ),
     )
     decisions = DECISIONS
@@ -96,20 +97,25 @@ class PhoenicianEngine(DecisionEngine):
             return []
         return [int(state["offer"]["to"]) if state["step"] == "answer" else int(state["active"])]
 
-    def not_asked_reason(self, state: State, seat: int) -> str:
+    def not_asked_reason(self, state: State, seat: int) -> Msg:
         if state["finished"]:
-            return "The game is over."
-        return f"It is not your turn: {self.phase_name(state)}."
+            return M("The game is over.")
+        return M("It is not your turn: {phase}.", phase=self.phase_name(state))
 
-    def phase_name(self, state: State) -> str:
+    def phase_name(self, state: State) -> Msg:
         if state["finished"]:
-            return "Game over"
-        active = COLOURS[state["active"]]
+            return M("Game over")
+        active = colour(state["active"])
         if state["step"] == "start":
-            return f"Setup — {active} chooses a starting trade centre"
+            return M("Setup — {ship} chooses a starting trade centre", ship=active)
         if state["step"] == "answer":
-            return f"Round {state['round']} — {COLOURS[state['offer']['to']]} answers {active}'s trade offer"
-        return f"Round {state['round']} — {active}'s turn"
+            return M(
+                "Round {round} — {other} answers {ship}'s trade offer",
+                round=state["round"],
+                other=colour(state["offer"]["to"]),
+                ship=active,
+            )
+        return M("Round {round} — {ship}'s turn", round=state["round"], ship=active)
 
     def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Other hands and the deck order re-dealt at random (sizes kept), but for the cards the seat saw
@@ -133,8 +139,8 @@ class PhoenicianEngine(DecisionEngine):
             hidden["offer"]["give"], hidden["offer"]["want"] = [], []
         return hidden
 
-    def seat_name(self, state: State, seat: int) -> str:
-        return COLOURS[seat]
+    def seat_name(self, state: State, seat: int) -> Msg:
+        return colour(seat)
 
 
 register(PhoenicianEngine())

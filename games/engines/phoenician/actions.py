@@ -9,12 +9,12 @@ the game's words, and never mentions another player's hand.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
-from games.engines.base import Event, OrderError, State
+from games.engines.base import Event, M, Mp, Msg, OrderError, State, joined
 from games.engines.phoenician.data import (
     BUY_PRICE,
     CENTRES,
-    COLOURS,
     DESIRED_PRICE,
     HOLD_MAX,
     ROW,
@@ -23,11 +23,16 @@ from games.engines.phoenician.data import (
     STORM,
     WIN_GOLD,
     card_list,
+    card_name,
+    centre_name,
+    colour,
     distance,
+    gold,
+    good_name,
     square_name,
     step,
 )
-from games.engines.phoenician.syntax import Step, spell
+from games.engines.phoenician.syntax import Step, spell, step_problem
 
 CENTRE_NAMES = tuple(CENTRES)
 
@@ -47,7 +52,9 @@ def remove_old_storms(state: State, seat: int, events: list[Event]) -> None:
     kept = []
     for storm in state["storms"]:
         if storm[1] == seat and storm[2] != state["round"]:
-            events.append(Event(f"{COLOURS[seat]}'s storm at {square_name(storm[0])} blows over."))
+            events.append(
+                Event(M("{ship}'s storm at {square} blows over.", ship=colour(seat), square=square_name(storm[0])))
+            )
         else:
             kept.append(storm)
     state["storms"] = kept
@@ -62,14 +69,14 @@ def apply_steps(state: State, seat: int, steps: list[Step], events: list[Event])
         try:
             APPLY[parsed[0]](state, seat, parsed, events)
         except OrderError as error:
-            raise OrderError(f"Step {number} ('{spell(parsed)}'): {error}") from None
+            raise OrderError(step_problem(number, spell(parsed), error.message)) from None
         if state["finished"]:
             return
 
 
 def _play_card(state: State, seat: int, card: str) -> None:
     if card not in state["hands"][seat]:
-        raise OrderError(f"you have no {card} card in your hand.")
+        raise OrderError(M("you have no {card} card in your hand.", card=card_name(card)))
     state["hands"][seat].remove(card)
     state["discard"].append(card)
 
@@ -79,12 +86,16 @@ def ship_target(state: State, square: int, direction: str, spaces: int) -> int:
     blocked = set(state["land"]) | storm_squares(state) | set(state["pirates"])
     for number in range(spaces):
         if number and centre_at(state, square):
-            raise OrderError(f"a ship must stop on entering {centre_at(state, square)}.")
+            raise OrderError(
+                M("a ship must stop on entering {centre}.", centre=centre_name(centre_at(state, square) or ""))
+            )
         ahead = step(square, direction)
         if ahead is None:
-            raise OrderError("that would sail off the map.")
+            raise OrderError(M("that would sail off the map."))
         if ahead in blocked:
-            raise OrderError(f"{square_name(ahead)} is blocked by {_blocker(state, ahead)}.")
+            raise OrderError(
+                M("{square} is blocked by {blocker}.", square=square_name(ahead), blocker=_blocker(state, ahead))
+            )
         square = ahead
     return square
 
@@ -96,23 +107,38 @@ def _sail(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
     square = ship_target(state, state["ships"][seat], direction, spaces)
     _play_card(state, seat, card)
     state["ships"][seat] = square
-    where = f" ({centre_at(state, square)})" if centre_at(state, square) else ""
-    verb = f"rows {direction}" if kind == "row" else f"sails {direction} {spaces} ({card})"
-    events.append(Event(f"{COLOURS[seat]} {verb} to {square_name(square)}{where}."))
+    centre = centre_at(state, square)
+    said = {"ship": colour(seat), "direction": direction, "square": square_name(square)}
+    if kind == "row":
+        text = (
+            M("{ship} rows {direction} to {square} ({centre}).", **said, centre=centre_name(centre))
+            if centre
+            else M("{ship} rows {direction} to {square}.", **said)
+        )
+    else:
+        said |= {"spaces": spaces, "card": card_name(card)}
+        text = (
+            M("{ship} sails {direction} {spaces} ({card}) to {square} ({centre}).", **said, centre=centre_name(centre))
+            if centre
+            else M("{ship} sails {direction} {spaces} ({card}) to {square}.", **said)
+        )
+    events.append(Event(text))
 
 
-def _blocker(state: State, square: int) -> str:
+def _blocker(state: State, square: int) -> Msg:
     if square in state["land"]:
-        return "land"
+        return Mp("phoenician blocker", "land")
     if square in state["pirates"]:
-        return "a pirate ship"
-    return "a storm"
+        return Mp("phoenician blocker", "a pirate ship")
+    return Mp("phoenician blocker", "a storm")
 
 
 def _here(state: State, seat: int, verb: str) -> tuple[str, str, str]:
     centre = centre_at(state, state["ships"][seat])
     if centre is None:
-        raise OrderError(f"you can {verb} only in a trade centre, and your ship is at sea.")
+        if verb == "buy":
+            raise OrderError(M("you can buy only in a trade centre, and your ship is at sea."))
+        raise OrderError(M("you can sell only in a trade centre, and your ship is at sea."))
     return centre, *CENTRES[centre]
 
 
@@ -120,22 +146,35 @@ def _buy(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
     centre, commodity, _ = _here(state, seat, "buy")
     good, amount = parsed[1], parsed[2]
     if good and good != commodity:
-        raise OrderError(f"{centre} sells only {commodity}.")
+        raise OrderError(M("{centre} sells only {good}.", centre=centre_name(centre), good=good_name(commodity)))
     in_hand = state["hands"][seat].count(commodity)
     room = HOLD_MAX - len(state["holds"][seat])
     affordable = state["gold"][seat] // BUY_PRICE
     wanted = amount or min(in_hand, room, affordable)
     if in_hand < max(wanted, 1):
-        raise OrderError(f"to buy {commodity} you need a {commodity} card in your hand for each card you buy.")
+        raise OrderError(
+            M("to buy {good} you need a {good} card in your hand for each card you buy.", good=good_name(commodity))
+        )
     if room < max(wanted, 1):
-        raise OrderError(f"your hold takes at most {HOLD_MAX} cards.")
+        raise OrderError(M("your hold takes at most {most} cards.", most=HOLD_MAX))
     if affordable < max(wanted, 1):
-        raise OrderError(f"you cannot pay {max(wanted, 1) * BUY_PRICE} gold.")
+        raise OrderError(M("you cannot pay {gold}.", gold=gold(max(wanted, 1) * BUY_PRICE)))
     for _ in range(wanted):
         state["hands"][seat].remove(commodity)
         state["holds"][seat].append(commodity)
     state["gold"][seat] -= wanted * BUY_PRICE
-    events.append(Event(f"{COLOURS[seat]} buys {wanted} {commodity} at {centre} for {wanted * BUY_PRICE} gold."))
+    events.append(
+        Event(
+            M(
+                "{ship} buys {count} {good} at {centre} for {gold}.",
+                ship=colour(seat),
+                count=wanted,
+                good=good_name(commodity),
+                centre=centre_name(centre),
+                gold=gold(wanted * BUY_PRICE),
+            )
+        )
+    )
 
 
 def _sell(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
@@ -143,16 +182,26 @@ def _sell(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
     good, amount = parsed[1], parsed[2]
     hold = state["holds"][seat]
     if good == commodity:
-        raise OrderError(f"{centre} will not buy back the {commodity} it produces.")
+        raise OrderError(
+            M(
+                "{centre} will not buy back the {good} it produces.",
+                centre=centre_name(centre),
+                good=good_name(commodity),
+            )
+        )
     if good == "all":
         sold = [card for card in hold if card != commodity]
         if not sold:
-            raise OrderError(f"your hold has nothing {centre} buys.")
+            raise OrderError(M("your hold has nothing {centre} buys.", centre=centre_name(centre)))
     else:
         if hold.count(good) < max(amount, 1):
             raise OrderError(
-                f"your hold does not have {max(amount, 1)} {good}: only goods in your hold can be sold"
-                " (cards in your hand let you buy goods)."
+                M(
+                    "your hold does not have {count} {good}: only goods in your hold can be sold"
+                    " (cards in your hand let you buy goods).",
+                    count=max(amount, 1),
+                    good=good_name(good),
+                )
             )
         sold = [good] * (amount or hold.count(good))
     earned = 0
@@ -163,35 +212,44 @@ def _sell(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
     state["gold"][seat] += earned
     events.append(
         Event(
-            f"{COLOURS[seat]} sells {card_list(Counter(sold))} at {centre} for {earned} gold "
-            f"(now {state['gold'][seat]})."
+            M(
+                "{ship} sells {cards} at {centre} for {gold} (now {total}).",
+                ship=colour(seat),
+                cards=card_list(Counter(sold)),
+                centre=centre_name(centre),
+                gold=gold(earned),
+                total=state["gold"][seat],
+            )
         )
     )
     if state["gold"][seat] >= WIN_GOLD:
         # HOUSE DEFAULT (RULES.md): the win is checked after every sale, and the game ends at once.
         state.update(step="over", finished=True, winner=seat, offer=None, drawn=[])
-        events.append(Event(f"{COLOURS[seat]} has {state['gold'][seat]} gold and wins!", data={"kind": "win"}))
+        text = M("{ship} has {gold} and wins!", ship=colour(seat), gold=gold(state["gold"][seat]))
+        events.append(Event(text, data={"kind": "win"}))
 
 
-def offer_problem(state: State, seat: int, target: int, give: list[list[str]], want: list[list[str]]) -> str:
+def offer_problem(state: State, seat: int, target: int, give: list[list[str]], want: list[list[str]]) -> Any:
     """Why this offer cannot be made ('' if it can). Only public facts are checked: the other ship's
     hand is secret, so whether it holds the hand cards asked for is checked when it answers."""
     if target == seat:
-        return "you cannot trade with yourself."
+        return M("you cannot trade with yourself.")
     if target in state["offered"]:
-        return f"you have already made {COLOURS[target]} an offer this turn."
+        return M("you have already made {ship} an offer this turn.", ship=colour(target))
     if distance(state["ships"][seat], state["ships"][target]) > 1:
-        return f"{COLOURS[target]}'s ship is not next to yours."
-    for place, cards in (("hand", state["hands"][seat]), ("hold", state["holds"][seat])):
-        lacking = _lacking(give, place, cards)
-        if lacking:
-            return f"your {place} does not have {lacking}."
+        return M("{ship}'s ship is not next to yours.", ship=colour(target))
+    lacking = _lacking(give, "hand", state["hands"][seat])
+    if lacking:
+        return M("your hand does not have {cards}.", cards=lacking)
+    lacking = _lacking(give, "hold", state["holds"][seat])
+    if lacking:
+        return M("your hold does not have {cards}.", cards=lacking)
     lacking = _lacking(want, "hold", state["holds"][target])
     if lacking:
-        return f"{COLOURS[target]}'s hold does not have {lacking}."
+        return M("{ship}'s hold does not have {cards}.", ship=colour(target), cards=lacking)
     moved_in = sum(place == "hold" for place, _ in want) - sum(place == "hold" for place, _ in give)
     if len(state["holds"][seat]) + moved_in > HOLD_MAX or len(state["holds"][target]) - moved_in > HOLD_MAX:
-        return f"a hold takes at most {HOLD_MAX} cards."
+        return M("a hold takes at most {most} cards.", most=HOLD_MAX)
     return ""
 
 
@@ -203,31 +261,36 @@ def _offer(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
     state["offered"].append(target)
     state["offer"] = {"from": seat, "to": target, "give": give, "want": want}
     state["step"] = "answer"
-    text = f"{COLOURS[seat]} offers {COLOURS[target]} {describe(give)} for {describe(want)}."
-    events.append(Event(f"{COLOURS[seat]} makes {COLOURS[target]} a trade offer."))
+    ships = {"ship": colour(seat), "other": colour(target)}
+    text = M("{ship} offers {other} {give} for {want}.", **ships, give=describe(give), want=describe(want))
+    events.append(Event(M("{ship} makes {other} a trade offer.", **ships)))
     events += [Event(text, seat=seat), Event(text, seat=target)]
 
 
-def describe(items: list[list[str]]) -> str:
-    parts = [
-        f"{card_list(Counter(good for where, good in items if where == place))} from the {place}"
-        for place in ("hand", "hold")
-        if any(where == place for where, _ in items)
-    ]
-    return " and ".join(parts) or "nothing"
+def describe(items: list[list[str]]) -> Any:
+    """ "Wine from the hand and Silk from the hold", or "nothing"."""
+    parts = []
+    hand = Counter(good for where, good in items if where == "hand")
+    if hand:
+        parts.append(M("{cards} from the hand", cards=card_list(hand)))
+    hold = Counter(good for where, good in items if where == "hold")
+    if hold:
+        parts.append(M("{cards} from the hold", cards=card_list(hold)))
+    return joined(parts) or Mp("phoenician cards", "nothing")
 
 
-def _lacking(items: list[list[str]], place: str, cards: list[str]) -> str:
+def _lacking(items: list[list[str]], place: str, cards: list[str]) -> Any:
     """The goods of `items` from `place` that `cards` cannot cover, with the number asked ('' if none)."""
     needed = Counter(good for where, good in items if where == place)
     short = needed - Counter(cards)
     return card_list(Counter({good: needed[good] for good in short})) if short else ""
 
 
-def accept_problem(state: State) -> str:
+def accept_problem(state: State) -> Any:
+    """Why the asked ship cannot accept the offer (a sentence), or ""."""
     offer = state["offer"]
     lacking = _lacking(offer["want"], "hand", state["hands"][offer["to"]])
-    return f"your hand does not have {lacking}, so you can only decline." if lacking else ""
+    return M("Your hand does not have {cards}, so you can only decline.", cards=lacking) if lacking else ""
 
 
 def exchange(state: State) -> None:
@@ -250,10 +313,12 @@ def pirate_path(state: State, number: int, direction: str, spaces: int) -> list[
     for _ in range(spaces):
         ahead = step(square, direction)
         if ahead is None:
-            raise OrderError("that would take the pirate off the map.")
+            raise OrderError(M("that would take the pirate off the map."))
         if ahead in blocked:
-            what = "a trade centre" if ahead in state["centres"] else _blocker(state, ahead)
-            raise OrderError(f"a pirate cannot enter {square_name(ahead)}: {what} is there.")
+            what = Mp("phoenician blocker", "a trade centre") if ahead in state["centres"] else _blocker(state, ahead)
+            raise OrderError(
+                M("a pirate cannot enter {square}: {blocker} is there.", square=square_name(ahead), blocker=what)
+            )
         path.append(ahead)
         square = ahead
     return path
@@ -264,40 +329,63 @@ def _pirate(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
     card = SAIL_CARDS[direction]
     path = pirate_path(state, number, direction, spaces)
     _play_card(state, seat, card)
-    robbed: list[str] = []
+    robbed: list[Any] = []
     # Every space the pirate enters counts as "moved into": a pirate sailing through a ship robs it too.
     for square in path:
         for victim, ship in enumerate(state["ships"]):
             if ship == square and victim != seat and state["holds"][victim]:
-                robbed.append(f"{COLOURS[victim]} loses {card_list(Counter(state['holds'][victim]))}")
+                robbed.append(
+                    M("{ship} loses {cards}", ship=colour(victim), cards=card_list(Counter(state["holds"][victim])))
+                )
                 state["discard"] += state["holds"][victim]
                 state["holds"][victim] = []
     state["pirates"][number - 1] = path[-1]
-    text = f"{COLOURS[seat]} moves pirate {number} {direction} {spaces} ({card}) to {square_name(path[-1])}"
-    events.append(Event(text + (": robbed! " + "; ".join(robbed) if robbed else "") + "."))
+    said = {
+        "ship": colour(seat),
+        "number": number,
+        "direction": direction,
+        "spaces": spaces,
+        "card": card_name(card),
+        "square": square_name(path[-1]),
+    }
+    if robbed:
+        text = M(
+            "{ship} moves pirate {number} {direction} {spaces} ({card}) to {square}: robbed! {robbed}.",
+            **said,
+            robbed=joined(robbed, ";"),
+        )
+    else:
+        text = M("{ship} moves pirate {number} {direction} {spaces} ({card}) to {square}.", **said)
+    events.append(Event(text))
 
 
-def storm_problem(state: State, seat: int, square: int) -> str:
+def storm_problem(state: State, seat: int, square: int) -> Any:
     """Why a storm cannot go on `square` ('' if it can); the player's own old counters are leaving."""
     if square in state["land"] or square in state["centres"]:
-        return f"{square_name(square)} is not open sea."
+        return M("{square} is not open sea.", square=square_name(square))
     own_old = {storm[0] for storm in state["storms"] if storm[1] == seat and storm[2] != state["round"]}
     if square in state["pirates"] or square in state["ships"] or square in storm_squares(state) - own_old:
-        return f"{square_name(square)} is not empty."
+        return M("{square} is not empty.", square=square_name(square))
     return ""
 
 
 def _storm(state: State, seat: int, parsed: Step, events: list[Event]) -> None:
     square = parsed[1]
     if STORM not in state["hands"][seat]:
-        raise OrderError("you have no Storm card in your hand.")
+        raise OrderError(M("you have no {card} card in your hand.", card=card_name(STORM)))
     problem = storm_problem(state, seat, square)
     if problem:
         raise OrderError(problem)
     remove_old_storms(state, seat, events)
     _play_card(state, seat, STORM)
     state["storms"].append([square, seat, state["round"]])
-    events.append(Event(f"{COLOURS[seat]} plays a Storm card: a storm at {square_name(square)}."))
+    text = M(
+        "{ship} plays a {card} card: a storm at {square}.",
+        ship=colour(seat),
+        card=card_name(STORM),
+        square=square_name(square),
+    )
+    events.append(Event(text))
 
 
 APPLY = {

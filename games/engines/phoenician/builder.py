@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from games.engines.base import OrderError, State, StepChoice
+from games.engines.base import M, Mn, OrderError, State, StepChoice
 from games.engines.kit import Builder, copy_state
 from games.engines.phoenician.actions import apply_steps, centre_at, pirate_path, storm_problem
 from games.engines.phoenician.data import (
@@ -20,21 +20,16 @@ from games.engines.phoenician.data import (
     SAIL_CARDS,
     SQUARES,
     STORM,
+    WIND,
+    card_name,
+    centre_name,
+    colour,
     distance,
+    gold,
+    good_name,
     square_name,
 )
 from games.engines.phoenician.syntax import PASS_WORDS, PHASE_OF, Step, parse, spell
-
-WIND = {
-    "N": "north",
-    "NE": "north-east",
-    "E": "east",
-    "SE": "south-east",
-    "S": "south",
-    "SW": "south-west",
-    "W": "west",
-    "NW": "north-west",
-}
 
 
 def _after(state: State, seat: int, chosen: list[str]) -> tuple[State, list[Step]] | None:
@@ -68,20 +63,27 @@ def turn_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[Step
         if STORM in sim["hands"][seat]:
             for square in range(SQUARES):
                 if not storm_problem(sim, seat, square):
-                    yield StepChoice(f"storm {square_name(square)}", f"Raise a storm at {square_name(square)}")
+                    label = M("Raise a storm at {square}", square=square_name(square))
+                    yield StepChoice(f"storm {square_name(square)}", label)
 
 
 def _sailing(sim: State, seat: int) -> Iterator[StepChoice]:
     hand = sim["hands"][seat]
     for direction in DIRECTIONS:
         if ROW in hand:
-            yield StepChoice(f"row {direction}", f"Row {WIND[direction]} 1 space (a Row card)")
+            label = M("Row {direction} 1 space (a {card} card)", direction=WIND[direction], card=card_name(ROW))
+            yield StepChoice(f"row {direction}", label)
         if SAIL_CARDS[direction] in hand:
             for spaces in (1, 2):
-                word = "space" if spaces == 1 else "spaces"
                 yield StepChoice(
                     f"sail {direction} {spaces}",
-                    f"Sail {WIND[direction]} {spaces} {word} (a {SAIL_CARDS[direction]} card)",
+                    Mn(
+                        "Sail {direction} {count} space (a {card} card)",
+                        "Sail {direction} {count} spaces (a {card} card)",
+                        spaces,
+                        direction=WIND[direction],
+                        card=card_name(SAIL_CARDS[direction]),
+                    ),
                 )
 
 
@@ -92,44 +94,56 @@ def _trading(sim: State, seat: int) -> Iterator[StepChoice]:
     commodity, desired = CENTRES[centre]
     most = min(sim["hands"][seat].count(commodity), HOLD_MAX - len(sim["holds"][seat]), sim["gold"][seat] // BUY_PRICE)
     if most:
-        yield StepChoice("buy", f"Buy all the {commodity} you can ({most}, {most * BUY_PRICE} gold)")
+        sold = good_name(commodity)
+        yield StepChoice(
+            "buy", M("Buy all the {good} you can ({count}, {gold})", good=sold, count=most, gold=gold(most * BUY_PRICE))
+        )
         for count in range(1, most + 1):
-            yield StepChoice(f"buy {count}", f"Buy {count} {commodity} ({count * BUY_PRICE} gold)")
+            label = M("Buy {count} {good} ({gold})", count=count, good=sold, gold=gold(count * BUY_PRICE))
+            yield StepChoice(f"buy {count}", label)
     hold = sim["holds"][seat]
     if any(card != commodity for card in hold):
-        yield StepChoice("sell all", f"Sell everything in your hold that {centre} buys")
+        yield StepChoice("sell all", M("Sell everything in your hold that {centre} buys", centre=centre_name(centre)))
     for good in COMMODITIES:
         count = hold.count(good)
         if good == commodity or not count:
             continue
+        said = {"good": good_name(good), "count": count}
         yield StepChoice(
             f"sell {good.lower()}",
-            f"Sell all your {good} ({count})" + (" — most desired here" if good == desired else ""),
+            M("Sell all your {good} ({count}) — most desired here", **said)
+            if good == desired
+            else M("Sell all your {good} ({count})", **said),
         )
         for some in range(1, count + 1):
-            yield StepChoice(f"sell {some} {good.lower()}", f"Sell {some} {good}")
+            yield StepChoice(f"sell {some} {good.lower()}", M("Sell {count} {good}", count=some, good=good_name(good)))
 
 
 def _offers(sim: State, seat: int) -> Iterator[StepChoice]:
     here = sim["ships"][seat]
     for other, ship in enumerate(sim["ships"]):
         if other != seat and ship is not None and distance(ship, here) <= 1 and other not in sim["offered"]:
-            yield StepChoice(f"offer {COLOURS[other]}", f"Offer a trade to {COLOURS[other]} (the cards come next)")
+            label = M("Offer a trade to {ship} (the cards come next)", ship=colour(other))
+            yield StepChoice(f"offer {COLOURS[other]}", label)
 
 
 def _offer_cards(sim: State, seat: int, target: int) -> Iterator[StepChoice]:
     """Cards for the offer just begun: any of yours; any of the other hold, or any commodity from the other
     hand (that hand is secret: the other ship says whether it can when it answers)."""
-    other = COLOURS[target]
-    for place, cards in (("hand", sim["hands"][seat]), ("hold", sim["holds"][seat])):
-        for good in COMMODITIES:
-            if good in cards:
-                yield StepChoice(f"give {place} {good.lower()}", f"Give 1 {good} from your {place}")
+    other = colour(target)
+    for good in COMMODITIES:
+        if good in sim["hands"][seat]:
+            yield StepChoice(f"give hand {good.lower()}", M("Give 1 {good} from your hand", good=good_name(good)))
+    for good in COMMODITIES:
+        if good in sim["holds"][seat]:
+            yield StepChoice(f"give hold {good.lower()}", M("Give 1 {good} from your hold", good=good_name(good)))
     for good in COMMODITIES:
         if good in sim["holds"][target]:
-            yield StepChoice(f"want hold {good.lower()}", f"Ask for 1 {good} from {other}'s hold")
+            label = M("Ask for 1 {good} from {ship}'s hold", good=good_name(good), ship=other)
+            yield StepChoice(f"want hold {good.lower()}", label)
     for good in COMMODITIES:
-        yield StepChoice(f"want hand {good.lower()}", f"Ask for 1 {good} from {other}'s hand")
+        label = M("Ask for 1 {good} from {ship}'s hand", good=good_name(good), ship=other)
+        yield StepChoice(f"want hand {good.lower()}", label)
 
 
 def _piracy(sim: State, seat: int) -> Iterator[StepChoice]:
@@ -142,7 +156,14 @@ def _piracy(sim: State, seat: int) -> Iterator[StepChoice]:
                     path = pirate_path(sim, number, direction, spaces)
                 except OrderError:
                     continue
-                label = f"Move pirate {number} {WIND[direction]} {spaces} to {square_name(path[-1])} (a {card} card)"
+                label = M(
+                    "Move pirate {number} {direction} {spaces} to {square} (a {card} card)",
+                    number=number,
+                    direction=WIND[direction],
+                    spaces=spaces,
+                    square=square_name(path[-1]),
+                    card=card_name(card),
+                )
                 yield StepChoice(f"pirate {number} {direction} {spaces}", label)
 
 

@@ -9,6 +9,9 @@ south-east.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
+
+from games.engines.base import Mn, Mp, Msg, joined
 
 SIZE = 8
 SQUARES = SIZE * SIZE
@@ -134,16 +137,85 @@ def count_cards(cards: list[str]) -> Counter[str]:
     return Counter(cards)
 
 
-def card_list(counts: Counter[str]) -> str:
-    """ "2 Silk, Wine" for display."""
-    return ", ".join(f"{n} {card}" if n > 1 else card for card, n in sorted(counts.items(), key=_order)) or "nothing"
+# The game's things as the players read them: terms, translated with the sentence they stand in.
+GOOD_NAMES: dict[str, Msg] = {
+    "Silk": Mp("phoenician good", "Silk"),
+    "Obsidian": Mp("phoenician good", "Obsidian"),
+    "Grain": Mp("phoenician good", "Grain"),
+    "Oil": Mp("phoenician good", "Oil"),
+    "Wine": Mp("phoenician good", "Wine"),
+    "Spices": Mp("phoenician good", "Spices"),
+}
+CARD_NAMES: dict[str, Msg] = {
+    **GOOD_NAMES,
+    ROW: Mp("phoenician card", "Row"),
+    STORM: Mp("phoenician card", "Storm"),
+    "Sail North": Mp("phoenician card", "Sail North"),
+    "Sail South": Mp("phoenician card", "Sail South"),
+    "Sail East": Mp("phoenician card", "Sail East"),
+    "Sail West": Mp("phoenician card", "Sail West"),
+    "Sail NE": Mp("phoenician card", "Sail NE"),
+    "Sail SE": Mp("phoenician card", "Sail SE"),
+    "Sail NW": Mp("phoenician card", "Sail NW"),
+    "Sail SW": Mp("phoenician card", "Sail SW"),
+}
+CENTRE_TERMS: dict[str, Msg] = {
+    "Rome": Mp("phoenician centre", "Rome"),
+    "Egypt": Mp("phoenician centre", "Egypt"),
+    "Greece": Mp("phoenician centre", "Greece"),
+    "Persia": Mp("phoenician centre", "Persia"),
+    "Carthage": Mp("phoenician centre", "Carthage"),
+    "Crete": Mp("phoenician centre", "Crete"),
+}
+COLOUR_NAMES: dict[str, Msg] = {
+    "Red": Mp("phoenician colour", "Red"),
+    "Blue": Mp("phoenician colour", "Blue"),
+    "Green": Mp("phoenician colour", "Green"),
+    "Yellow": Mp("phoenician colour", "Yellow"),
+    "White": Mp("phoenician colour", "White"),
+    "Orange": Mp("phoenician colour", "Orange"),
+}
+# Where a ship sails, in words ("north-east"); the typed syntax and the log keep the compass's letters ("NE").
+WIND: dict[str, Msg] = {
+    "N": Mp("phoenician direction", "north"),
+    "NE": Mp("phoenician direction", "north-east"),
+    "E": Mp("phoenician direction", "east"),
+    "SE": Mp("phoenician direction", "south-east"),
+    "S": Mp("phoenician direction", "south"),
+    "SW": Mp("phoenician direction", "south-west"),
+    "W": Mp("phoenician direction", "west"),
+    "NW": Mp("phoenician direction", "north-west"),
+}
+
+
+def good_name(good: str) -> Msg:
+    return GOOD_NAMES[good]
+
+
+def card_name(card: str) -> Msg:
+    return CARD_NAMES[card]
+
+
+def centre_name(centre: str) -> Msg:
+    return CENTRE_TERMS[centre]
+
+
+def colour(seat: int) -> Msg:
+    """A ship's name: its colour."""
+    return COLOUR_NAMES[COLOURS[seat]]
+
+
+def gold(amount: int) -> Msg:
+    return Mn("{count} gold", "{count} gold", amount)
+
+
+def card_list(counts: Counter[str]) -> Any:
+    """ "2 Silk, Wine" for display ("nothing" for none)."""
+    entries = [
+        Mn("{card}", "{count} {card}", n, card=card_name(card)) for card, n in sorted(counts.items(), key=_order) if n
+    ]
+    return joined(entries, ",") or Mp("phoenician cards", "nothing")
 
 
 def _order(item: tuple[str, int]) -> int:
     return CARD_ORDER.index(item[0])
-
-
-def join_names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from games.engines.base import Event, Order, State
+from games.engines.base import Event, M, Mn, Order, State
 from games.engines.kit import only
 from games.engines.phoenician.actions import CENTRE_NAMES, apply_steps, describe, exchange, remove_old_storms
-from games.engines.phoenician.data import COLOURS, WIND_DRAW, card_list, square_name
+from games.engines.phoenician.data import WIND_DRAW, card_list, centre_name, colour, square_name
 from games.engines.phoenician.syntax import parse
 
 
@@ -22,7 +22,15 @@ def draw(state: State, seat: int, count: int, rng: random.Random, events: list[E
             state["deck"] = state["discard"]
             state["discard"] = []
             rng.shuffle(state["deck"])
-            events.append(Event(f"The deck ran out: the discard pile ({len(state['deck'])} cards) is shuffled."))
+            events.append(
+                Event(
+                    Mn(
+                        "The deck ran out: the discard pile ({count} card) is shuffled.",
+                        "The deck ran out: the discard pile ({count} cards) is shuffled.",
+                        len(state["deck"]),
+                    )
+                )
+            )
         if not state["deck"]:
             break
         drawn.append(state["deck"].pop())
@@ -35,15 +43,19 @@ def start_turn(state: State, rng: random.Random, events: list[Event]) -> None:
     seat = state["order"][state["turn_index"]]
     state.update(step="turn", active=seat, part=1, offered=[], offer=None)
     state["drawn"] = draw(state, seat, WIND_DRAW, rng, events)
-    name = COLOURS[seat]
     events.append(
         Event(
-            f"Round {state['round']}: {name}'s turn. {name} draws {len(state['drawn'])} wind card"
-            f"{'' if len(state['drawn']) == 1 else 's'}.",
+            Mn(
+                "Round {round}: {ship}'s turn. {ship} draws {count} wind card.",
+                "Round {round}: {ship}'s turn. {ship} draws {count} wind cards.",
+                len(state["drawn"]),
+                round=state["round"],
+                ship=colour(seat),
+            ),
             data={"kind": "turn", "seat": seat},
         )
     )
-    events.append(Event(f"You drew {card_list(Counter(state['drawn']))}.", seat=seat))
+    events.append(Event(M("You drew {cards}.", cards=card_list(Counter(state["drawn"]))), seat=seat))
 
 
 def end_turn(state: State, rng: random.Random, events: list[Event]) -> None:
@@ -54,7 +66,15 @@ def end_turn(state: State, rng: random.Random, events: list[Event]) -> None:
         state["turn_index"] = 0
         if state["round_limit"] and state["round"] >= state["round_limit"]:
             state.update(step="over", finished=True, offer=None, drawn=[])
-            events.append(Event(f"The {state['round_limit']} rounds of this game are over: the richest ship wins."))
+            events.append(
+                Event(
+                    Mn(
+                        "The {count} round of this game is over: the richest ship wins.",
+                        "The {count} rounds of this game are over: the richest ship wins.",
+                        state["round_limit"],
+                    )
+                )
+            )
             return
         state["round"] += 1
     start_turn(state, rng, events)
@@ -68,7 +88,16 @@ def resolve_start(state: State, orders: dict[int, Order], rng: random.Random, ev
     centre = order["centre"]
     square = state["centres"][CENTRE_NAMES.index(centre)]
     state["ships"][seat] = square
-    events.append(Event(f"{COLOURS[seat]} starts at {centre} ({square_name(square)})."))
+    events.append(
+        Event(
+            M(
+                "{ship} starts at {centre} ({square}).",
+                ship=colour(seat),
+                centre=centre_name(centre),
+                square=square_name(square),
+            )
+        )
+    )
     state["turn_index"] += 1
     if state["turn_index"] < state["players"]:
         state["active"] = state["order"][state["turn_index"]]
@@ -80,12 +109,15 @@ def resolve_start(state: State, orders: dict[int, Order], rng: random.Random, ev
 def resolve_answer(state: State, orders: dict[int, Order], rng: random.Random, events: list[Event]) -> None:
     _, order = only(orders)
     offer = state["offer"]
-    giver, taker = COLOURS[offer["from"]], COLOURS[offer["to"]]
+    ships = {"giver": colour(offer["from"]), "taker": colour(offer["to"])}
     if order["answer"] == "accept":
         exchange(state)
-        text = f"{taker} accepts: {giver} gives {describe(offer['give'])} for {describe(offer['want'])}."
+        said = {"give": describe(offer["give"]), "want": describe(offer["want"])}
+        text = M("{taker} accepts: {giver} gives {give} for {want}.", **ships, **said)
         events += [Event(text, seat=offer["from"]), Event(text, seat=offer["to"])]
-    events.append(Event(f"{taker} {order['answer']}s {giver}'s trade offer. {giver}'s turn goes on."))
+        events.append(Event(M("{taker} accepts {giver}'s trade offer. {giver}'s turn goes on.", **ships)))
+    else:
+        events.append(Event(M("{taker} declines {giver}'s trade offer. {giver}'s turn goes on.", **ships)))
     state.update(step="turn", part=2, offer=None)
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Order, OrderError, State
+from games.engines.base import M, Order, OrderError, State, joined
 from games.engines.kit import copy_state
 from games.engines.phoenician.actions import CENTRE_NAMES, accept_problem, apply_steps
+from games.engines.phoenician.data import centre_name
 from games.engines.phoenician.syntax import canonical, parse
 
 ANSWERS = {"accept": "accept", "yes": "accept", "decline": "decline", "no": "decline"}
@@ -26,7 +27,8 @@ def validate_start(state: State, seat: int, order: Order) -> Order:
     free = free_centres(state)
     by_name = {n.lower(): n for n in free}
     if not isinstance(name, str) or name.strip().lower() not in by_name:
-        raise OrderError(f"Choose a trade centre no other ship starts on: {', '.join(free)}.")
+        names = joined([centre_name(centre) for centre in free], ",")
+        raise OrderError(M("Choose a trade centre no other ship starts on: {centres}.", centres=names))
     return {"centre": by_name[name.strip().lower()]}
 
 
@@ -36,11 +38,11 @@ def validate_start(state: State, seat: int, order: Order) -> Order:
 def validate_answer(state: State, seat: int, order: Order) -> Order:
     answer: Any = order.get("answer")
     if not isinstance(answer, str) or answer.strip().lower() not in ANSWERS:
-        raise OrderError("Answer the offer with accept or decline.")
+        raise OrderError(M("Answer the offer with accept or decline."))
     answer = ANSWERS[answer.strip().lower()]
     problem = accept_problem(state)
     if answer == "accept" and problem:
-        raise OrderError(problem[0].upper() + problem[1:])
+        raise OrderError(problem)
     return {"answer": answer}
 
 
@@ -50,7 +52,7 @@ def validate_answer(state: State, seat: int, order: Order) -> Order:
 def validate_turn(state: State, seat: int, order: Order) -> Order:
     text = order.get("steps", "")
     if not isinstance(text, str):
-        raise OrderError("Write your turn as text, one step per line or separated by ';'.")
+        raise OrderError(M("Write your turn as text, one step per line or separated by ';'."))
     steps = parse(text, state["players"])
     apply_steps(copy_state(state), seat, steps, [])
     return {"steps": canonical(steps)}

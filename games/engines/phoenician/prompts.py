@@ -5,53 +5,94 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.engines.base import Choice, Field, Prompt, State
+from games.engines.base import Choice, Field, M, Mp, Prompt, State
 from games.engines.phoenician.actions import CENTRE_NAMES, accept_problem, centre_at, describe
-from games.engines.phoenician.data import CENTRES, COLOURS, WIN_GOLD, card_list, square_name
+from games.engines.phoenician.data import (
+    CENTRES,
+    WIN_GOLD,
+    card_list,
+    centre_name,
+    colour,
+    gold,
+    good_name,
+    square_name,
+)
 from games.engines.phoenician.syntax import HELP
 
 
 def start_prompt(state: State, seat: int) -> Prompt:
     choices = tuple(
-        Choice(name, f"{name} at {square_name(square)} (sells {CENTRES[name][0]}, most desires {CENTRES[name][1]})")
+        Choice(
+            name,
+            M(
+                "{centre} at {square} (sells {sells}, most desires {desires})",
+                centre=centre_name(name),
+                square=square_name(square),
+                sells=good_name(CENTRES[name][0]),
+                desires=good_name(CENTRES[name][1]),
+            ),
+        )
         for name, square in zip(CENTRE_NAMES, state["centres"], strict=True)
         if square not in state["ships"]
     )
-    text = (
-        f"You sail the {COLOURS[seat]} ship: choose the trade centre it starts on (no two ships start on the same "
-        f"one). The first ship to {WIN_GOLD} gold wins; your hand and gold are under the board."
+    text = M(
+        "You sail the {ship} ship: choose the trade centre it starts on (no two ships start on the same one). "
+        "The first ship to {gold} wins; your hand and gold are under the board.",
+        ship=colour(seat),
+        gold=gold(WIN_GOLD),
     )
-    return Prompt(kind="start", text=text, fields=(Field("centre", "choice", "Start at", choices),))
+    return Prompt(kind="start", text=text, fields=(Field("centre", "choice", M("Start at"), choices),))
 
 
 def answer_prompt(state: State, seat: int) -> Prompt:
     offer = state["offer"]
-    text = (
-        f"{COLOURS[offer['from']]} offers you {describe(offer['give'])} in exchange for {describe(offer['want'])}: "
-        "accept or decline (only you two see this offer)."
-    )
+    said = {"ship": colour(offer["from"]), "give": describe(offer["give"]), "want": describe(offer["want"])}
     problem = accept_problem(state)
-    choices = (Choice("decline", "Decline"),) if problem else (Choice("accept", "Accept"), Choice("decline", "Decline"))
+    decline = Choice("decline", Mp("phoenician answer", "Decline"))
     if problem:
-        text += " " + problem[0].upper() + problem[1:]
-    help_text = "Cards from a hand go to the other hand, cards from a hold to the other hold."
-    answer = Field("answer", "choice", "Your answer", choices, help=help_text)
+        choices: tuple[Choice, ...] = (decline,)
+        text = M(
+            "{ship} offers you {give} in exchange for {want}: accept or decline (only you two see this offer). "
+            "{problem}",
+            **said,
+            problem=problem,
+        )
+    else:
+        choices = (Choice("accept", Mp("phoenician answer", "Accept")), decline)
+        text = M(
+            "{ship} offers you {give} in exchange for {want}: accept or decline (only you two see this offer).", **said
+        )
+    help_text = M("Cards from a hand go to the other hand, cards from a hold to the other hold.")
+    answer = Field("answer", "choice", M("Your answer"), choices, help=help_text)
     return Prompt(kind="answer", text=text, fields=(answer,))
 
 
 def turn_prompt(state: State, seat: int) -> Prompt:
     square = state["ships"][seat]
     centre = centre_at(state, square)
-    where = f"in {centre} ({square_name(square)})" if centre else f"at sea on {square_name(square)}"
-    if state["part"] == 1:
-        drawn = card_list(Counter(state["drawn"])) if state["drawn"] else "nothing"
-        opening = f"Round {state['round']}, your turn: your ship is {where} with {state['gold'][seat]} gold, and "
-        opening += f"the wind brought you {drawn}."
-    else:
-        opening = f"Your trade offer has been answered: finish your turn (your ship is {where})."
-    text = (
-        f"{opening} Build it step by step, sailing and trading in any order, then piracy, then a storm; under the "
-        "board your hold says where each good sells, and your hand where each can be bought."
+    where = (
+        M("in {centre} ({square})", centre=centre_name(centre), square=square_name(square))
+        if centre
+        else M("at sea on {square}", square=square_name(square))
     )
-    steps = Field("steps", "steps", "Your turn", min=0, max=2000, help=HELP)
+    building = M(
+        "Build it step by step, sailing and trading in any order, then piracy, then a storm; under the board your "
+        "hold says where each good sells, and your hand where each can be bought."
+    )
+    if state["part"] == 1:
+        text = M(
+            "Round {round}, your turn: your ship is {where} with {gold}, and the wind brought you {drawn}. {building}",
+            round=state["round"],
+            where=where,
+            gold=gold(state["gold"][seat]),
+            drawn=card_list(Counter(state["drawn"])),
+            building=building,
+        )
+    else:
+        text = M(
+            "Your trade offer has been answered: finish your turn (your ship is {where}). {building}",
+            where=where,
+            building=building,
+        )
+    steps = Field("steps", "steps", M("Your turn"), min=0, max=2000, help=HELP)
     return Prompt(kind="turn", text=text, fields=(steps,))

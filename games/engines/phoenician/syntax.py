@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games.engines.base import OrderError, OrderIncomplete
-from games.engines.phoenician.data import COLOURS, COMMODITIES, DIRECTIONS, parse_square, square_name
+from games.engines.base import M, Msg, OrderError, OrderIncomplete, joined
+from games.engines.phoenician.data import COLOURS, COMMODITIES, DIRECTIONS, colour, good_name, parse_square, square_name
 
 Step = tuple[Any, ...]
 SEPARATORS = re.compile(r"[;\n\r]+")
@@ -44,7 +44,7 @@ DIRECTION_WORDS = {
 GOOD_WORDS = {good.lower(): good for good in COMMODITIES} | {"spice": "Spices"}
 PHASE_OF = {"row": 0, "sail": 0, "buy": 0, "sell": 0, "offer": 1, "pirate": 2, "storm": 3}
 ADDS_TO_OFFER = {"give": 2, "want": 3}  # the offer tuple's place each adds cards to
-HELP = (
+HELP = M(
     "Steps in order, separated by ';' or new lines. Sail and trade in any mix: 'row NE' (a Row card: "
     "1 space, any direction), 'sail E 2' (a Sail East card: 1 or 2 spaces east), 'buy' or 'buy 2' (at a "
     "centre: your hand's cards of its commodity into your hold, 1 gold each), 'sell wine', 'sell 2 wine' or "
@@ -65,63 +65,70 @@ def parse(text: str, players: int, complete: bool = True) -> list[Step]:
         words = part.lower().replace("-", "").split()
         if " ".join(words) in PASS_WORDS:
             continue
-        where = f"Step {number} ('{part}')"
         if words[0] in ADDS_TO_OFFER:
-            _add_to_offer(steps, words, where)
+            _add_to_offer(steps, words, number, part)
             continue
         try:
             parsed = _parse_step(words, players)
         except OrderError as error:
-            raise OrderError(f"{where}: {error}") from None
+            raise OrderError(step_problem(number, part, error.message)) from None
         if steps:
             previous = PHASE_OF[steps[-1][0]]
             if previous == 1:
-                raise OrderError(
-                    f"{where}: an offer must be the last step; the rest of your turn comes after the answer."
-                )
+                last = M("an offer must be the last step; the rest of your turn comes after the answer.")
+                raise OrderError(step_problem(number, part, last))
             if PHASE_OF[parsed[0]] < previous or (previous == 3 and parsed[0] == "storm"):
-                raise OrderError(f"{where}: {_order_problem(parsed[0], steps[-1][0])}")
+                raise OrderError(step_problem(number, part, _order_problem(parsed[0], steps[-1][0])))
         steps.append(parsed)
     if complete and steps and steps[-1][0] == "offer" and not steps[-1][2] and not steps[-1][3]:
         # More steps fix it ("give hand wine"): the builder may offer a bare "offer Blue" first.
-        target = COLOURS[steps[-1][1]]
-        raise OrderIncomplete(f"Your offer to {target} must move at least one card: say what you give or want.")
+        target = colour(steps[-1][1])
+        raise OrderIncomplete(
+            M("Your offer to {ship} must move at least one card: say what you give or want.", ship=target)
+        )
     return steps
 
 
-def _add_to_offer(steps: list[Step], words: list[str], where: str) -> None:
+def step_problem(number: int, typed: str, problem: Any) -> Msg:
+    """ "Step 2 ('sail E 2'): that would sail off the map." """
+    return M("Step {number} ({step}): {problem}", number=number, step=f"'{typed}'", problem=problem)
+
+
+def _add_to_offer(steps: list[Step], words: list[str], number: int, part: str) -> None:
     """'give hand 2 wine' or 'want hold oil' after an offer: more cards for it."""
     if not steps or steps[-1][0] != "offer":
-        raise OrderError(f"{where}: '{words[0]}' adds cards to the offer just before it; start with 'offer <ship>'.")
+        problem = M("{word} adds cards to the offer just before it; start with 'offer <ship>'.", word=f"'{words[0]}'")
+        raise OrderError(step_problem(number, part, problem))
     try:
         items = _items(" ".join(words[1:]))
     except OrderError as error:
-        raise OrderError(f"{where}: {error}") from None
+        raise OrderError(step_problem(number, part, error.message)) from None
     if not items:
-        raise OrderError(f"{where}: say which cards, e.g. '{words[0]} hand wine'.")
+        problem = M("say which cards, e.g. {example}.", example=f"'{words[0]} hand wine'")
+        raise OrderError(step_problem(number, part, problem))
     offer = list(steps[-1])
     place = ADDS_TO_OFFER[words[0]]
     offer[place] = sorted(offer[place] + items)
     steps[-1] = tuple(offer)
 
 
-def _order_problem(kind: str, previous: str) -> str:
+def _order_problem(kind: str, previous: str) -> Msg:
     if previous == "storm" and kind == "storm":
-        return "you may place only one storm counter a turn."
+        return M("you may place only one storm counter a turn.")
     if previous == "storm":
-        return "the storm phase is the last of the turn."
-    return "sailing and trading come before piracy."
+        return M("the storm phase is the last of the turn.")
+    return M("sailing and trading come before piracy.")
 
 
 def _parse_step(words: list[str], players: int) -> Step:
     verb, rest = words[0], words[1:]
     if verb == "row":
         if len(rest) != 1:
-            raise OrderError("write 'row' and one direction, e.g. 'row NE'.")
+            raise OrderError(M("write 'row' and one direction, e.g. 'row NE'."))
         return ("row", _direction(rest[0]))
     if verb == "sail":
         if len(rest) not in (1, 2):
-            raise OrderError("write 'sail', a direction and 1 or 2 spaces, e.g. 'sail E 2'.")
+            raise OrderError(M("write 'sail', a direction and 1 or 2 spaces, e.g. 'sail E 2'."))
         return ("sail", _direction(rest[0]), _spaces(rest[1:]))
     if verb == "buy":
         return ("buy", *_amount_and_good(rest, "buy"))
@@ -133,19 +140,19 @@ def _parse_step(words: list[str], players: int) -> Step:
         return _parse_offer(rest, players)
     if verb == "pirate":
         if len(rest) not in (2, 3) or rest[0] not in ("1", "2"):
-            raise OrderError("write 'pirate', the pirate's number (1 or 2), a direction and 1 or 2 spaces.")
+            raise OrderError(M("write 'pirate', the pirate's number (1 or 2), a direction and 1 or 2 spaces."))
         return ("pirate", int(rest[0]), _direction(rest[1]), _spaces(rest[2:]))
     if verb == "storm":
         square = parse_square(rest[0]) if len(rest) == 1 else None
         if square is None:
-            raise OrderError("write 'storm' and a space of the map, e.g. 'storm C4'.")
+            raise OrderError(M("write 'storm' and a space of the map, e.g. 'storm C4'."))
         return ("storm", square)
-    raise OrderError("unknown step; steps are row, sail, buy, sell, offer, pirate, storm or pass.")
+    raise OrderError(M("unknown step; steps are row, sail, buy, sell, offer, pirate, storm or pass."))
 
 
 def _direction(word: str) -> str:
     if word not in DIRECTION_WORDS:
-        raise OrderError(f"'{word}' is not a direction; use N, NE, E, SE, S, SW, W or NW.")
+        raise OrderError(M("{typed} is not a direction; use N, NE, E, SE, S, SW, W or NW.", typed=f"'{word}'"))
     return DIRECTION_WORDS[word]
 
 
@@ -153,7 +160,7 @@ def _spaces(words: list[str]) -> int:
     if not words:
         return 1
     if words[0] not in ("1", "2"):
-        raise OrderError("a Sail card moves 1 or 2 spaces.")
+        raise OrderError(M("a Sail card moves 1 or 2 spaces."))
     return int(words[0])
 
 
@@ -164,13 +171,21 @@ def _amount_and_good(words: list[str], verb: str) -> tuple[str, int]:
         if word.isdigit() and not amount:
             amount = int(word)
             if not 1 <= amount <= 20:
-                raise OrderError(f"cannot {verb} {amount} cards.")
+                raise OrderError(
+                    M("cannot buy {count} cards.", count=amount)
+                    if verb == "buy"
+                    else M("cannot sell {count} cards.", count=amount)
+                )
         elif word in GOOD_WORDS and not good:
             good = GOOD_WORDS[word]
         else:
-            raise OrderError(f"write '{verb}', a number of cards and a commodity, e.g. '{verb} 2 wine'.")
+            raise OrderError(
+                M("write 'buy', a number of cards and a commodity, e.g. 'buy 2 wine'.")
+                if verb == "buy"
+                else M("write 'sell', a number of cards and a commodity, e.g. 'sell 2 wine'.")
+            )
     if verb == "sell" and not good:
-        raise OrderError("say what to sell, e.g. 'sell wine', 'sell 2 wine' or 'sell all'.")
+        raise OrderError(M("say what to sell, e.g. 'sell wine', 'sell 2 wine' or 'sell all'."))
     return good, amount
 
 
@@ -180,11 +195,11 @@ def _parse_offer(words: list[str], players: int) -> Step:
     text = " ".join(words).replace(",", " , ")
     match = re.fullmatch(r"(\S+)\s+give\s+(.*?)\s*\bfor\b\s*(.*)", text)
     if not match:
-        raise OrderError("write 'offer', a player, 'give', what you give, 'for' and what you want.")
+        raise OrderError(M("write 'offer', a player, 'give', what you give, 'for' and what you want."))
     seat = seat_named(match.group(1), players)
     give, want = _items(match.group(2)), _items(match.group(3))
     if not give and not want:
-        raise OrderError("an offer must move at least one card.")
+        raise OrderError(M("an offer must move at least one card."))
     return ("offer", seat, give, want)
 
 
@@ -192,7 +207,8 @@ def seat_named(word: str, players: int) -> int:
     names = [colour.lower() for colour in COLOURS[:players]]
     if word in names:
         return names.index(word)
-    raise OrderError(f"there is no ship called '{word}'; the ships are {', '.join(COLOURS[:players])}.")
+    ships = joined([colour(seat) for seat in range(players)], ",")
+    raise OrderError(M("there is no ship called {typed}; the ships are {ships}.", typed=f"'{word}'", ships=ships))
 
 
 def _items(text: str) -> list[list[str]]:
@@ -208,12 +224,17 @@ def _items(text: str) -> list[list[str]]:
         place = words[0]
         count = words[1] if len(words) == 3 else "1"
         if place not in ("hand", "hold") or len(words) not in (2, 3) or not count.isdigit():
-            raise OrderError(f"'{chunk}' should name where the cards are and what, e.g. 'hold silk' or 'hand 2 wine'.")
+            raise OrderError(
+                M(
+                    "{typed} should name where the cards are and what, e.g. 'hold silk' or 'hand 2 wine'.",
+                    typed=f"'{chunk}'",
+                )
+            )
         good = GOOD_WORDS.get(words[-1])
         if good is None:
-            raise OrderError(f"'{words[-1]}' is not a commodity; only commodity cards are traded.")
+            raise OrderError(M("{typed} is not a commodity; only commodity cards are traded.", typed=f"'{words[-1]}'"))
         if not 1 <= int(count) <= 12:
-            raise OrderError(f"cannot trade {count} cards of {good}.")
+            raise OrderError(M("cannot trade {count} cards of {good}.", count=int(count), good=good_name(good)))
         items += [[place, good]] * int(count)
     return sorted(items)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.engines.base import State
+from games.engines.base import M, Mp, Msg, State, joined
 from games.engines.phoenician.actions import CENTRE_NAMES, centre_at, describe
 from games.engines.phoenician.data import (
     CENTRES,
@@ -23,19 +23,23 @@ from games.engines.phoenician.data import (
     SIZE,
     WIN_GOLD,
     card_list,
+    card_name,
+    centre_name,
+    colour,
+    good_name,
     sort_cards,
     square_name,
 )
 
 
 def _ship(seat: int) -> dict[str, Any]:
-    return {"seat": seat, "name": COLOURS[seat], "initial": COLOURS[seat][0], "colour": COLOUR_HEX[COLOURS[seat]]}
+    return {"seat": seat, "name": colour(seat), "initial": COLOURS[seat][0], "colour": COLOUR_HEX[COLOURS[seat]]}
 
 
 def _cell(state: State, square: int) -> dict[str, Any]:
     centre = centre_at(state, square)
     pirate = state["pirates"].index(square) + 1 if square in state["pirates"] else None
-    storm = next((COLOURS[s[1]] for s in state["storms"] if s[0] == square), None)
+    storm = next((colour(s[1]) for s in state["storms"] if s[0] == square), None)
     ships = [_ship(seat) for seat, at in enumerate(state["ships"]) if at == square]
     kind = "land" if square in state["land"] else "centre" if centre else "sea"
     if kind == "land":
@@ -52,9 +56,9 @@ def _cell(state: State, square: int) -> dict[str, Any]:
     return {
         "square": square_name(square),
         "kind": kind,
-        "centre": centre,
-        "sells": CENTRES[centre][0] if centre else None,
-        "desires": CENTRES[centre][1] if centre else None,
+        "centre": centre_name(centre) if centre else None,
+        "sells": good_name(CENTRES[centre][0]) if centre else None,
+        "desires": good_name(CENTRES[centre][1]) if centre else None,
         "pirate": pirate,
         "storm": storm,
         "ships": ships,
@@ -65,19 +69,29 @@ def _cell(state: State, square: int) -> dict[str, Any]:
     }
 
 
+def _centre(centre: str | None) -> Msg | None:
+    return centre_name(centre) if centre else None
+
+
 def _centres(state: State) -> list[dict[str, Any]]:
     rows = []
     for name, square in zip(CENTRE_NAMES, state["centres"], strict=True):
         sells, desires = CENTRES[name]
         rows.append(
             {
-                "name": name,
+                "name": centre_name(name),
                 "square": square_name(square),
-                "sells": sells,
-                "desires": desires,
+                "sells": good_name(sells),
+                "desires": good_name(desires),
                 "sells_colour": COMMODITY_HEX[sells],
                 "desires_colour": COMMODITY_HEX[desires],
-                "pays": f"{desires} {DESIRED_PRICE}, others {SELL_PRICE}, never {sells}",
+                "pays": M(
+                    "{desires} {best}, others {price}, never {sells}",
+                    desires=good_name(desires),
+                    best=DESIRED_PRICE,
+                    price=SELL_PRICE,
+                    sells=good_name(sells),
+                ),
             }
         )
     return rows
@@ -93,11 +107,13 @@ def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
                 "position": position,
                 "gold": state["gold"][seat],
                 "hold": sort_cards(state["holds"][seat]),
-                "hold_text": card_list(Counter(state["holds"][seat])) if state["holds"][seat] else "empty",
+                "hold_text": card_list(Counter(state["holds"][seat]))
+                if state["holds"][seat]
+                else Mp("phoenician hold", "empty"),
                 "hold_count": len(state["holds"][seat]),
                 "hand_count": len(state["hands"][seat]),
                 "square": square_name(square) if square is not None else None,
-                "centre": centre_at(state, square),
+                "centre": _centre(centre_at(state, square)),
                 "is_viewer": seat == viewer,
                 "is_active": seat == state["active"] and not state["finished"],
                 "is_winner": seat == state["winner"],
@@ -111,8 +127,8 @@ def _offer(state: State, viewer: int | None) -> dict[str, Any] | None:
     if offer is None or viewer not in (offer["from"], offer["to"]):
         return None
     return {
-        "from": COLOURS[offer["from"]],
-        "to": COLOURS[offer["to"]],
+        "from": colour(offer["from"]),
+        "to": colour(offer["to"]),
         "give": describe(offer["give"]),
         "want": describe(offer["want"]),
         "mine": viewer == offer["from"],
@@ -126,24 +142,37 @@ def _goods(state: State, seat: int) -> dict[str, Any]:
     """Where the seat's goods go: a good in the hold is sold at any centre but the one that makes it (3 gold
     where it is most desired); a good in the hand is only the right to buy it into the hold, for 1 gold, at the
     centre that makes it. `here`: what the ship can sell and buy at the centre it is in now."""
-    at = {name: f"{name} ({square_name(square)})" for name, square in zip(CENTRE_NAMES, state["centres"], strict=True)}
+    at = {
+        name: M("{centre} ({square})", centre=centre_name(name), square=square_name(square))
+        for name, square in zip(CENTRE_NAMES, state["centres"], strict=True)
+    }
     maker = {sells: name for name, (sells, _desires) in CENTRES.items()}
     wanter = {desires: name for name, (_sells, desires) in CENTRES.items()}
     hold, hand = Counter(state["holds"][seat]), Counter(card for card in state["hands"][seat] if card in maker)
-    hold_goods = [{"good": g, "count": n, "best": at[wanter[g]], "never": maker[g]} for g, n in sorted(hold.items())]
+    hold_goods = [
+        {"good": good_name(g), "count": n, "best": at[wanter[g]], "never": centre_name(maker[g])}
+        for g, n in sorted(hold.items())
+    ]
     hand_goods = [
-        {"good": g, "count": n, "buy_at": at[maker[g]], "best": at[wanter[g]]} for g, n in sorted(hand.items())
+        {"good": good_name(g), "count": n, "buy_at": at[maker[g]], "best": at[wanter[g]]}
+        for g, n in sorted(hand.items())
     ]
     centre = centre_at(state, state["ships"][seat])
     here = None
     if centre:
         sells, desires = CENTRES[centre]
-        sales = [f"{g} for {DESIRED_PRICE if g == desires else SELL_PRICE}" for g in sorted(hold) if g != sells]
-        buys = f"{hand[sells]} {sells} from your hand, 1 gold each" if hand[sells] else ""
+        sales = [
+            M("{good} for {price}", good=good_name(g), price=DESIRED_PRICE if g == desires else SELL_PRICE)
+            for g in sorted(hold)
+            if g != sells
+        ]
+        good = good_name(sells)
         here = {
-            "centre": centre,
-            "sell": ", ".join(sales) or "nothing from your hold",
-            "buy": buys or f"no {sells} (you hold no {sells} card in your hand)",
+            "centre": centre_name(centre),
+            "sell": joined(sales, ",") or M("nothing from your hold"),
+            "buy": M("{count} {good} from your hand, 1 gold each", count=hand[sells], good=good)
+            if hand[sells]
+            else M("no {good} (you hold no {good} card in your hand)", good=good),
         }
     return {"hold_goods": hold_goods, "hand_goods": hand_goods, "here": here}
 
@@ -155,20 +184,20 @@ def _private(state: State, seat: int | None) -> dict[str, Any]:
     drawn = state["drawn"] if seat == state["active"] and state["step"] == "turn" else []
     return {
         "seat": seat,
-        "name": COLOURS[seat],
-        "hand": [{"card": card, "colour": COMMODITY_HEX.get(card, "#0e6ba8")} for card in hand],
-        "hand_text": card_list(Counter(hand)) if hand else "no cards",
+        "name": colour(seat),
+        "hand": [{"card": card_name(card), "colour": COMMODITY_HEX.get(card, "#0e6ba8")} for card in hand],
+        "hand_text": card_list(Counter(hand)) if hand else M("no cards"),
         "drawn": card_list(Counter(drawn)) if drawn else None,
         **(_goods(state, seat) if state["ships"][seat] is not None else _NO_GOODS),
     }
 
 
-def build_view(state: State, seat: int | None, phase: str, final: list[dict[str, Any]] | None) -> dict[str, Any]:
+def build_view(state: State, seat: int | None, phase: Msg, final: list[dict[str, Any]] | None) -> dict[str, Any]:
     if seat is not None and not 0 <= seat < state["players"]:
         seat = None
     asked = None
     if not state["finished"]:
-        asked = COLOURS[state["offer"]["to"]] if state["step"] == "answer" else COLOURS[state["active"]]
+        asked = colour(state["offer"]["to"]) if state["step"] == "answer" else colour(state["active"])
     return {
         "game": "phoenician",
         "phase": phase,
@@ -182,7 +211,7 @@ def build_view(state: State, seat: int | None, phase: str, final: list[dict[str,
         ],
         "centres": _centres(state),
         "players": _players(state, seat),
-        "active": COLOURS[state["active"]] if state["active"] is not None else None,
+        "active": colour(state["active"]) if state["active"] is not None else None,
         "asked": asked,
         "deck_count": len(state["deck"]),
         "discard_count": len(state["discard"]),
