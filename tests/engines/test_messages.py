@@ -25,7 +25,7 @@ from games.engines.base import M, Mn, Mp, Msg, OrderError, joined
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES_DIR = ROOT / "games" / "engines"
 # The engines whose every word is a message; the rest still speak English sentences (issue 40, item 1).
-CONVERTED = ["piraeus", "manila", "phoenician"]
+CONVERTED = ["piraeus", "manila", "phoenician", "ports-of-call"]
 Key = tuple[str, str, str]  # (context, id, plural)
 
 
@@ -48,7 +48,7 @@ def extracted(paths: list[Path]) -> set[Key]:
 
 def catalogue(slug: str) -> set[Key]:
     shared = [ENGINES_DIR / "base.py", ENGINES_DIR / "kit.py"]
-    return extracted([*shared, *sorted((ENGINES_DIR / slug).glob("*.py"))])
+    return extracted([*shared, *sorted((ENGINES_DIR / slug.replace("-", "_")).glob("*.py"))])
 
 
 def nested(message: Msg) -> Iterator[Msg]:

@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import Choice, OptionSpec, Standing, State
+from games.engines.base import Choice, M, Mn, Msg, OptionSpec, Standing, State
 from games.engines.kit import DecisionEngine, copy_state, redealt
 from games.engines.ports_of_call.data import START_CASH
 from games.engines.ports_of_call.decisions import DECISIONS
@@ -31,36 +31,45 @@ class PortsOfCallEngine(DecisionEngine):
     min_players = 2
     max_players = 4
     options = (
-        OptionSpec("years", "Fiscal years", "choice", "4", tuple(Choice(str(y), f"{y} years") for y in (3, 4, 5))),
+        OptionSpec(
+            "years",
+            M("Fiscal years"),
+            "choice",
+            "4",
+            tuple(Choice(str(y), Mn("{count} year", "{count} years", y)) for y in (3, 4, 5)),
+        ),
         OptionSpec(
             "news_order",
-            "News cards 1-16 (12 for 3 years, 20 for 5)",
+            M("News cards 1-16 (12 for 3 years, 20 for 5)"),
             "choice",
             "ordered",
-            (Choice("ordered", "in numerical order"), Choice("shuffled", "shuffled")),
+            (Choice("ordered", M("in numerical order")), Choice("shuffled", M("shuffled"))),
         ),
         OptionSpec(
             "forecast",
-            "Optional rule: forecast news (the next two cards are shown)",
+            M("Optional rule: forecast news (the next two cards are shown)"),
             "choice",
             "off",
-            (Choice("off", "off"), Choice("on", "on")),
+            (Choice("off", M("off")), Choice("on", M("on"))),
         ),
         OptionSpec(
             "bankruptcy",
-            "Bankruptcy at 60",
+            M("Bankruptcy at 60"),
             "choice",
             "eliminate",
-            (Choice("eliminate", "the player is eliminated"), Choice("sell-assets", "alternative rule: sell assets")),
+            (
+                Choice("eliminate", M("the player is eliminated")),
+                Choice("sell-assets", M("alternative rule: sell assets")),
+            ),
         ),
         OptionSpec(
             "start_cash",
-            "Starting cash in $M (house default)",
+            M("Starting cash in $M (house default)"),
             "integer",
             START_CASH,
             min=0,
             max=5000,
-            error="Option start_cash must be a whole number of $M between 0 and 5000.",
+            error=M("Option start_cash must be a whole number of $M between 0 and 5000."),
         ),
     )
     decisions = DECISIONS
@@ -88,12 +97,17 @@ class PortsOfCallEngine(DecisionEngine):
             return None
         return [Standing(r["seat"], r["score"], r["rank"], r["detail"]) for r in standings_rows(state)]
 
-    def phase_name(self, state: State) -> str:
+    def phase_name(self, state: State) -> Msg:
         if state["finished"]:
-            return "Game over"
+            return M("Game over")
         if state["step"] == "home":
-            return f"Home cities — {name(state['queue'][0])} chooses"
-        return f"Year {state['year']}, quarter {state['quarter']} — {name(state['queue'][0])}'s turn"
+            return M("Home cities — {seat} chooses", seat=name(state["queue"][0]))
+        return M(
+            "Year {year}, quarter {quarter} — {seat}'s turn",
+            year=state["year"],
+            quarter=state["quarter"],
+            seat=name(state["queue"][0]),
+        )
 
     def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Re-deal everything `seat` cannot see: both decks (but forecast cards), other seats' dealt and

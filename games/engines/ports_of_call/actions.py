@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engines.base import Event, OrderError, State
+from games.engines.base import Event, M, Mn, Mp, Msg, OrderError, State, joined
 from games.engines.ports_of_call.data import (
     CANAL_FEE,
+    CANAL_NAMES,
     CAPACITY,
     EXTRA_AP_PRICE,
     HOME_PORT_FEE,
@@ -26,7 +27,7 @@ from games.engines.ports_of_call.data import (
     canal_space,
     route_between,
 )
-from games.engines.ports_of_call.money import city_of, money, move_stock, name, ships_of
+from games.engines.ports_of_call.money import city_name, city_of, money, move_stock, name, ships_of
 
 
 @dataclass
@@ -50,11 +51,23 @@ def start_turn(state: State, seat: int) -> Turn:
     return Turn(seat=seat, ap=len(state["ships"][seat]) + 1)
 
 
-def spend(turn: Turn, state: State, ap: int, cash: int, what: str) -> None:
+def spend(turn: Turn, state: State, ap: int, cash: int, what: Msg) -> None:
+    """Pay for an action (`what`, e.g. Mp("ports_of_call action", "A boost")); its refusals end without a full
+    stop, as every step's refusal does: run_turn says which step and ends the sentence."""
     if turn.ap < ap:
-        raise OrderError(f"{what} needs {ap} action point{'s' if ap > 1 else ''}; you have {turn.ap} left.")
+        raise OrderError(
+            Mn(
+                "{what} needs {count} action point; you have {left} left",
+                "{what} needs {count} action points; you have {left} left",
+                ap,
+                what=what,
+                left=turn.ap,
+            )
+        )
     if state["cash"][turn.seat] < cash:
-        raise OrderError(f"{what} costs ${cash}M; you have {money(state['cash'][turn.seat])}.")
+        raise OrderError(
+            M("{what} costs {cost}; you have {cash}", what=what, cost=money(cash), cash=money(state["cash"][turn.seat]))
+        )
     turn.ap -= ap
     state["cash"][turn.seat] -= cash
 
@@ -64,14 +77,22 @@ def find_ship(state: State, seat: int, word: str) -> dict[str, Any]:
     for ship in state["ships"][seat]:
         if ship["id"] == ship_id:
             return ship
-    raise OrderError(f"You have no ship {ship_id}; your ships are {', '.join(s['id'] for s in state['ships'][seat])}.")
+    ships = joined([s["id"] for s in state["ships"][seat]], ",")
+    raise OrderError(M("You have no ship {ship}; your ships are {ships}", ship=ship_id, ships=ships))
 
 
-def ship_place(ship: dict[str, Any]) -> str:
+def ship_place(ship: dict[str, Any]) -> Msg:
     if ship["port"]:
-        return f"in {ship['port']}"
+        return Mp("ports_of_call place", "in {city}", city=city_name(ship["port"]))
     first, second, spaces, *_ = ROUTES[ship["route"]]
-    return f"at sea between {first} and {second}, {ship['pos']} of {spaces} spaces from {first}"
+    return Mn(
+        "at sea between {first} and {second}, {pos} of {count} space from {first}",
+        "at sea between {first} and {second}, {pos} of {count} spaces from {first}",
+        spaces,
+        first=city_name(first),
+        second=city_name(second),
+        pos=ship["pos"],
+    )
 
 
 # --- moving and boosting -----------------------------------------------------------------------------
@@ -87,7 +108,7 @@ def base_spaces(state: State, ship: dict[str, Any], route: int) -> int:
 
 def step_move(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if len(words) < 2:
-        raise OrderError("write it as: move <ship> <city> [spaces], e.g. move S1 Rotterdam")
+        raise OrderError(M("write it as: move <ship> <city> [spaces], e.g. move S1 Rotterdam"))
     ship = find_ship(state, turn.seat, words[0])
     wanted: int | None = None
     rest = words[1:]
@@ -96,19 +117,31 @@ def step_move(state: State, turn: Turn, words: list[str], events: list[Event]) -
         rest = rest[:-1]
     dest = city_of(" ".join(rest))
     if dest is None:
-        raise OrderError(f"there is no port called {' '.join(rest)!r}")
+        raise OrderError(M("there is no port called {text}", text=repr(" ".join(rest))))
     if ship["port"]:
         route = route_between(ship["port"], dest)
         if route is None:
-            raise OrderError(f"no sea route leads from {ship['port']} straight to {dest}; ships stop in every port")
+            raise OrderError(
+                M(
+                    "no sea route leads from {port} straight to {city}; ships stop in every port",
+                    port=city_name(ship["port"]),
+                    city=city_name(dest),
+                )
+            )
         start = 0 if ROUTES[route][0] == ship["port"] else ROUTES[route][2]
     else:
         route = ship["route"]
         if dest not in ROUTES[route][:2]:
-            raise OrderError(f"{ship['id']} is {ship_place(ship)}; it can only head for one of those two ports")
+            raise OrderError(
+                M(
+                    "{ship} is {place}; it can only head for one of those two ports",
+                    ship=ship["id"],
+                    place=ship_place(ship),
+                )
+            )
         start = ship["pos"]
     if ship["id"] in turn.stopped:
-        raise OrderError(f"{ship['id']} has already made its move; only a boost lets it go on")
+        raise OrderError(M("{ship} has already made its move; only a boost lets it go on", ship=ship["id"]))
     left = turn.spaces_left.get(ship["id"])
     if left is None:
         left = base_spaces(state, ship, route) + (1 if ship["id"] in turn.boosted else 0)
@@ -117,65 +150,93 @@ def step_move(state: State, turn: Turn, words: list[str], events: list[Event]) -
     distance = abs(target - start)
     spaces = min(left, distance) if wanted is None else wanted
     if spaces < 1 or left < 1:
-        raise OrderError(f"{ship['id']} has no movement left this turn")
+        raise OrderError(M("{ship} has no movement left this turn", ship=ship["id"]))
     if spaces > left:
-        raise OrderError(f"{ship['id']} may move only {left} more space{'s' if left > 1 else ''} this turn")
+        raise OrderError(
+            Mn(
+                "{ship} may move only {count} more space this turn",
+                "{ship} may move only {count} more spaces this turn",
+                left,
+                ship=ship["id"],
+            )
+        )
     if spaces > distance:
-        raise OrderError(f"{dest} is only {distance} space{'s' if distance > 1 else ''} away")
+        raise OrderError(
+            Mn(
+                "{city} is only {count} space away",
+                "{city} is only {count} spaces away",
+                distance,
+                city=city_name(dest),
+            )
+        )
     direction = 1 if target > start else -1
     pos = start
-    fees = []
+    fees: list[Msg] = []
     for _ in range(spaces):
         pos += direction
         if canal and pos == canal_space(route):
+            said = {"canal": CANAL_NAMES[canal], "fee": money(CANAL_FEE)}
             if canal in state["closures"]["canals"]:
-                raise OrderError(f"the {canal} Canal is closed this quarter")
+                raise OrderError(M("the {canal} Canal is closed this quarter", **said))
             if state["cash"][turn.seat] < CANAL_FEE:
-                raise OrderError(f"passing the {canal} Canal costs ${CANAL_FEE}M and you cannot pay it")
+                raise OrderError(M("passing the {canal} Canal costs {fee} and you cannot pay it", **said))
             state["cash"][turn.seat] -= CANAL_FEE
-            fees.append(f"pays the {canal} Canal fee of ${CANAL_FEE}M")
+            fees.append(M("pays the {canal} Canal fee of {fee}", **said))
     turn.spaces_left[ship["id"]] = left - spaces
     turn.stopped.add(ship["id"])
     if pos == target:
         _enter_port(state, turn, ship, dest, fees)
     else:
         ship.update(port=None, route=route, pos=pos)
-    where = f"enters {dest}" if ship["port"] else f"sails {spaces} towards {dest} ({ship_place(ship)})"
-    events.append(Event(f"{name(turn.seat)} {ship['id']} {where}" + "".join(f"; {fee}" for fee in fees) + "."))
+    said = {"seat": name(turn.seat), "ship": ship["id"], "city": city_name(dest)}
+    if ship["port"]:
+        moved = M("{seat} {ship} enters {city}", **said)
+    else:
+        moved = M(
+            "{seat} {ship} sails {spaces} towards {city} ({place})", spaces=spaces, place=ship_place(ship), **said
+        )
+    events.append(Event(Mp("ports_of_call log", "{line}.", line=joined([moved, *fees], ";"))))
     return f"move {ship['id']} {dest} {spaces}"
 
 
-def _enter_port(state: State, turn: Turn, ship: dict[str, Any], city: str, fees: list[str]) -> None:
+def _enter_port(state: State, turn: Turn, ship: dict[str, Any], city: str, fees: list[Msg]) -> None:
     if city in state["closures"]["ports"]:
-        raise OrderError(f"{city} is closed this quarter; stop short of it by giving fewer spaces")
+        raise OrderError(
+            M("{city} is closed this quarter; stop short of it by giving fewer spaces", city=city_name(city))
+        )
     owners = [seat for seat, home in enumerate(state["home"]) if home == city and not state["bankrupt"][seat]]
     for owner in owners:
         if owner != turn.seat:
             if state["cash"][turn.seat] < HOME_PORT_FEE:
                 raise OrderError(
-                    f"{city} is {name(owner)}'s home port: the ${HOME_PORT_FEE}M fee is more than you have"
+                    M(
+                        "{city} is {seat}'s home port: the {fee} fee is more than you have",
+                        city=city_name(city),
+                        seat=name(owner),
+                        fee=money(HOME_PORT_FEE),
+                    )
                 )
             state["cash"][turn.seat] -= HOME_PORT_FEE
             state["cash"][owner] += HOME_PORT_FEE
-            fees.append(f"pays {name(owner)} ${HOME_PORT_FEE}M port fees")
+            fees.append(M("pays {seat} {fee} port fees", seat=name(owner), fee=money(HOME_PORT_FEE)))
     ship.update(port=city, route=None, pos=0)
     turn.spaces_left[ship["id"]] = 0  # RULEBOOK: once a ship enters a port it may not move further
 
 
 def step_boost(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if len(words) != 1:
-        raise OrderError("write it as: boost <ship>")
+        raise OrderError(M("write it as: boost <ship>"))
     ship = find_ship(state, turn.seat, words[0])
     if ship["port"]:
-        raise OrderError(f"{ship['id']} is in port; only a ship at sea can be boosted")
+        raise OrderError(M("{ship} is in port; only a ship at sea can be boosted", ship=ship["id"]))
     if ship["id"] in turn.boosted:
-        raise OrderError(f"{ship['id']} has already been boosted this turn")
-    spend(turn, state, 1, 0, "A boost")
+        raise OrderError(M("{ship} has already been boosted this turn", ship=ship["id"]))
+    spend(turn, state, 1, 0, Mp("ports_of_call action", "A boost"))
     turn.boosted.add(ship["id"])
     turn.stopped.discard(ship["id"])
     if ship["id"] in turn.spaces_left:
         turn.spaces_left[ship["id"]] += 1
-    events.append(Event(f"{name(turn.seat)} boosts {ship['id']} by 1 space."))
+    events.append(Event(M("{seat} boosts {ship} by 1 space.", seat=name(turn.seat), ship=ship["id"])))
     return f"boost {ship['id']}"
 
 
@@ -184,51 +245,85 @@ def step_boost(state: State, turn: Turn, words: list[str], events: list[Event]) 
 
 def step_ship(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if len(words) != 1 or words[0] not in SHIP_PRICE:
-        raise OrderError("write it as: ship small, or ship large")
+        raise OrderError(M("write it as: ship small, or ship large"))
     size = words[0]
+    small = size == "small"
     fleet = ships_of(state, turn.seat, size)
     if len(fleet) >= SHIP_LIMIT[size]:
-        raise OrderError(f"you may own at most {SHIP_LIMIT[size]} {size} ships")
-    spend(turn, state, 1, SHIP_PRICE[size], f"A {size} ship")
+        if small:
+            raise OrderError(
+                Mn(
+                    "you may own at most {count} small ship",
+                    "you may own at most {count} small ships",
+                    SHIP_LIMIT[size],
+                )
+            )
+        raise OrderError(
+            Mn("you may own at most {count} large ship", "you may own at most {count} large ships", SHIP_LIMIT[size])
+        )
+    what = Mp("ports_of_call action", "A small ship") if small else Mp("ports_of_call action", "A large ship")
+    spend(turn, state, 1, SHIP_PRICE[size], what)
     taken = {ship["id"] for ship in fleet}
     letter = size[0].upper()
     ship_id = next(f"{letter}{n}" for n in range(1, 4) if f"{letter}{n}" not in taken)
     home = state["home"][turn.seat]
     state["ships"][turn.seat].append({"id": ship_id, "size": size, "cargo": [], "port": home, "route": None, "pos": 0})
     turn.ap += 1  # RULEBOOK: a new ship brings its Action Point at once
-    events.append(Event(f"{name(turn.seat)} buys {size} ship {ship_id} in {home} for ${SHIP_PRICE[size]}M."))
+    said = {"seat": name(turn.seat), "ship": ship_id, "city": city_name(home), "amount": money(SHIP_PRICE[size])}
+    if small:
+        events.append(Event(M("{seat} buys small ship {ship} in {city} for {amount}.", **said)))
+    else:
+        events.append(Event(M("{seat} buys large ship {ship} in {city} for {amount}.", **said)))
     return f"ship {size}"
 
 
 def step_shares(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if len(words) != 1 or words[0] not in {"buy", "sell"}:
-        raise OrderError("write it as: shares buy, or shares sell")
+        raise OrderError(M("write it as: shares buy, or shares sell"))
     if words[0] == "buy":
-        spend(turn, state, SHARE_BUY_AP, SHARE_BUY_PRICE, "Buying shares")
+        spend(turn, state, SHARE_BUY_AP, SHARE_BUY_PRICE, Mp("ports_of_call action", "Buying shares"))
         if move_stock(state, turn.seat, 1) == 0:
-            raise OrderError("your company is already at the top of the Stock Exchange")
-        events.append(Event(f"{name(turn.seat)} buys shares: up to {state['stock'][turn.seat]}."))
+            raise OrderError(M("your company is already at the top of the Stock Exchange"))
+        events.append(
+            Event(M("{seat} buys shares: up to {stock}.", seat=name(turn.seat), stock=state["stock"][turn.seat]))
+        )
         return "shares buy"
     if turn.shares_sold:
-        raise OrderError("shares may be sold only once per quarter")
+        raise OrderError(M("shares may be sold only once per quarter"))
     if state["stock"][turn.seat] <= STOCK_MIN:
-        raise OrderError(f"your company is at {STOCK_MIN}, the lowest space: selling shares would bankrupt it")
+        raise OrderError(
+            M("your company is at {stock}, the lowest space: selling shares would bankrupt it", stock=STOCK_MIN)
+        )
     turn.shares_sold = True
     move_stock(state, turn.seat, -1)
     state["cash"][turn.seat] += SHARE_SELL_PRICE
-    events.append(Event(f"{name(turn.seat)} sells shares: down to {state['stock'][turn.seat]}, receives $100M."))
+    sold = M(
+        "{seat} sells shares: down to {stock}, receives {amount}.",
+        seat=name(turn.seat),
+        stock=state["stock"][turn.seat],
+        amount=money(SHARE_SELL_PRICE),
+    )
+    events.append(Event(sold))
     return "shares sell"
 
 
 def step_extra(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if words:
-        raise OrderError("write it as: extra")
+        raise OrderError(M("write it as: extra"))
     if turn.extra_bought:
-        raise OrderError("an additional action point may be bought only once per turn")
-    spend(turn, state, 0, EXTRA_AP_PRICE, "An additional action point")
+        raise OrderError(M("an additional action point may be bought only once per turn"))
+    spend(turn, state, 0, EXTRA_AP_PRICE, Mp("ports_of_call action", "An additional action point"))
     turn.extra_bought = True
     turn.ap += 1
-    events.append(Event(f"{name(turn.seat)} buys an additional action point for ${EXTRA_AP_PRICE}M."))
+    events.append(
+        Event(
+            M(
+                "{seat} buys an additional action point for {amount}.",
+                seat=name(turn.seat),
+                amount=money(EXTRA_AP_PRICE),
+            )
+        )
+    )
     return "extra"
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import OrderError, State, StepChoice
+from games.engines.base import M, Mn, OrderError, State, StepChoice, joined
 from games.engines.kit import Builder, copy_state
 from games.engines.ports_of_call.actions import Turn, start_turn
 from games.engines.ports_of_call.data import (
@@ -32,7 +32,8 @@ from games.engines.ports_of_call.data import (
     TRACK_LENGTH,
     sales_bonus,
 )
-from games.engines.ports_of_call.money import good_name, money, order_label, price, ships_of
+from games.engines.ports_of_call.money import city_name, good_name, money, order_label, price, ships_of
+from games.engines.ports_of_call.trade import containers
 from games.engines.ports_of_call.turn import apply_step
 
 
@@ -58,20 +59,28 @@ def action_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[St
     for ship in fleet:
         yield from _moves(ship, turn)
         if not ship["port"] and ship["id"] not in turn.boosted:
-            yield StepChoice(f"boost {ship['id']}", f"Boost {ship['id']}: 1 more space this turn (1 AP)")
+            yield StepChoice(f"boost {ship['id']}", M("Boost {ship}: 1 more space this turn (1 AP)", ship=ship["id"]))
     yield from _purchases(scratch, fleet)
     yield from _sales(state, fleet)
-    yield StepChoice("order hidden", f"Buy a face-down order card ({money(HIDDEN_ORDER_PRICE)}, 1 AP)")
+    yield StepChoice("order hidden", M("Buy a face-down order card ({price}, 1 AP)", price=money(HIDDEN_ORDER_PRICE)))
     for card in scratch["market"]:
         city, first, second = ORDER_CARDS[card]
-        label = f"Buy the order {order_label(card)} from the market ({money(OPEN_ORDER_PRICE)}, 1 AP)"
+        label = M(
+            "Buy the order {card} from the market ({price}, 1 AP)",
+            card=order_label(card),
+            price=money(OPEN_ORDER_PRICE),
+        )
         yield StepChoice(f"order {city} {first} {second}", label)
-    for size in ("small", "large"):
-        yield StepChoice(f"ship {size}", f"Buy a {size} ship ({money(SHIP_PRICE[size])}, 1 AP; it brings 1 AP)")
+    yield StepChoice(
+        "ship small", M("Buy a small ship ({price}, 1 AP; it brings 1 AP)", price=money(SHIP_PRICE["small"]))
+    )
+    yield StepChoice(
+        "ship large", M("Buy a large ship ({price}, 1 AP; it brings 1 AP)", price=money(SHIP_PRICE["large"]))
+    )
     yield from _factories(scratch, seat, fleet)
-    yield StepChoice("shares buy", f"Buy shares ({money(SHARE_BUY_PRICE)}, 2 AP)")
-    yield StepChoice("shares sell", f"Sell shares (+{money(SHARE_SELL_PRICE)})")
-    yield StepChoice("extra", f"Buy an extra action point ({money(EXTRA_AP_PRICE)})")
+    yield StepChoice("shares buy", M("Buy shares ({price}, 2 AP)", price=money(SHARE_BUY_PRICE)))
+    yield StepChoice("shares sell", M("Sell shares (+{price})", price=money(SHARE_SELL_PRICE)))
+    yield StepChoice("extra", M("Buy an extra action point ({price})", price=money(EXTRA_AP_PRICE)))
 
 
 def _moves(ship: dict[str, Any], turn: Turn) -> Iterator[StepChoice]:
@@ -84,8 +93,17 @@ def _moves(ship: dict[str, Any], turn: Turn) -> Iterator[StepChoice]:
     most = turn.spaces_left.get(sid, MOVE_SPACES + 1)
     for city, distance in sorted(ends):
         for spaces in range(1, min(most, distance) + 1):
-            into = "into" if spaces == distance else f"{spaces} space{'s' if spaces > 1 else ''} towards"
-            yield StepChoice(f"move {sid} {city} {spaces}", f"Move {sid} {into} {city}")
+            if spaces == distance:
+                label = M("Move {ship} into {city}", ship=sid, city=city_name(city))
+            else:
+                label = Mn(
+                    "Move {ship} {count} space towards {city}",
+                    "Move {ship} {count} spaces towards {city}",
+                    spaces,
+                    ship=sid,
+                    city=city_name(city),
+                )
+            yield StepChoice(f"move {sid} {city} {spaces}", label)
 
 
 def _purchases(state: State, fleet: list[dict[str, Any]]) -> Iterator[StepChoice]:
@@ -94,16 +112,26 @@ def _purchases(state: State, fleet: list[dict[str, Any]]) -> Iterator[StepChoice
         if not ship["port"]:
             continue
         good = REGION_OF[ship["port"]]
-        each = f"at {money(price(state, good))}"
+        each = money(price(state, good))
         room = CAPACITY[ship["size"]] - len(ship["cargo"])
         for count in range(1, room + 1):
-            containers = f"{count} {good_name(good)} container{'s' if count > 1 else ''}"
-            label = f"Buy {containers} for {ship['id']} ({each}, {count} AP)"
+            label = M(
+                "Buy {containers} for {ship} (at {price}, {ap} AP)",
+                containers=containers(count, good),
+                ship=ship["id"],
+                price=each,
+                ap=count,
+            )
             yield StepChoice(f"buy {good} " + " ".join([ship["id"]] * count), label)
     for first, second in combinations([s for s in fleet if s["port"]], 2):
         if first["port"] == second["port"]:
             good = REGION_OF[first["port"]]
-            label = f"Buy a {good_name(good)} container each for {first['id']} and {second['id']} (2 AP)"
+            label = M(
+                "Buy a {good} container each for {ship} and {other} (2 AP)",
+                good=good_name(good),
+                ship=first["id"],
+                other=second["id"],
+            )
             yield StepChoice(f"buy {good} {first['id']} {second['id']}", label)
 
 
@@ -120,12 +148,15 @@ def _sales(state: State, fleet: list[dict[str, Any]]) -> Iterator[StepChoice]:
             for goods in combinations(sellable, size):
                 if goods not in seen:
                     seen.add(goods)
-                    words = " and ".join(good_name(good) for good in goods)
                     pays = sum((sales_bonus(port, good) or 0) + price(state, good) for good in goods)
-                    yield StepChoice(
-                        f"sell {ship['id']} {' '.join(goods)}",
-                        f"Sell {words} from {ship['id']} in {port} (+{money(pays)})",
+                    label = M(
+                        "Sell {goods} from {ship} in {city} (+{price})",
+                        goods=joined([good_name(good) for good in goods]),
+                        ship=ship["id"],
+                        city=city_name(port),
+                        price=money(pays),
                     )
+                    yield StepChoice(f"sell {ship['id']} {' '.join(goods)}", label)
 
 
 def _factories(state: State, seat: int, fleet: list[dict[str, Any]]) -> Iterator[StepChoice]:
@@ -133,23 +164,30 @@ def _factories(state: State, seat: int, fleet: list[dict[str, Any]]) -> Iterator
     for city in CITIES:
         mine = next((site for site in state["sites"][city] if site["seat"] == seat), None)
         if mine is not None or city in ports:
-            yield StepChoice(f"build {city}", f"Build a factory in {city} ({money(FACTORY_PRICE)}, 1 AP)")
+            label = M("Build a factory in {city} ({price}, 1 AP)", city=city_name(city), price=money(FACTORY_PRICE))
+            yield StepChoice(f"build {city}", label)
         if mine is None or not mine["factories"]:
             continue
         good = REGION_OF[city]
-        label = f"Produce 1 {good_name(good)} container in {city} ({money(PRODUCE_PRICE)}, 1 AP)"
+        said = {"good": good_name(good), "city": city_name(city), "price": money(PRODUCE_PRICE)}
         track = state["track"][seat]
         bonus = TRACK_BONUSES.get(str(track + 1)) if track < TRACK_LENGTH else None
         roomy = [g for g in GOODS if len(state["terminal"][g]) < ROW_CAPACITY]
         # The container bonus's row and place are part of the action (the default is written out).
         if bonus is None or bonus["kind"] != "container" or not roomy:
-            yield StepChoice(f"produce {city}", label)
+            yield StepChoice(f"produce {city}", M("Produce 1 {good} container in {city} ({price}, 1 AP)", **said))
             continue
         for other in roomy:
             places = len(state["terminal"][other]) + 1 + (1 if other == good else 0)
             for spot in range(1, places + 1):
-                where = f"bonus {good_name(other)} container at place {spot} from the left"
-                yield StepChoice(f"produce {city} bonus {other} {spot}", f"{label}, {where}")
+                label = M(
+                    "Produce 1 {good} container in {city} ({price}, 1 AP), bonus {bonus} container at place {spot} "
+                    "from the left",
+                    bonus=good_name(other),
+                    spot=spot,
+                    **said,
+                )
+                yield StepChoice(f"produce {city} bonus {other} {spot}", label)
 
 
 ACTIONS = Builder(action_candidates)

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.base import Mp
+
 # --- goods and cities (RULEBOOK) --------------------------------------------------------------------
 
 GOODS = ("turbines", "steel", "oil", "wine", "electronics")
 GOOD_NAMES = {
-    "turbines": "wind turbines",
-    "steel": "steel",
-    "oil": "oil",
-    "wine": "wine",
-    "electronics": "electronics",
+    "turbines": Mp("ports_of_call good", "wind turbines"),
+    "steel": Mp("ports_of_call good", "steel"),
+    "oil": Mp("ports_of_call good", "oil"),
+    "wine": Mp("ports_of_call good", "wine"),
+    "electronics": Mp("ports_of_call good", "electronics"),
 }
 # Dark enough for white text on them (at least 4.5:1, WCAG AA): the terminal and the cargo show goods that way. And
 # dark enough (lightness at most about 40%) that a mail client inverting each colour's lightness leaves 4.5:1.
@@ -38,6 +40,24 @@ REGIONS = {
 }
 CITIES = tuple(city for cities in REGIONS.values() for city in cities)
 REGION_OF = {city: good for good, cities in REGIONS.items() for city in cities}
+# The cities, oceans and canals as the reader's language names them (the typed syntax keeps the English).
+CITY_NAMES = {
+    "Hamburg": Mp("ports_of_call city", "Hamburg"),
+    "Rotterdam": Mp("ports_of_call city", "Rotterdam"),
+    "London": Mp("ports_of_call city", "London"),
+    "San Francisco": Mp("ports_of_call city", "San Francisco"),
+    "New York": Mp("ports_of_call city", "New York"),
+    "Quebec": Mp("ports_of_call city", "Quebec"),
+    "Basrah": Mp("ports_of_call city", "Basrah"),
+    "Port Sudan": Mp("ports_of_call city", "Port Sudan"),
+    "Kolkata": Mp("ports_of_call city", "Kolkata"),
+    "Buenos Aires": Mp("ports_of_call city", "Buenos Aires"),
+    "Cape Town": Mp("ports_of_call city", "Cape Town"),
+    "Sydney": Mp("ports_of_call city", "Sydney"),
+    "Hong Kong": Mp("ports_of_call city", "Hong Kong"),
+    "Incheon": Mp("ports_of_call city", "Incheon"),
+    "Tokyo": Mp("ports_of_call city", "Tokyo"),
+}
 SITES_PER_CITY = 2  # RULEBOOK: each city has 2 building sites
 FACTORIES_PER_SITE = 3
 MAX_HOMES_PER_REGION = 2
@@ -125,6 +145,13 @@ ROUTES: tuple[tuple[str, str, int, str, str | None], ...] = (
 OFF_MAP_ROUTES = frozenset({("Sydney", "San Francisco")})
 OCEANS = ("North Atlantic", "South Atlantic", "Indian Ocean", "Pacific")
 CANALS = ("Panama", "Suez")
+OCEAN_NAMES = {
+    "North Atlantic": Mp("ports_of_call ocean", "North Atlantic"),
+    "South Atlantic": Mp("ports_of_call ocean", "South Atlantic"),
+    "Indian Ocean": Mp("ports_of_call ocean", "Indian Ocean"),
+    "Pacific": Mp("ports_of_call ocean", "Pacific"),
+}
+CANAL_NAMES = {"Panama": Mp("ports_of_call canal", "Panama"), "Suez": Mp("ports_of_call canal", "Suez")}
 CANAL_FEE = 20  # RULEBOOK
 HOME_PORT_FEE = 20  # RULEBOOK
 
@@ -205,14 +232,14 @@ ORDER_CARDS = _order_cards()
 END_ACHIEVEMENTS = ("most-orders", "most-factories", "most-cash")
 GAME_ACHIEVEMENTS = ("five-ships", "three-regions", "five-produced", "three-orders", "stock-150")
 ACHIEVEMENT_NAMES = {
-    "most-orders": "Most completed orders (end of game)",
-    "most-factories": "Most factories (end of game)",
-    "most-cash": "Most cash (end of game)",
-    "five-ships": "First to own 5 ships",
-    "three-regions": "First with factories in 3 production regions",
-    "five-produced": "First to produce 5 containers",
-    "three-orders": "First to complete 3 orders",
-    "stock-150": "First to reach 150 on the Stock Exchange",
+    "most-orders": Mp("ports_of_call achievement", "Most completed orders (end of game)"),
+    "most-factories": Mp("ports_of_call achievement", "Most factories (end of game)"),
+    "most-cash": Mp("ports_of_call achievement", "Most cash (end of game)"),
+    "five-ships": Mp("ports_of_call achievement", "First to own 5 ships"),
+    "three-regions": Mp("ports_of_call achievement", "First with factories in 3 production regions"),
+    "five-produced": Mp("ports_of_call achievement", "First to produce 5 containers"),
+    "three-orders": Mp("ports_of_call achievement", "First to complete 3 orders"),
+    "stock-150": Mp("ports_of_call achievement", "First to reach 150 on the Stock Exchange"),
 }
 
 # --- news cards (HOUSE DEFAULT, RULES.md: a mix of 10 cash, 8 port closures, 4 canal closures, 8 weather,
@@ -222,66 +249,182 @@ ACHIEVEMENT_NAMES = {
 
 def _news() -> tuple[dict[str, Any], ...]:
     c: list[dict[str, Any]] = [
-        {"kind": "close-port", "city": "Rotterdam", "title": "Dock strike in Rotterdam"},
-        {"kind": "cash-all", "amount": 50, "title": "World trade booms: every company receives $50M"},
-        {"kind": "terminal", "good": "oil", "delta": -2, "title": "Refinery fire: 2 oil containers lost"},
-        {"kind": "weather", "ocean": "North Atlantic", "title": "Storms in the North Atlantic"},
-        {"kind": "stock-most", "what": "ships", "title": "Largest fleet praised: +1 share step"},
-        {"kind": "close-canal", "canal": "Suez", "title": "Ship aground: Suez Canal closed"},
-        {"kind": "terminal", "good": "electronics", "delta": 2, "title": "New chip plant: 2 electronics"},
-        {"kind": "cash-per-ship", "amount": -10, "title": "Fuel prices rise: pay $10M per ship"},
-        {"kind": "refresh-market", "title": "New tenders: the Order Market is replaced"},
-        {"kind": "close-port", "city": "Hong Kong", "title": "Typhoon closes Hong Kong"},
-        {"kind": "weather", "ocean": "Pacific", "title": "Typhoon season in the Pacific"},
-        {"kind": "terminal", "good": "wine", "delta": 2, "title": "Bumper harvest: 2 wine containers"},
-        {"kind": "cash-per-factory", "amount": 20, "title": "Export subsidy: $20M per factory"},
-        {"kind": "close-port", "city": "New York", "title": "Port congestion in New York"},
-        {"kind": "stock-least", "title": "Underdog rally: lowest share value +1 step"},
-        {"kind": "terminal", "good": "steel", "delta": -2, "title": "Steel shortage: 2 containers lost"},
-        {"kind": "close-canal", "canal": "Panama", "title": "Drought: Panama Canal closed"},
-        {"kind": "weather", "ocean": "Indian Ocean", "title": "Monsoon in the Indian Ocean"},
-        {"kind": "cash-all", "amount": -30, "title": "Port taxes: every company pays $30M"},
-        {"kind": "terminal", "good": "turbines", "delta": 2, "title": "Wind farm orders: 2 turbines"},
+        {"kind": "close-port", "city": "Rotterdam", "title": Mp("ports_of_call news", "Dock strike in Rotterdam")},
+        {
+            "kind": "cash-all",
+            "amount": 50,
+            "title": Mp("ports_of_call news", "World trade booms: every company receives $50M"),
+        },
+        {
+            "kind": "terminal",
+            "good": "oil",
+            "delta": -2,
+            "title": Mp("ports_of_call news", "Refinery fire: 2 oil containers lost"),
+        },
+        {
+            "kind": "weather",
+            "ocean": "North Atlantic",
+            "title": Mp("ports_of_call news", "Storms in the North Atlantic"),
+        },
+        {
+            "kind": "stock-most",
+            "what": "ships",
+            "title": Mp("ports_of_call news", "Largest fleet praised: +1 share step"),
+        },
+        {"kind": "close-canal", "canal": "Suez", "title": Mp("ports_of_call news", "Ship aground: Suez Canal closed")},
+        {
+            "kind": "terminal",
+            "good": "electronics",
+            "delta": 2,
+            "title": Mp("ports_of_call news", "New chip plant: 2 electronics"),
+        },
+        {
+            "kind": "cash-per-ship",
+            "amount": -10,
+            "title": Mp("ports_of_call news", "Fuel prices rise: pay $10M per ship"),
+        },
+        {"kind": "refresh-market", "title": Mp("ports_of_call news", "New tenders: the Order Market is replaced")},
+        {"kind": "close-port", "city": "Hong Kong", "title": Mp("ports_of_call news", "Typhoon closes Hong Kong")},
+        {"kind": "weather", "ocean": "Pacific", "title": Mp("ports_of_call news", "Typhoon season in the Pacific")},
+        {
+            "kind": "terminal",
+            "good": "wine",
+            "delta": 2,
+            "title": Mp("ports_of_call news", "Bumper harvest: 2 wine containers"),
+        },
+        {
+            "kind": "cash-per-factory",
+            "amount": 20,
+            "title": Mp("ports_of_call news", "Export subsidy: $20M per factory"),
+        },
+        {"kind": "close-port", "city": "New York", "title": Mp("ports_of_call news", "Port congestion in New York")},
+        {"kind": "stock-least", "title": Mp("ports_of_call news", "Underdog rally: lowest share value +1 step")},
+        {
+            "kind": "terminal",
+            "good": "steel",
+            "delta": -2,
+            "title": Mp("ports_of_call news", "Steel shortage: 2 containers lost"),
+        },
+        {"kind": "close-canal", "canal": "Panama", "title": Mp("ports_of_call news", "Drought: Panama Canal closed")},
+        {"kind": "weather", "ocean": "Indian Ocean", "title": Mp("ports_of_call news", "Monsoon in the Indian Ocean")},
+        {"kind": "cash-all", "amount": -30, "title": Mp("ports_of_call news", "Port taxes: every company pays $30M")},
+        {
+            "kind": "terminal",
+            "good": "turbines",
+            "delta": 2,
+            "title": Mp("ports_of_call news", "Wind farm orders: 2 turbines"),
+        },
     ]
     c += [
-        {"kind": "close-port", "city": "Sydney", "title": "Bush fires close Sydney"},
-        {"kind": "close-port", "city": "London", "title": "Fog closes London"},
-        {"kind": "close-port", "city": "Kolkata", "title": "Flooding in Kolkata"},
-        {"kind": "close-port", "city": "Buenos Aires", "title": "Dock strike in Buenos Aires"},
-        {"kind": "close-port", "city": "Tokyo", "title": "Earthquake drill closes Tokyo"},
-        {"kind": "close-canal", "canal": "Suez", "title": "Convoy delays: Suez Canal closed"},
-        {"kind": "close-canal", "canal": "Panama", "title": "Lock repairs: Panama Canal closed"},
-        {"kind": "weather", "ocean": "North Atlantic", "title": "Icebergs in the North Atlantic"},
-        {"kind": "weather", "ocean": "South Atlantic", "title": "Gales in the South Atlantic"},
-        {"kind": "weather", "ocean": "South Atlantic", "title": "Fog banks in the South Atlantic"},
-        {"kind": "weather", "ocean": "Indian Ocean", "title": "Cyclone in the Indian Ocean"},
-        {"kind": "weather", "ocean": "Pacific", "title": "El Nino in the Pacific"},
-        {"kind": "cash-all", "amount": 100, "title": "Shipping rates soar: every company receives $100M"},
-        {"kind": "cash-all", "amount": -50, "title": "Insurance premiums: every company pays $50M"},
-        {"kind": "cash-per-ship", "amount": 20, "title": "Charter demand: $20M per ship"},
-        {"kind": "cash-per-ship", "amount": -20, "title": "New safety rules: pay $20M per ship"},
-        {"kind": "cash-per-factory", "amount": -10, "title": "Environmental levy: pay $10M per factory"},
-        {"kind": "cash-all", "amount": 30, "title": "Tax refund: every company receives $30M"},
-        {"kind": "terminal", "good": "oil", "delta": 2, "title": "New oil field: 2 oil containers"},
-        {"kind": "terminal", "good": "steel", "delta": 2, "title": "Steel glut: 2 steel containers"},
-        {"kind": "terminal", "good": "wine", "delta": -2, "title": "Frost: 2 wine containers lost"},
-        {"kind": "terminal", "good": "electronics", "delta": -2, "title": "Chip shortage: 2 lost"},
-        {"kind": "terminal", "good": "turbines", "delta": -2, "title": "Recall: 2 turbine containers lost"},
-        {"kind": "stock-most", "what": "factories", "title": "Industry award: most factories +1 step"},
-        {"kind": "stock-most", "what": "cash", "title": "Rating upgrade: most cash +1 step"},
-        {"kind": "stock-all", "delta": 1, "title": "Bull market: every company +1 share step"},
-        {"kind": "refresh-market", "title": "Tenders withdrawn: the Order Market is replaced"},
-        {"kind": "refresh-market", "title": "Trade fair: the Order Market is replaced"},
-        {"kind": "refresh-market", "title": "Trade agreement: the Order Market is replaced"},
-        {"kind": "refresh-market", "title": "Customs reform: the Order Market is replaced"},
+        {"kind": "close-port", "city": "Sydney", "title": Mp("ports_of_call news", "Bush fires close Sydney")},
+        {"kind": "close-port", "city": "London", "title": Mp("ports_of_call news", "Fog closes London")},
+        {"kind": "close-port", "city": "Kolkata", "title": Mp("ports_of_call news", "Flooding in Kolkata")},
+        {
+            "kind": "close-port",
+            "city": "Buenos Aires",
+            "title": Mp("ports_of_call news", "Dock strike in Buenos Aires"),
+        },
+        {"kind": "close-port", "city": "Tokyo", "title": Mp("ports_of_call news", "Earthquake drill closes Tokyo")},
+        {"kind": "close-canal", "canal": "Suez", "title": Mp("ports_of_call news", "Convoy delays: Suez Canal closed")},
+        {
+            "kind": "close-canal",
+            "canal": "Panama",
+            "title": Mp("ports_of_call news", "Lock repairs: Panama Canal closed"),
+        },
+        {
+            "kind": "weather",
+            "ocean": "North Atlantic",
+            "title": Mp("ports_of_call news", "Icebergs in the North Atlantic"),
+        },
+        {
+            "kind": "weather",
+            "ocean": "South Atlantic",
+            "title": Mp("ports_of_call news", "Gales in the South Atlantic"),
+        },
+        {
+            "kind": "weather",
+            "ocean": "South Atlantic",
+            "title": Mp("ports_of_call news", "Fog banks in the South Atlantic"),
+        },
+        {"kind": "weather", "ocean": "Indian Ocean", "title": Mp("ports_of_call news", "Cyclone in the Indian Ocean")},
+        {"kind": "weather", "ocean": "Pacific", "title": Mp("ports_of_call news", "El Nino in the Pacific")},
+        {
+            "kind": "cash-all",
+            "amount": 100,
+            "title": Mp("ports_of_call news", "Shipping rates soar: every company receives $100M"),
+        },
+        {
+            "kind": "cash-all",
+            "amount": -50,
+            "title": Mp("ports_of_call news", "Insurance premiums: every company pays $50M"),
+        },
+        {"kind": "cash-per-ship", "amount": 20, "title": Mp("ports_of_call news", "Charter demand: $20M per ship")},
+        {
+            "kind": "cash-per-ship",
+            "amount": -20,
+            "title": Mp("ports_of_call news", "New safety rules: pay $20M per ship"),
+        },
+        {
+            "kind": "cash-per-factory",
+            "amount": -10,
+            "title": Mp("ports_of_call news", "Environmental levy: pay $10M per factory"),
+        },
+        {
+            "kind": "cash-all",
+            "amount": 30,
+            "title": Mp("ports_of_call news", "Tax refund: every company receives $30M"),
+        },
+        {
+            "kind": "terminal",
+            "good": "oil",
+            "delta": 2,
+            "title": Mp("ports_of_call news", "New oil field: 2 oil containers"),
+        },
+        {
+            "kind": "terminal",
+            "good": "steel",
+            "delta": 2,
+            "title": Mp("ports_of_call news", "Steel glut: 2 steel containers"),
+        },
+        {
+            "kind": "terminal",
+            "good": "wine",
+            "delta": -2,
+            "title": Mp("ports_of_call news", "Frost: 2 wine containers lost"),
+        },
+        {
+            "kind": "terminal",
+            "good": "electronics",
+            "delta": -2,
+            "title": Mp("ports_of_call news", "Chip shortage: 2 lost"),
+        },
+        {
+            "kind": "terminal",
+            "good": "turbines",
+            "delta": -2,
+            "title": Mp("ports_of_call news", "Recall: 2 turbine containers lost"),
+        },
+        {
+            "kind": "stock-most",
+            "what": "factories",
+            "title": Mp("ports_of_call news", "Industry award: most factories +1 step"),
+        },
+        {"kind": "stock-most", "what": "cash", "title": Mp("ports_of_call news", "Rating upgrade: most cash +1 step")},
+        {
+            "kind": "stock-all",
+            "delta": 1,
+            "title": Mp("ports_of_call news", "Bull market: every company +1 share step"),
+        },
+        {
+            "kind": "refresh-market",
+            "title": Mp("ports_of_call news", "Tenders withdrawn: the Order Market is replaced"),
+        },
+        {"kind": "refresh-market", "title": Mp("ports_of_call news", "Trade fair: the Order Market is replaced")},
+        {"kind": "refresh-market", "title": Mp("ports_of_call news", "Trade agreement: the Order Market is replaced")},
+        {"kind": "refresh-market", "title": Mp("ports_of_call news", "Customs reform: the Order Market is replaced")},
     ]
     return tuple({**card, "number": number} for number, card in enumerate(c, start=1))
 
 
 NEWS = _news()
 LASTING_NEWS = frozenset({"close-port", "close-canal", "weather"})
-
-
-def counted(count: int, word: str, plural: str = "") -> str:
-    """'1 container', '2 containers', '1 factory', '3 factories': counts in player-facing text."""
-    return f"{count} {word if count == 1 else plural or word + 's'}"

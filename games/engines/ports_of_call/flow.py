@@ -6,9 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engines.base import Event, Order, State
+from games.engines.base import Event, M, Mn, Mp, Msg, Order, State
 from games.engines.kit import only
 from games.engines.ports_of_call.data import (
+    ACHIEVEMENT_NAMES,
     CITIES,
     DEALT_ORDERS,
     END_ACHIEVEMENTS,
@@ -24,11 +25,11 @@ from games.engines.ports_of_call.data import (
     START_CONTAINERS,
     STOCK_START,
     STOCK_STEP,
-    counted,
 )
 from games.engines.ports_of_call.money import (
     active_seats,
     charge,
+    city_name,
     claim_achievements,
     factories_of,
     maintenance,
@@ -117,15 +118,23 @@ def choose_home(state: State, seat: int, city: str, keep: int, events: list[Even
     state["kept"][seat] = keep
     state["order_discard"].extend(card for card in state["dealt"][seat] if card != keep)
     state["dealt"][seat] = []
-    events.append(Event(f"{name(seat)} chooses {city} as home city and keeps one order card secret."))
-    events.append(Event(f"You keep the order {order_label(keep)}.", seat=seat))
+    events.append(
+        Event(
+            M(
+                "{seat} chooses {city} as home city and keeps one order card secret.",
+                seat=name(seat),
+                city=city_name(city),
+            )
+        )
+    )
+    events.append(Event(M("You keep the order {card}.", card=order_label(keep)), seat=seat))
     state["queue"].pop(0)
     if state["queue"]:
         return
     for other in range(state["players"]):
         card = state["kept"][other]
         state["orders"][other].append({"card": card, "delivered": []})
-        events.append(Event(f"{name(other)} reveals the starting order {order_label(card)}."))
+        events.append(Event(M("{seat} reveals the starting order {card}.", seat=name(other), card=order_label(card))))
     state["kept"] = [None] * state["players"]
     state["step"] = "turn"
     claim_achievements(state, events)
@@ -155,7 +164,9 @@ def end_quarter(state: State, events: list[Event]) -> None:
     state["news_deck"].append(number)  # RULEBOOK: used news cards go to the bottom of the deck
     card = NEWS[number - 1]
     state["news_shown"].append(number)
-    events.append(Event(f"News {number}: {card['title']}.", data={"kind": "news", "number": number}))
+    events.append(
+        Event(M("News {number}: {title}.", number=number, title=card["title"]), data={"kind": "news", "number": number})
+    )
     apply_news(state, card, events)
     claim_achievements(state, events)
     if state["quarter"] < QUARTERS:
@@ -215,8 +226,10 @@ def apply_news(state: State, card: dict[str, Any], events: list[Event]) -> None:
             state["cash"][seat] += amount
         else:
             charge(state, seat, -amount, events)
-        if amount:
-            events.append(Event(f"{name(seat)} {'receives' if amount > 0 else 'pays'} {money(abs(amount))}."))
+        if amount > 0:
+            events.append(Event(M("{seat} receives {amount}.", seat=name(seat), amount=money(amount))))
+        elif amount < 0:
+            events.append(Event(M("{seat} pays {amount}.", seat=name(seat), amount=money(-amount))))
 
 
 def _stock_news(state: State, card: dict[str, Any], seats: list[int], events: list[Event]) -> None:
@@ -237,7 +250,9 @@ def _stock_news(state: State, card: dict[str, Any], seats: list[int], events: li
         winners = [seat for seat in seats if measure(seat) == top]  # HOUSE DEFAULT: ties all advance
     for seat in winners:
         move_stock(state, seat, 1)
-        events.append(Event(f"{name(seat)} advances to {state['stock'][seat]} on the Stock Exchange."))
+        events.append(
+            Event(M("{seat} advances to {stock} on the Stock Exchange.", seat=name(seat), stock=state["stock"][seat]))
+        )
 
 
 # --- end of the year: annual accounts ----------------------------------------------------------------
@@ -263,8 +278,11 @@ def annual_accounts(state: State, events: list[Event]) -> None:
             continue
         result = annual_result(state, seat)
         state["cash"][seat] = max(0, state["cash"][seat] + result)
-        verb = "receives" if result >= 0 else "pays"
-        events.append(Event(f"Annual accounts: {name(seat)} {verb} {money(abs(result))}."))
+        said = {"seat": name(seat), "amount": money(abs(result))}
+        if result >= 0:
+            events.append(Event(M("Annual accounts: {seat} receives {amount}.", **said)))
+        else:
+            events.append(Event(M("Annual accounts: {seat} pays {amount}.", **said)))
 
 
 # --- the end of the game -----------------------------------------------------------------------------
@@ -277,7 +295,13 @@ def end_game(state: State, events: list[Event]) -> None:
         if open_orders:
             # HOUSE DEFAULT: the final count may go below 60 without bankruptcy.
             state["stock"][seat] -= STOCK_STEP * open_orders
-            events.append(Event(f"{name(seat)} loses {counted(open_orders, 'step')} for orders not completed."))
+            lost = Mn(
+                "{seat} loses {count} step for orders not completed.",
+                "{seat} loses {count} steps for orders not completed.",
+                open_orders,
+                seat=name(seat),
+            )
+            events.append(Event(lost))
     measures = {
         "most-orders": lambda seat: len(state["completed"][seat]),
         "most-factories": lambda seat: factories_of(state, seat),
@@ -293,17 +317,33 @@ def end_game(state: State, events: list[Event]) -> None:
         state["achievements"].remove(card)
         if len(winners) == 1:
             state["claimed"][winners[0]].append(card)
-            events.append(Event(f"{name(winners[0])} earns the end-game achievement {card}."))
+            alone = M(
+                "{seat} earns the end-game achievement {achievement}.",
+                seat=name(winners[0]),
+                achievement=ACHIEVEMENT_NAMES[card],
+            )
+            events.append(Event(alone))
             continue
         for seat in winners:  # RULEBOOK: tied players each move up 1 space and the card is discarded
             move_stock(state, seat, 1)
             state["tied_awards"][seat].append(card)
-            events.append(Event(f"{name(seat)} shares the end-game achievement {card}: +1 step."))
+            shared = M(
+                "{seat} shares the end-game achievement {achievement}: +1 step.",
+                seat=name(seat),
+                achievement=ACHIEVEMENT_NAMES[card],
+            )
+            events.append(Event(shared))
     for seat in seats:
         earned = len(state["claimed"][seat])
         if earned:
             move_stock(state, seat, earned)
-            events.append(Event(f"{name(seat)} moves up {counted(earned, 'step')} for achievement cards."))
+            moved = Mn(
+                "{seat} moves up {count} step for achievement cards.",
+                "{seat} moves up {count} steps for achievement cards.",
+                earned,
+                seat=name(seat),
+            )
+            events.append(Event(moved))
     state["step"], state["finished"], state["queue"] = "over", True, []
 
 
@@ -328,13 +368,24 @@ def standings_rows(state: State) -> list[dict[str, Any]]:
     for place, row in enumerate(rows, start=1):
         row["rank"] = rows[place - 2]["rank"] if place > 1 and rows[place - 2]["key"] == row["key"] else place
         _, _, stock, ships, factories, cards, cash = row["key"]
-        row["detail"] = (
-            "bankrupt"
-            if state["bankrupt"][row["seat"]]
-            else f"share value {stock}, {counted(ships, 'ship')}, {counted(factories, 'factory', 'factories')}, "
-            f"{counted(cards, 'achievement')}, {money(cash)}"
-        )
+        row["detail"] = bankrupt() if state["bankrupt"][row["seat"]] else _detail(stock, ships, factories, cards, cash)
     return rows
+
+
+def bankrupt() -> Msg:
+    return Mp("ports_of_call company", "bankrupt")
+
+
+def _detail(stock: int, ships: int, factories: int, cards: int, cash: int) -> Msg:
+    """A final standing's detail: 'share value 140, 3 ships, 2 factories, 1 achievement, $320M'."""
+    return M(
+        "share value {stock}, {ships}, {factories}, {cards}, {cash}",
+        stock=stock,
+        ships=Mn("{count} ship", "{count} ships", ships),
+        factories=Mn("{count} factory", "{count} factories", factories),
+        cards=Mn("{count} achievement", "{count} achievements", cards),
+        cash=money(cash),
+    )
 
 
 # --- the decisions' handlers ---------------------------------------------------------------------------
@@ -349,5 +400,5 @@ def resolve_turn(state: State, orders: dict[int, Order], rng: random.Random, eve
     seat, order = only(orders)
     run_turn(state, seat, order.get("actions", ""), events)
     if not order["actions"]:
-        events.append(Event(f"{name(seat)} takes no actions this quarter."))
+        events.append(Event(M("{seat} takes no actions this quarter.", seat=name(seat))))
     after_turn(state, events)

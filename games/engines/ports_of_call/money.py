@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Event, State
+from games.engines.base import Event, M, Mp, Msg, State
 from games.engines.ports_of_call.data import (
     ACHIEVEMENT_NAMES,
     CITIES,
+    CITY_NAMES,
     FACTORY_PRICE,
     GAME_ACHIEVEMENTS,
     GOOD_NAMES,
@@ -28,23 +29,54 @@ from games.engines.ports_of_call.data import (
 )
 
 COLOURS = ("Red", "Blue", "Green", "Yellow")
+# The companies' names (a seat's colour) in the reader's language, and the short mark that stands for one where a
+# board has room for a letter or two (German Grün and Gelb share a first letter).
+COMPANY_NAMES = (
+    Mp("ports_of_call company", "Red"),
+    Mp("ports_of_call company", "Blue"),
+    Mp("ports_of_call company", "Green"),
+    Mp("ports_of_call company", "Yellow"),
+)
+COMPANY_MARKS = (
+    Mp("ports_of_call company mark", "R"),
+    Mp("ports_of_call company mark", "B"),
+    Mp("ports_of_call company mark", "G"),
+    Mp("ports_of_call company mark", "Y"),
+)
+SIZE_NAMES = {"small": Mp("ports_of_call ship", "small"), "large": Mp("ports_of_call ship", "large")}
 
 
-def name(seat: int) -> str:
-    return COLOURS[seat]
+def name(seat: int) -> Msg:
+    return COMPANY_NAMES[seat]
 
 
-def money(amount: int) -> str:
-    return f"-${-amount}M" if amount < 0 else f"${amount}M"
+def money(amount: int) -> Msg:
+    if amount < 0:
+        return Mp("ports_of_call money", "-${amount}M", amount=-amount)
+    return Mp("ports_of_call money", "${amount}M", amount=amount)
 
 
-def good_name(good: str) -> str:
+def good_name(good: str) -> Msg:
     return GOOD_NAMES[good]
 
 
-def order_label(card: int) -> str:
+def city_name(city: str) -> Msg:
+    return CITY_NAMES[city]
+
+
+def size_name(size: str) -> Msg:
+    return SIZE_NAMES[size]
+
+
+def order_label(card: int) -> Msg:
     city, first, second = ORDER_CARDS[card]
-    return f"{city} ({good_name(first)} + {good_name(second)})"
+    return Mp(
+        "ports_of_call order card",
+        "{city} ({good} + {other})",
+        city=city_name(city),
+        good=good_name(first),
+        other=good_name(second),
+    )
 
 
 # --- the container terminal ---------------------------------------------------------------------------
@@ -107,14 +139,23 @@ def raise_once(state: State, seat: int, needed: int, events: list[Event]) -> boo
     if state["stock"][seat] > STOCK_MIN:
         state["stock"][seat] -= STOCK_STEP
         state["cash"][seat] += 100
-        events.append(Event(f"{name(seat)} must sell shares: down to {state['stock'][seat]}, receives $100M."))
+        events.append(
+            Event(
+                M(
+                    "{seat} must sell shares: down to {stock}, receives {amount}.",
+                    seat=name(seat),
+                    stock=state["stock"][seat],
+                    amount=money(100),
+                )
+            )
+        )
         return True
     if state["options"]["eliminate"]:
         eliminate(state, seat, events)
         return False
     if not _sell_an_asset(state, seat, events):
         # HOUSE DEFAULT: with nothing left to sell, the bank writes off the rest of the debt.
-        events.append(Event(f"{name(seat)} has nothing left to sell; the bank writes off the debt."))
+        events.append(Event(M("{seat} has nothing left to sell; the bank writes off the debt.", seat=name(seat))))
         state["cash"][seat] = max(state["cash"][seat], needed)
     return True
 
@@ -126,14 +167,28 @@ def _sell_an_asset(state: State, seat: int, events: list[Event]) -> bool:
                 site["factories"] -= 1
                 site["used"] = min(site["used"], site["factories"])
                 state["cash"][seat] += FACTORY_PRICE
-                events.append(Event(f"{name(seat)} sells a factory in {city} to the bank for ${FACTORY_PRICE}M."))
+                events.append(
+                    Event(
+                        M(
+                            "{seat} sells a factory in {city} to the bank for {amount}.",
+                            seat=name(seat),
+                            city=city_name(city),
+                            amount=money(FACTORY_PRICE),
+                        )
+                    )
+                )
                 return True
     for size in ("small", "large"):
         fleet = ships_of(state, seat, size)
         if fleet:
             state["ships"][seat].remove(fleet[-1])
             state["cash"][seat] += SHIP_PRICE[size]
-            events.append(Event(f"{name(seat)} sells {size} ship {fleet[-1]['id']} to the bank."))
+            said = {"seat": name(seat), "ship": fleet[-1]["id"]}
+            if size == "small":
+                sold = M("{seat} sells small ship {ship} to the bank.", **said)
+            else:
+                sold = M("{seat} sells large ship {ship} to the bank.", **said)
+            events.append(Event(sold))
             return True
     return False
 
@@ -150,7 +205,7 @@ def eliminate(state: State, seat: int, events: list[Event]) -> None:
     state["ships"][seat] = []
     state["orders"][seat] = []
     state["cash"][seat] = 0
-    events.append(Event(f"{name(seat)} is bankrupt and leaves the game."))
+    events.append(Event(M("{seat} is bankrupt and leaves the game.", seat=name(seat))))
 
 
 def active_seats(state: State) -> list[int]:
@@ -212,7 +267,15 @@ def claim_achievements(state: State, events: list[Event], first: int | None = No
             if _meets(state, seat, card):
                 state["achievements"].remove(card)
                 state["claimed"][seat].append(card)
-                events.append(Event(f"{name(seat)} claims the achievement: {ACHIEVEMENT_NAMES[card]}."))
+                events.append(
+                    Event(
+                        M(
+                            "{seat} claims the achievement: {achievement}.",
+                            seat=name(seat),
+                            achievement=ACHIEVEMENT_NAMES[card],
+                        )
+                    )
+                )
                 break
 
 

@@ -5,77 +5,115 @@ not the real one). Warnings: no actions, a boost with no move after it, action p
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
-from games.engines.base import Order, ReadBack, State
+from games.engines.base import M, Mn, Mp, Msg, Order, ReadBack, State, joined
 from games.engines.kit import copy_state
 from games.engines.ports_of_call.actions import Turn, ship_place, start_turn
 from games.engines.ports_of_call.data import ORDER_CARDS, REGION_OF, SHARE_BUY_AP
-from games.engines.ports_of_call.money import good_name, money, order_label
+from games.engines.ports_of_call.money import city_name, good_name, money, order_label
+from games.engines.ports_of_call.trade import containers
 from games.engines.ports_of_call.turn import apply_step, split_steps
 
 
-def points(count: int) -> str:
-    return f"{count} action point{'' if count == 1 else 's'}"
+def points(count: int) -> Msg:
+    return Mn("{count} action point", "{count} action points", count)
 
 
 def read_home(state: State, seat: int, order: Order) -> ReadBack:
     card = order_label(int(order["keep"]))
-    return ReadBack((f"You will make {order['home']} your home city and keep the order card {card}.",))
+    line = M(
+        "You will make {city} your home city and keep the order card {card}.", city=city_name(order["home"]), card=card
+    )
+    return ReadBack((line,))
 
 
 def _ship(state: State, seat: int, sid: str) -> dict:
     return next(ship for ship in state["ships"][seat] if ship["id"] == sid)
 
 
-def _cost(before: State, after: State, seat: int) -> str:
+def _cost(before: State, after: State, seat: int) -> Msg | None:
     paid = before["cash"][seat] - after["cash"][seat]
-    return f"paying {money(paid)}" if paid > 0 else (f"receiving {money(-paid)}" if paid < 0 else "")
+    if paid > 0:
+        return Mp("ports_of_call read-back", "paying {amount}", amount=money(paid))
+    if paid < 0:
+        return Mp("ports_of_call read-back", "receiving {amount}", amount=money(-paid))
+    return None
 
 
-def _words(before: State, after: State, seat: int, step: str, ap: int) -> str:
+def _words(before: State, after: State, seat: int, step: str, ap: int) -> Msg:
+    """What one action does, as the rest of 'You will ...': its cost in brackets (" (paying $50M, 1 action
+    point)") is the nested message `extra`, empty when it costs nothing."""
     words = step.split()
     verb = words[0]
-    spent = f"{points(ap)}" if ap > 0 else ""
-    money_words = _cost(before, after, seat)
-    extra = ", ".join(part for part in (money_words, spent) if part)
-    extra = f" ({extra})" if extra else ""
+    parts = [part for part in (_cost(before, after, seat), points(ap) if ap > 0 else None) if part is not None]
+    extra: Any = Mp("ports_of_call read-back", " ({costs})", costs=joined(parts, ",")) if parts else ""
     if verb == "move":
         ship = _ship(after, seat, words[1])
         if ship["port"]:
-            return f"move {words[1]} into {ship['port']}{extra}"
-        spaces = "1 space" if words[-1] == "1" else f"{words[-1]} spaces"
-        return f"move {words[1]} {spaces} towards {' '.join(words[2:-1])}{extra}: it is then {ship_place(ship)}"
+            return M("move {ship} into {city}{extra}", ship=words[1], city=city_name(ship["port"]), extra=extra)
+        return Mn(
+            "move {ship} {count} space towards {city}{extra}: it is then {place}",
+            "move {ship} {count} spaces towards {city}{extra}: it is then {place}",
+            int(words[-1]),
+            ship=words[1],
+            city=city_name(" ".join(words[2:-1])),
+            extra=extra,
+            place=ship_place(ship),
+        )
     if verb == "boost":
-        return f"boost {words[1]} by 1 space{extra}"
+        return M("boost {ship} by 1 space{extra}", ship=words[1], extra=extra)
     if verb == "buy":
         ships = words[2:]
-        count = len(ships)
-        what = f"{count} {good_name(words[1])} container{'s' if count > 1 else ''}"
-        return f"buy {what} for {', '.join(dict.fromkeys(ships))}{extra}"
+        what = containers(len(ships), words[1])
+        return M(
+            "buy {containers} for {ships}{extra}",
+            containers=what,
+            ships=joined(list(dict.fromkeys(ships)), ","),
+            extra=extra,
+        )
     if verb == "sell":
         ship = _ship(before, seat, words[1])
-        sold = " and ".join(f"{n} {good_name(good)}" for good, n in Counter(words[2:]).items())
+        sold = joined(
+            [Mn("{count} {good}", "{count} {good}", n, good=good_name(good)) for good, n in Counter(words[2:]).items()]
+        )
         steps = (after["stock"][seat] - before["stock"][seat]) // 10
-        completed = f", completing an order (+{steps} on the Stock Exchange)" if steps > 0 else ""
-        return f"sell {sold} from {words[1]} in {ship['port']}{extra}{completed}"
+        said = {"goods": sold, "ship": words[1], "city": city_name(ship["port"]), "extra": extra}
+        if steps > 0:
+            return M(
+                "sell {goods} from {ship} in {city}{extra}, completing an order (+{steps} on the Stock Exchange)",
+                steps=steps,
+                **said,
+            )
+        return M("sell {goods} from {ship} in {city}{extra}", **said)
     if verb == "order":
         if words[1:] == ["hidden"]:
-            return f"buy a face-down order card{extra}"
+            return M("buy a face-down order card{extra}", extra=extra)
         card = next(c for c in before["market"] if " ".join(map(str, ORDER_CARDS[c])) == " ".join(words[1:]))
-        return f"buy the order {order_label(card)} from the market{extra}"
+        return M("buy the order {card} from the market{extra}", card=order_label(card), extra=extra)
     if verb == "ship":
-        return f"buy a {words[1]} ship{extra}; it brings its action point at once"
+        if words[1] == "small":
+            return M("buy a small ship{extra}; it brings its action point at once", extra=extra)
+        return M("buy a large ship{extra}; it brings its action point at once", extra=extra)
     if verb == "build":
-        return f"build a factory in {' '.join(words[1:])}{extra}"
+        return M("build a factory in {city}{extra}", city=city_name(" ".join(words[1:])), extra=extra)
     if verb == "produce":
         city = " ".join(words[1 : words.index("bonus")] if "bonus" in words else words[1:])
-        text = f"produce 1 {good_name(REGION_OF[city])} container in {city}{extra}"
+        said = {"good": good_name(REGION_OF[city]), "city": city_name(city), "extra": extra}
         if "bonus" in words:
-            text += f", putting the bonus {good_name(words[-2])} container at place {words[-1]} from the left"
-        return text
+            return M(
+                "produce 1 {good} container in {city}{extra}, putting the bonus {bonus} container at place {spot} "
+                "from the left",
+                bonus=good_name(words[-2]),
+                spot=words[-1],
+                **said,
+            )
+        return M("produce 1 {good} container in {city}{extra}", **said)
     if verb == "shares":
-        return f"{'buy' if words[1] == 'buy' else 'sell'} shares{extra}"
-    return f"buy an extra action point{extra}"
+        if words[1] == "buy":
+            return M("buy shares{extra}", extra=extra)
+        return M("sell shares{extra}", extra=extra)
+    return M("buy an extra action point{extra}", extra=extra)
 
 
 def _points_spent(action: str) -> int:
@@ -90,20 +128,20 @@ def _points_spent(action: str) -> int:
 def read_turn(state: State, seat: int, order: Order) -> ReadBack:
     actions = split_steps(order["actions"])
     if not actions:
-        return ReadBack(("You will take no actions this quarter.",), ("You do nothing this quarter.",))
+        return ReadBack((M("You will take no actions this quarter."),), (M("You do nothing this quarter."),))
     sim = copy_state(state)
     turn: Turn = start_turn(sim, seat)
-    lines: list[str] = []
+    lines: list[Msg] = []
     for number, action in enumerate(actions):
         before = copy_state(sim)
         canonical = apply_step(sim, turn, action, [])
-        lead = "You will" if number == 0 else "Then you will"
-        lines.append(f"{lead} {_words(before, sim, seat, canonical, _points_spent(canonical))}.")
-    lines.append(f"You end the quarter with {money(sim['cash'][seat])}.")
+        said = _words(before, sim, seat, canonical, _points_spent(canonical))
+        lines.append(M("You will {action}.", action=said) if number == 0 else M("Then you will {action}.", action=said))
+    lines.append(M("You end the quarter with {cash}.", cash=money(sim["cash"][seat])))
     return ReadBack(tuple(lines), tuple(_warnings(actions, turn)))
 
 
-def _warnings(actions: list[str], turn: Turn) -> list[str]:
+def _warnings(actions: list[str], turn: Turn) -> list[Msg]:
     warnings = []
     moves: Counter[str] = Counter()
     for action in actions:
@@ -114,8 +152,12 @@ def _warnings(actions: list[str], turn: Turn) -> list[str]:
             moves[words[1]] += 1
     for sid, later in moves.items():
         if not later:
-            warnings.append(f"{sid} is boosted but does not move after the boost: that action point buys nothing.")
+            warnings.append(
+                M("{ship} is boosted but does not move after the boost: that action point buys nothing.", ship=sid)
+            )
     if turn.ap > 0:
-        bought = " although you buy an extra one" if turn.extra_bought else ""
-        warnings.append(f"You leave {points(turn.ap)} unused{bought}.")
+        if turn.extra_bought:
+            warnings.append(M("You leave {points} unused although you buy an extra one.", points=points(turn.ap)))
+        else:
+            warnings.append(M("You leave {points} unused.", points=points(turn.ap)))
     return warnings

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Event, OrderError, State
+from games.engines.base import Event, M, Mn, Mp, Msg, OrderError, State, joined
 from games.engines.ports_of_call.actions import Turn, find_ship, spend
 from games.engines.ports_of_call.data import (
     CAPACITY,
@@ -21,14 +21,15 @@ from games.engines.ports_of_call.data import (
     ROW_CAPACITY,
     TRACK_BONUSES,
     TRACK_LENGTH,
-    counted,
     sales_bonus,
 )
 from games.engines.ports_of_call.money import (
+    city_name,
     city_of,
     draw_order,
     good_name,
     good_of,
+    money,
     move_stock,
     name,
     order_label,
@@ -38,31 +39,51 @@ from games.engines.ports_of_call.money import (
     ships_of,
 )
 
+
+def containers(count: int, good: str) -> Msg:
+    """'1 wine container', '2 wind turbines containers'."""
+    return Mn("{count} {good} container", "{count} {good} containers", count, good=good_name(good))
+
+
+def no_good(word: str) -> Msg:
+    return M("there is no good called {text}", text=repr(word))
+
+
+def closed(city: str) -> Msg:
+    return M("{city} is closed this quarter", city=city_name(city))
+
+
 # --- order cards -------------------------------------------------------------------------------------
 
 
 def step_order(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     seat = turn.seat
     if not words:
-        raise OrderError("write it as: order hidden, or order <market slot 1-4>, or order <city> <good> <good>")
+        raise OrderError(M("write it as: order hidden, or order <market slot 1-4>, or order <city> <good> <good>"))
     if len(state["orders"][seat]) >= MAX_ACTIVE_ORDERS:
-        raise OrderError(f"you already have {MAX_ACTIVE_ORDERS} active orders, the most allowed")
+        raise OrderError(
+            Mn(
+                "you already have {count} active order, the most allowed",
+                "you already have {count} active orders, the most allowed",
+                MAX_ACTIVE_ORDERS,
+            )
+        )
     if words == ["hidden"]:
         if not state["order_deck"] and not state["order_discard"]:
-            raise OrderError("the order deck is empty")
-        spend(turn, state, 1, HIDDEN_ORDER_PRICE, "A face-down order card")
+            raise OrderError(M("the order deck is empty"))
+        spend(turn, state, 1, HIDDEN_ORDER_PRICE, Mp("ports_of_call action", "A face-down order card"))
         card = draw_order(state)
         assert card is not None
         state["orders"][seat].append({"card": card, "delivered": []})
-        events.append(Event(f"{name(seat)} buys a face-down order card: {order_label(card)}."))
+        events.append(Event(M("{seat} buys a face-down order card: {card}.", seat=name(seat), card=order_label(card))))
         return "order hidden"
     slot = _market_slot(state, words)
     card = state["market"][slot]
-    spend(turn, state, 1, OPEN_ORDER_PRICE, "An order from the market")
+    spend(turn, state, 1, OPEN_ORDER_PRICE, Mp("ports_of_call action", "An order from the market"))
     state["market"].pop(slot)
     state["orders"][seat].append({"card": card, "delivered": []})
     refill_market(state)
-    events.append(Event(f"{name(seat)} buys the order {order_label(card)} from the market."))
+    events.append(Event(M("{seat} buys the order {card} from the market.", seat=name(seat), card=order_label(card))))
     city, first, second = ORDER_CARDS[card]
     return f"order {city} {first} {second}"
 
@@ -71,15 +92,15 @@ def _market_slot(state: State, words: list[str]) -> int:
     if len(words) == 1 and words[0].isdigit():
         slot = int(words[0]) - 1
         if not 0 <= slot < len(state["market"]):
-            raise OrderError(f"the Order Market has slots 1 to {len(state['market'])}")
+            raise OrderError(M("the Order Market has slots 1 to {last}", last=len(state["market"])))
         return slot
     if len(words) < 3:
-        raise OrderError("name the card as: order <city> <good> <good>")
+        raise OrderError(M("name the card as: order <city> <good> <good>"))
     city, goods = city_of(" ".join(words[:-2])), {good_of(words[-2]), good_of(words[-1])}
     for slot, card in enumerate(state["market"]):
         if ORDER_CARDS[card][0] == city and set(ORDER_CARDS[card][1:]) == goods:
             return slot
-    raise OrderError(f"the Order Market holds no order {' '.join(words)}")
+    raise OrderError(M("the Order Market holds no order {text}", text=" ".join(words)))
 
 
 # --- containers ----------------------------------------------------------------------------------------
@@ -92,43 +113,57 @@ def step_buy(state: State, turn: Turn, words: list[str], events: list[Event]) ->
     if words and words[0].isdigit():
         count, words = int(words[0]), words[1:]
     if len(words) < 2:
-        raise OrderError("write it as: buy <good> <ship> [<ship> ...], e.g. buy wine L1 L1")
+        raise OrderError(M("write it as: buy <good> <ship> [<ship> ...], e.g. buy wine L1 L1"))
     good = good_of(words[0])
     if good is None:
-        raise OrderError(f"there is no good called {words[0]!r}")
+        raise OrderError(no_good(words[0]))
     ships = [find_ship(state, seat, word) for word in words[1:]]
     if count > 1:
         if len(ships) != 1:
-            raise OrderError("give either a count and one ship, or one ship per container")
+            raise OrderError(M("give either a count and one ship, or one ship per container"))
         ships = ships * count
     for ship in ships:
         if ship["port"] not in REGIONS[good]:
-            raise OrderError(f"{ship['id']} is not in a port that produces {good_name(good)}")
+            raise OrderError(M("{ship} is not in a port that produces {good}", ship=ship["id"], good=good_name(good)))
         if ship["port"] in state["closures"]["ports"]:
-            raise OrderError(f"{ship['port']} is closed this quarter")
+            raise OrderError(closed(ship["port"]))
         if len(ship["cargo"]) + ships.count(ship) > CAPACITY[ship["size"]]:
-            raise OrderError(f"{ship['id']} has no room for that many containers")
+            raise OrderError(M("{ship} has no room for that many containers", ship=ship["id"]))
     row = state["terminal"][good]
     if len(row) < len(ships):
-        raise OrderError(f"the {good_name(good)} row holds only {counted(len(row), 'container')}")
+        raise OrderError(
+            Mn(
+                "the {good} row holds only {count} container",
+                "the {good} row holds only {count} containers",
+                len(row),
+                good=good_name(good),
+            )
+        )
     unit = price(state, good)
     owners = row[len(row) - len(ships) :]
     # RULEBOOK: a container with a player's marker is paid to that player, one's own is free.
     payable = [owner for owner in owners if owner != seat]
-    spend(turn, state, len(ships), unit * len(payable), counted(len(ships), f"{good_name(good)} container"))
+    spend(turn, state, len(ships), unit * len(payable), containers(len(ships), good))
     del row[len(row) - len(ships) :]
     for owner in payable:
         if owner is not None and not state["bankrupt"][owner]:
             state["cash"][owner] += unit
     for ship in ships:
         ship["cargo"].append(good)
-    paid = ", ".join(f"{name(o)}" for o in payable if o is not None)
-    events.append(
-        Event(
-            f"{name(seat)} buys {counted(len(ships), f'{good_name(good)} container')} at ${unit}M each for "
-            f"{', '.join(ship['id'] for ship in ships)}" + (f" (paid to {paid})" if paid else "") + "."
+    paid = [name(o) for o in payable if o is not None]
+    said = {
+        "seat": name(seat),
+        "containers": containers(len(ships), good),
+        "price": money(unit),
+        "ships": joined([ship["id"] for ship in ships], ","),
+    }
+    if paid:
+        bought = M(
+            "{seat} buys {containers} at {price} each for {ships} (paid to {paid}).", paid=joined(paid, ","), **said
         )
-    )
+    else:
+        bought = M("{seat} buys {containers} at {price} each for {ships}.", **said)
+    events.append(Event(bought))
     return f"buy {good} " + " ".join(ship["id"] for ship in ships)
 
 
@@ -136,34 +171,43 @@ def step_sell(state: State, turn: Turn, words: list[str], events: list[Event]) -
     """sell <ship> [<good> ...]: all named containers (all on board when none named) at once."""
     seat = turn.seat
     if not words:
-        raise OrderError("write it as: sell <ship> [<good> ...]")
+        raise OrderError(M("write it as: sell <ship> [<good> ...]"))
     ship = find_ship(state, seat, words[0])
     city = ship["port"]
     if not city:
-        raise OrderError(f"{ship['id']} is at sea; containers are sold in port")
+        raise OrderError(M("{ship} is at sea; containers are sold in port", ship=ship["id"]))
     if city in state["closures"]["ports"]:
-        raise OrderError(f"{city} is closed this quarter")
+        raise OrderError(closed(city))
     goods: list[str] = []
     cargo = list(ship["cargo"])
     for word in words[1:] or list(ship["cargo"]):
         good = good_of(word)
         if good is None:
-            raise OrderError(f"there is no good called {word!r}")
+            raise OrderError(no_good(word))
         if good not in cargo:
-            raise OrderError(f"{ship['id']} carries no {good_name(good)} container to sell")
+            raise OrderError(M("{ship} carries no {good} container to sell", ship=ship["id"], good=good_name(good)))
         if sales_bonus(city, good) is None:
-            raise OrderError(f"{good_name(good)} cannot be sold in {city}, which produces it")
+            raise OrderError(
+                M("{good} cannot be sold in {city}, which produces it", good=good_name(good), city=city_name(city))
+            )
         cargo.remove(good)
         goods.append(good)
     if not goods:
-        raise OrderError(f"{ship['id']} carries no containers")
+        raise OrderError(M("{ship} carries no containers", ship=ship["id"]))
     ship["cargo"] = cargo
     total = 0
     for good in goods:
         total += (sales_bonus(city, good) or 0) + price(state, good)
     state["cash"][seat] += total
-    sold = " and ".join(good_name(good) for good in goods)
-    events.append(Event(f"{name(seat)} sells {sold} from {ship['id']} in {city} for ${total}M."))
+    sold = M(
+        "{seat} sells {goods} from {ship} in {city} for {amount}.",
+        seat=name(seat),
+        goods=joined([good_name(good) for good in goods]),
+        ship=ship["id"],
+        city=city_name(city),
+        amount=money(total),
+    )
+    events.append(Event(sold))
     deliver(state, seat, city, goods, ship["size"] == "large", events)
     return f"sell {ship['id']} " + " ".join(goods)
 
@@ -201,7 +245,13 @@ def deliver(state: State, seat: int, city: str, goods: list[str], one_large_ship
             if good in left:
                 left.remove(good)
                 order["delivered"].append(good)
-                events.append(Event(f"{name(seat)} makes a partial delivery of {good_name(good)} to {city}."))
+                partial = M(
+                    "{seat} makes a partial delivery of {good} to {city}.",
+                    seat=name(seat),
+                    good=good_name(good),
+                    city=city_name(city),
+                )
+                events.append(Event(partial))
                 break
 
 
@@ -211,7 +261,14 @@ def _complete(state: State, seat: int, order: dict[str, Any], steps: int, events
     moved = move_stock(state, seat, steps)
     # Completed cards lie face down: the log names the city, which the sale already made public.
     city = ORDER_CARDS[order["card"]][0]
-    events.append(Event(f"{name(seat)} completes an order for {city}: +{counted(moved, 'step')}."))
+    completed = Mn(
+        "{seat} completes an order for {city}: +{count} step.",
+        "{seat} completes an order for {city}: +{count} steps.",
+        moved,
+        seat=name(seat),
+        city=city_name(city),
+    )
+    events.append(Event(completed))
 
 
 # --- factories and production ------------------------------------------------------------------------
@@ -225,25 +282,38 @@ def step_build(state: State, turn: Turn, words: list[str], events: list[Event]) 
     seat = turn.seat
     city = city_of(" ".join(words))
     if city is None:
-        raise OrderError("write it as: build <city>, naming a port city")
+        raise OrderError(M("write it as: build <city>, naming a port city"))
     site = own_site(state, seat, city)
     if site is None:
         region = REGION_OF[city]
         if region in regions_built(state, seat) or any(
             own_site(state, seat, other) for other in REGIONS[region] if other != city
         ):
-            raise OrderError(f"you already build on a site in the {good_name(region)} region")
+            raise OrderError(M("you already build on a site in the {good} region", good=good_name(region)))
         if not any(ship["port"] == city for ship in ships_of(state, seat)):
-            raise OrderError(f"the first factory in a region needs one of your ships in {city}")
+            raise OrderError(M("the first factory in a region needs one of your ships in {city}", city=city_name(city)))
         site = next((site for site in state["sites"][city] if site["seat"] is None), None)
         if site is None:
-            raise OrderError(f"both building sites in {city} are taken")
+            raise OrderError(M("both building sites in {city} are taken", city=city_name(city)))
     elif site["factories"] >= FACTORIES_PER_SITE:
-        raise OrderError(f"your site in {city} already holds {FACTORIES_PER_SITE} factories")
-    spend(turn, state, 1, FACTORY_PRICE, "A factory")
+        raise OrderError(
+            Mn(
+                "your site in {city} already holds {count} factory",
+                "your site in {city} already holds {count} factories",
+                FACTORIES_PER_SITE,
+                city=city_name(city),
+            )
+        )
+    spend(turn, state, 1, FACTORY_PRICE, Mp("ports_of_call action", "A factory"))
     site["seat"] = seat
     site["factories"] += 1
-    events.append(Event(f"{name(seat)} builds a factory in {city} ({site['factories']} on the site)."))
+    built = M(
+        "{seat} builds a factory in {city} ({number} on the site).",
+        seat=name(seat),
+        city=city_name(city),
+        number=site["factories"],
+    )
+    events.append(Event(built))
     return f"build {city}"
 
 
@@ -256,31 +326,34 @@ def step_produce(state: State, turn: Turn, words: list[str], events: list[Event]
         words, bonus_words = words[:at], words[at + 1 :]
     city = city_of(" ".join(words))
     if city is None:
-        raise OrderError("write it as: produce <city>, naming a city where you have a factory")
+        raise OrderError(M("write it as: produce <city>, naming a city where you have a factory"))
     site = own_site(state, seat, city)
     if site is None or site["factories"] == 0:
-        raise OrderError(f"you have no factory in {city}")
+        raise OrderError(M("you have no factory in {city}", city=city_name(city)))
     if site["used"] >= site["factories"]:
-        raise OrderError(f"every factory of yours in {city} has produced this year")
+        raise OrderError(M("every factory of yours in {city} has produced this year", city=city_name(city)))
     good = REGION_OF[city]
     limit = 2 if len(ships_of(state, seat, "large")) >= 2 else 1
     if turn.produced.get(good, 0) >= limit:
-        raise OrderError(f"you may produce only {counted(limit, f'{good_name(good)} container')} this quarter")
+        raise OrderError(M("you may produce only {containers} this quarter", containers=containers(limit, good)))
     row = state["terminal"][good]
     if len(row) >= ROW_CAPACITY:
-        raise OrderError(f"the {good_name(good)} row of the Container Terminal is full")
-    spend(turn, state, 1, PRODUCE_PRICE, "Producing a container")
+        raise OrderError(M("the {good} row of the Container Terminal is full", good=good_name(good)))
+    spend(turn, state, 1, PRODUCE_PRICE, Mp("ports_of_call action", "Producing a container"))
     row.insert(0, seat)  # RULEBOOK: inserted from the left, pushing the row right; the price falls
     site["used"] += 1
     turn.produced[good] = turn.produced.get(good, 0) + 1
     state["produced"][seat] += 1
-    events.append(Event(f"{name(seat)} produces a container of {good_name(good)} in {city}."))
+    produced = M(
+        "{seat} produces a container of {good} in {city}.", seat=name(seat), good=good_name(good), city=city_name(city)
+    )
+    events.append(Event(produced))
     bonus = None
     if state["track"][seat] < TRACK_LENGTH:
         state["track"][seat] += 1
         bonus = TRACK_BONUSES.get(str(state["track"][seat]))
     if bonus_words and (bonus is None or bonus["kind"] != "container"):
-        raise OrderError("this production does not land on the Container Bonus space of the Production Track")
+        raise OrderError(M("this production does not land on the Container Bonus space of the Production Track"))
     # HOUSE DEFAULT: a container bonus with no choice written goes to the right end of the same row
     # (or the first row with room), where it is the next container bought.
     if not bonus_words:
@@ -292,47 +365,63 @@ def step_produce(state: State, turn: Turn, words: list[str], events: list[Event]
 
 def _track_bonus(state: State, turn: Turn, bonus: dict[str, Any], words: list[str], events: list[Event]) -> str:
     seat, kind = turn.seat, bonus["kind"]
-    where = f"{name(seat)} reaches space {state['track'][seat]} of the Production Track"
+    where = M("{seat} reaches space {space} of the Production Track", seat=name(seat), space=state["track"][seat])
     if kind == "cash":
         state["cash"][seat] += bonus["amount"]
-        events.append(Event(f"{where}: receives ${bonus['amount']}M."))
+        events.append(Event(M("{where}: receives {amount}.", where=where, amount=money(bonus["amount"]))))
     elif kind == "stock":
         move_stock(state, seat, 1)
-        events.append(Event(f"{where}: +1 step on the Stock Exchange."))
+        events.append(Event(M("{where}: +1 step on the Stock Exchange.", where=where)))
     elif kind == "action":
         turn.ap += 1
-        events.append(Event(f"{where}: +1 action point this turn."))
+        events.append(Event(M("{where}: +1 action point this turn.", where=where)))
     elif kind == "order":
         card = draw_order(state) if len(state["orders"][seat]) < MAX_ACTIVE_ORDERS else None
         if card is None:
-            events.append(Event(f"{where}: no order card (5 active orders already, or none left)."))
+            events.append(
+                Event(
+                    M(
+                        "{where}: no order card ({most} active orders already, or none left).",
+                        where=where,
+                        most=MAX_ACTIVE_ORDERS,
+                    )
+                )
+            )
         else:
             state["orders"][seat].append({"card": card, "delivered": []})
-            events.append(Event(f"{where}: draws the order {order_label(card)}."))
+            events.append(Event(M("{where}: draws the order {card}.", where=where, card=order_label(card))))
     else:
         return _container_bonus(state, seat, words, where, events)
     return ""
 
 
-def _container_bonus(state: State, seat: int, words: list[str], where: str, events: list[Event]) -> str:
+def _container_bonus(state: State, seat: int, words: list[str], where: Msg, events: list[Event]) -> str:
     if not words:
-        events.append(Event(f"{where}: every container row is full, so the container bonus is lost."))
+        events.append(Event(M("{where}: every container row is full, so the container bonus is lost.", where=where)))
         return ""
     if len(words) != 2:
-        raise OrderError("the container bonus is written: bonus <good> <left|right|position>")
+        raise OrderError(M("the container bonus is written: bonus <good> <left|right|position>"))
     good = good_of(words[0])
     if good is None:
-        raise OrderError(f"there is no good called {words[0]!r}")
+        raise OrderError(no_good(words[0]))
     row = state["terminal"][good]
     if len(row) >= ROW_CAPACITY:
-        raise OrderError(f"the {good_name(good)} row is full; choose another good for the container bonus")
+        raise OrderError(M("the {good} row is full; choose another good for the container bonus", good=good_name(good)))
     spot = {"left": 1, "right": len(row) + 1}.get(words[1])
     if spot is None:
         if not words[1].isdigit() or not 1 <= int(words[1]) <= len(row) + 1:
-            raise OrderError(f"the bonus position is left, right or 1 to {len(row) + 1} counted from the left")
+            raise OrderError(
+                M("the bonus position is left, right or 1 to {last} counted from the left", last=len(row) + 1)
+            )
         spot = int(words[1])
     row.insert(spot - 1, seat)
-    events.append(Event(f"{where}: places a {good_name(good)} container at position {spot} from the left."))
+    placed = M(
+        "{where}: places a {good} container at position {spot} from the left.",
+        where=where,
+        good=good_name(good),
+        spot=spot,
+    )
+    events.append(Event(placed))
     return f" bonus {good} {spot}"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from games.engines.base import Event, OrderError, State
+from games.engines.base import Event, M, OrderError, State
 from games.engines.ports_of_call.actions import ACTION_STEPS, Turn, start_turn
 from games.engines.ports_of_call.money import claim_achievements
 from games.engines.ports_of_call.trade import TRADE_STEPS
@@ -36,7 +36,9 @@ def apply_step(state: State, turn: Turn, step: str, events: list[Event]) -> str:
         args = [arg for arg in args if arg not in {"ap", "action", "point"}]
     handler = STEPS.get(verb)
     if handler is None:
-        raise OrderError(f"unknown action {verb!r}; actions are {', '.join(sorted(STEPS))}")
+        raise OrderError(
+            M("unknown action {text}; actions are {actions}", text=repr(verb), actions=", ".join(sorted(STEPS)))
+        )
     done = handler(state, turn, args, events)
     claim_achievements(state, events, first=turn.seat)
     return done
@@ -47,11 +49,16 @@ def run_turn(state: State, seat: int, text: str, events: list[Event]) -> list[st
     turn = start_turn(state, seat)
     steps = split_steps(text)
     if len(steps) > MAX_STEPS:
-        raise OrderError(f"An order may hold at most {MAX_STEPS} steps; yours has {len(steps)}.")
+        raise OrderError(
+            M("An order may hold at most {most} steps; yours has {count}.", most=MAX_STEPS, count=len(steps))
+        )
     done = []
     for number, step in enumerate(steps, start=1):
         try:
             done.append(apply_step(state, turn, step, events))
         except OrderError as error:
-            raise OrderError(f"Step {number} ({step[:60]}): {str(error).rstrip('.')}.") from None
+            # Each step's refusal ends without a full stop: this sentence ends it.
+            raise OrderError(
+                M("Step {number} ({step}): {problem}.", number=number, step=step[:60], problem=error.message)
+            ) from None
     return done

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import State
+from games.engines.base import Mn, Mp, Msg, State, joined
 from games.engines.ports_of_call.data import (
     ACHIEVEMENT_NAMES,
+    CANAL_NAMES,
     CITY_XY,
     GOOD_COLOURS,
     GOODS,
     NEWS,
+    OCEAN_NAMES,
     OFF_MAP_ROUTES,
     ORDER_CARDS,
     PRICES,
@@ -30,10 +32,37 @@ from games.engines.ports_of_call.data import (
     canal_space,
     sales_bonus,
 )
-from games.engines.ports_of_call.money import COLOURS, factories_of, good_name, money, name, order_label, price
+from games.engines.ports_of_call.money import (
+    COLOURS,
+    COMPANY_MARKS,
+    city_name,
+    factories_of,
+    good_name,
+    money,
+    name,
+    order_label,
+    price,
+    size_name,
+)
 
 SEAT_COLOURS = {"Red": "#d62728", "Blue": "#1f5fbf", "Green": "#2ca02c", "Yellow": "#e6b800"}
-BONUS_LABELS = {"cash": "$", "order": "order", "action": "+AP", "stock": "+1", "container": "box"}
+# What a bonus space of the Production Track says, in a box a few letters wide.
+BONUS_LABELS = {
+    "cash": Mp("ports_of_call track bonus", "$"),
+    "order": Mp("ports_of_call track bonus", "order"),
+    "action": Mp("ports_of_call track bonus", "+AP"),
+    "stock": Mp("ports_of_call track bonus", "+1"),
+    "container": Mp("ports_of_call track bonus", "box"),
+}
+
+
+def colour(seat: int) -> str:
+    return SEAT_COLOURS[COLOURS[seat]]
+
+
+def listed(words: list[Any], last: str = ",") -> Any:
+    """A list of words as one message ("A, B"; "A; B" with `last` ";"), for a template to render."""
+    return joined(words, last)
 
 
 def point_on_route(route: int, pos: int) -> tuple[int, int]:
@@ -65,11 +94,11 @@ def _routes(state: State) -> list[dict[str, Any]]:
         canal_at = dict(zip(("x", "y"), point_on_route(number, canal_space(number)), strict=True)) if canal else None
         routes.append(
             {
-                "first": first,
-                "second": second,
+                "first": city_name(first),
+                "second": city_name(second),
                 "spaces": length,
-                "ocean": ocean,
-                "canal": canal,
+                "ocean": OCEAN_NAMES[ocean],
+                "canal": CANAL_NAMES[canal] if canal else None,
                 "canal_closed": canal in state["closures"]["canals"],
                 "canal_at": canal_at,
                 "storm": ocean in state["closures"]["weather"],
@@ -103,7 +132,7 @@ def _cities(state: State) -> list[dict[str, Any]]:
         sites = [
             {
                 "owner": name(site["seat"]) if site["seat"] is not None else None,
-                "colour": SEAT_COLOURS[name(site["seat"])] if site["seat"] is not None else "#ffffff",
+                "colour": colour(site["seat"]) if site["seat"] is not None else "#ffffff",
                 "factories": site["factories"],
                 "used": site["used"],
                 "reserved": site["seat"] is not None and site["factories"] == 0,
@@ -118,13 +147,13 @@ def _cities(state: State) -> list[dict[str, Any]]:
         good = REGION_OF[city]
         cities.append(
             {
-                "name": city,
+                "name": city_name(city),
                 "good": good_name(good),
                 "colour": GOOD_COLOURS[good],
                 "x": x,
                 "y": y,
                 **dict(zip(("label_x", "label_y", "anchor"), _label_at(city, x, y), strict=True)),
-                "home_of": ", ".join(homes),
+                "home_of": listed(homes),
                 "closed": city in state["closures"]["ports"],
                 "sites": sites,
                 "bonuses": bonuses,
@@ -145,20 +174,28 @@ def _ships(state: State, viewer: int | None = None) -> list[dict[str, Any]]:
         for index, ship in enumerate(fleet):
             if ship["port"]:
                 x, y = CITY_XY[ship["port"]]
-                where = f"in {ship['port']}"
+                where: Msg = Mp("ports_of_call place", "in {city}", city=city_name(ship["port"]))
             else:
                 x, y = point_on_route(ship["route"], ship["pos"])
                 first, second, length, *_ = ROUTES[ship["route"]]
-                where = f"at sea, {ship['pos']} of {length} spaces from {first} towards {second}"
+                where = Mn(
+                    "at sea, {pos} of {count} space from {first} towards {second}",
+                    "at sea, {pos} of {count} spaces from {first} towards {second}",
+                    length,
+                    pos=ship["pos"],
+                    first=city_name(first),
+                    second=city_name(second),
+                )
             ships.append(
                 {
                     "owner": name(seat),
-                    "colour": SEAT_COLOURS[name(seat)],
+                    "mark": COMPANY_MARKS[seat],
+                    "colour": colour(seat),
                     "mine": seat == viewer,
                     "id": ship["id"],
-                    "size": ship["size"],
+                    "size": size_name(ship["size"]),
                     "cargo": [{"good": good_name(g), "colour": GOOD_COLOURS[g]} for g in ship["cargo"]],
-                    "cargo_text": ", ".join(good_name(g) for g in ship["cargo"]) or "empty",
+                    "cargo_text": listed([good_name(g) for g in ship["cargo"]]) or Mp("ports_of_call cargo", "empty"),
                     "where": where,
                     "at_x": x,
                     "at_y": y,
@@ -200,12 +237,14 @@ def _terminal(state: State) -> list[dict[str, Any]]:
                 {
                     "filled": index < len(row),
                     "owner": name(owner) if isinstance(owner, int) and owner >= 0 else None,
-                    "marker": SEAT_COLOURS[name(owner)] if isinstance(owner, int) and owner >= 0 else None,
+                    "mark": COMPANY_MARKS[owner] if isinstance(owner, int) and owner >= 0 else None,
+                    "marker": colour(owner) if isinstance(owner, int) and owner >= 0 else None,
                     "price": PRICES[index + 1],
                 }
             )
         rows.append(
             {"good": good_name(good), "colour": GOOD_COLOURS[good], "price": price(state, good), "count": len(row)}
+            | {"price_text": money(price(state, good))}
             | {"slots": slots}
         )
     return rows
@@ -216,8 +255,8 @@ def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
         {
             "seat": seat,
             "name": name(seat),
-            "colour": SEAT_COLOURS[name(seat)],
-            "home": state["home"][seat],
+            "colour": colour(seat),
+            "home": city_name(state["home"][seat]) if state["home"][seat] else None,
             "cash": state["cash"][seat],
             "cash_text": money(state["cash"][seat]),
             "stock": state["stock"][seat],
@@ -226,6 +265,7 @@ def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
             "factories": factories_of(state, seat),
             "orders": [_order(order) for order in state["orders"][seat]],
             "achievements": [ACHIEVEMENT_NAMES[card] for card in state["claimed"][seat]],
+            "achievements_text": listed([ACHIEVEMENT_NAMES[card] for card in state["claimed"][seat]], ";"),
             "bankrupt": state["bankrupt"][seat],
             "is_viewer": seat == viewer,
             "to_play": bool(state["queue"]) and state["queue"][0] == seat,
@@ -239,14 +279,13 @@ def _order(order: dict[str, Any]) -> dict[str, Any]:
     goods = [
         {"good": good_name(g), "colour": GOOD_COLOURS[g], "delivered": g in order["delivered"]} for g in (first, second)
     ]
-    return {"label": order_label(order["card"]), "city": city, "goods": goods}
+    return {"label": order_label(order["card"]), "city": city_name(city), "goods": goods}
 
 
 def _stock_track(state: State) -> list[dict[str, Any]]:
     values = range(STOCK_MIN, STOCK_MAX + 1, STOCK_STEP)
     return [
-        {"value": v, "seats": [SEAT_COLOURS[name(s)] for s in range(state["players"]) if state["stock"][s] == v]}
-        for v in values
+        {"value": v, "seats": [colour(s) for s in range(state["players"]) if state["stock"][s] == v]} for v in values
     ]
 
 
@@ -255,7 +294,7 @@ def _production_track(state: State) -> list[dict[str, Any]]:
         {
             "space": space,
             "bonus": BONUS_LABELS[TRACK_BONUSES[str(space)]["kind"]] if str(space) in TRACK_BONUSES else "",
-            "seats": [SEAT_COLOURS[name(s)] for s in range(state["players"]) if state["track"][s] == space],
+            "seats": [colour(s) for s in range(state["players"]) if state["track"][s] == space],
         }
         for space in range(0, TRACK_LENGTH + 1)
     ]
@@ -269,9 +308,9 @@ def _news(state: State) -> dict[str, Any]:
     return {
         "last": {"number": last["number"], "title": last["title"]} if last else None,
         "forecast": forecast,
-        "closed_ports": list(state["closures"]["ports"]),
-        "closed_canals": list(state["closures"]["canals"]),
-        "weather": list(state["closures"]["weather"]),
+        "closed_ports": listed([city_name(city) for city in state["closures"]["ports"]]),
+        "closed_canals": listed([CANAL_NAMES[canal] for canal in state["closures"]["canals"]]),
+        "weather": listed([OCEAN_NAMES[ocean] for ocean in state["closures"]["weather"]]),
     }
 
 
@@ -283,13 +322,15 @@ def _private(state: State, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "me": {
             "name": name(seat),
-            "colour": SEAT_COLOURS[name(seat)],
+            "colour": colour(seat),
             "cash": state["cash"][seat],
             "cash_text": money(state["cash"][seat]),
             "action_points": len(state["ships"][seat]) + 1,
             "dealt": [order_label(card) for card in state["dealt"][seat]],
+            "dealt_text": listed([order_label(card) for card in state["dealt"][seat]], ";"),
             "kept": order_label(kept) if kept is not None else None,
             "completed": [order_label(card) for card in state["completed"][seat]],
+            "completed_text": listed([order_label(card) for card in state["completed"][seat]], ";"),
             "completed_count": len(state["completed"][seat]),
         },
     }
@@ -317,6 +358,8 @@ def build_view(state: State, seat: int | None, phase: str, final: list[dict[str,
         "players": _players(state, seat),
         "market": [order_label(card) for card in state["market"]],
         "achievements": [ACHIEVEMENT_NAMES[card] for card in state["achievements"]],
+        "achievements_text": listed([ACHIEVEMENT_NAMES[card] for card in state["achievements"]], ";")
+        or Mp("ports_of_call achievement", "none"),
         "stock_track": _stock_track(state),
         "production_track": _production_track(state),
         "news": _news(state),
