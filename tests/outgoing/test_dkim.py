@@ -84,6 +84,11 @@ def test_dnsrecords_without_a_key_says_how_to_make_one_and_suggests_spf_dmarc_an
     assert 'club.example. 3600 IN TXT "v=spf1 a:games.club.example mx ~all"' in zone
     assert '_dmarc.club.example. 3600 IN TXT "v=DMARC1; p=none;' in zone
     assert "in.pbem.example. 3600 IN MX 10 games.club.example." in zone
+    # Replies read from the club's mailbox: its domain's MX stays with its mail host (an MX to this server would
+    # take every mail of the domain away from it).
+    settings.PBEM_INBOUND_IMAP = "imaps://turns%40in.pbem.example:pw@imap.pbem.example/INBOX"
+    zone = dnsrecords()
+    assert " IN MX " not in zone and "leave in.pbem.example's MX as it is" in zone
 
 
 def checks(ids: str = "pbem.") -> list[str]:

@@ -127,6 +127,7 @@ def test_a_backup_restores_into_a_fresh_database_where_every_game_replays_and_op
     assert stat.S_IMODE(archive.stat().st_mode) == 0o600  # it holds SECRET_KEY
     with tarfile.open(archive) as contents:
         assert sorted(contents.getnames()) == ["database.dump", "env", "manifest.json"]
+        assert stat.S_IMODE(contents.getmember("env").mode) == 0o600  # as `tar -xf` puts it back by hand
         manifest = json.load(contents.extractfile("manifest.json"))
     assert manifest["files"] == ["database.dump", "env"]
     assert manifest["migrations"]["games"][-1].startswith("00")

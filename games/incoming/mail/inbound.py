@@ -100,6 +100,14 @@ def read_reply(message: AnymailInboundMessage) -> Reply:
     message_id = str(message.get("Message-ID") or "")
     from_address = sender.addr_spec if isinstance(sender, EmailAddress) else ""
     subject = str(message.subject or "")
+    name = sender.display_name if isinstance(sender, EmailAddress) else ""
+    references, date = str(message.get("References") or ""), str(message.get("Date"))
+    if any(
+        "\x00" in value
+        for value in [*recipients, found.plain, found.html, message_id, from_address, subject, name, references, date]
+    ):
+        # No mail client writes a NUL (RFC 5322 forbids it, and PostgreSQL's text cannot hold it): refused unread.
+        raise ValueError("a NUL character in the message")
     return Reply(
         sender=from_address,
         recipients=recipients,
@@ -109,10 +117,10 @@ def read_reply(message: AnymailInboundMessage) -> Reply:
         spam=spam_verdict(message, settings.PBEM_SPAM_SCORE),
         automatic=automatic_marker(message),
         message_id=message_id,
-        references=str(message.get("References") or ""),
-        written_at=written_at(str(message.get("Date") or "")),
-        key=receipts.reply_key(message_id, from_address, *recipients, str(message.get("Date")), subject, text),
-        sender_name=sender.display_name if isinstance(sender, EmailAddress) else "",
+        references=references,
+        written_at=written_at(date),
+        key=receipts.reply_key(message_id, from_address, *recipients, date, subject, text),
+        sender_name=name,
     )
 
 

@@ -82,6 +82,7 @@ class Command(BaseCommand):
             for inside, source in files.items():
                 if source.is_file():
                     shutil.copyfile(source, Path(work) / inside)
+                    os.chmod(Path(work) / inside, 0o600)  # secrets: extracted by hand, they stay the owner's only
                     kept.append(inside)
                 else:
                     self.stderr.write(f"Not kept: {source} is not a file. Keep its secrets (SECRET_KEY) safe yourself.")

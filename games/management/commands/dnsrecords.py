@@ -48,7 +48,13 @@ def records() -> list[str]:
         f'_dmarc.{sender}. {TTL} IN TXT "v=DMARC1; p=none; adkim=r; aspf=r; rua=mailto:postmaster@{sender}"',
     ]
     reply = parseaddr(settings.PBEM_REPLY_ADDRESS)[1].rpartition("@")[2].lower()
-    if reply:
+    if reply and settings.PBEM_INBOUND_IMAP:
+        lines += [
+            "",
+            f"; Replies: mail to {settings.PBEM_REPLY_ADDRESS} (and its + addresses) is read from the mailbox that",
+            f"; PBEM_INBOUND_IMAP names (manage.py mailbox): leave {reply}'s MX as it is, at that mailbox's host.",
+        ]
+    elif reply:
         lines += [
             "",
             f"; Replies: mail to {settings.PBEM_REPLY_ADDRESS} (and its + addresses) must reach whatever takes it in",

@@ -113,6 +113,31 @@ def test_junk_on_standard_input_is_refused_with_status_0_and_changes_nothing(mak
     assert not ReadReply.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (b"\r\nSubject: ", b"\r\nSubject: \x00"),
+        (b"\r\nMessage-ID: <", b"\r\nMessage-ID: <\x00"),
+        (b"role: seller", b"role: sel\x00ler"),
+        (b"role: seller", b"role: sel=00ler"),  # quoted-printable's NUL: one once decoded
+    ],
+    ids=["in the Subject", "in the Message-ID", "in the order line", "quoted-printable =00 in the order line"],
+)
+def test_a_reply_with_a_nul_byte_is_refused_unread_with_status_0_and_changes_nothing(make_game, before, after):
+    """A reply that would count (our address, the seat's player) but holds a NUL, which no mail client writes and
+    PostgreSQL's text cannot hold: refused as unreadable, not retried by the mail server for days (75), not read
+    as another order ("sel\x00ler" taken for "seller")."""
+    game = make_game(humans=3)
+    raw = samples.gmail(turn_email(), ["role: seller"]).as_bytes()
+    assert before in raw
+    assert readmail(raw.replace(before, after)) == "refused: unreadable"
+    assert not Order.objects.filter(phase=open_phase(game)).exists()
+    assert not Receipt.objects.exists()
+    assert not ReadReply.objects.exists()
+    assert readmail(raw) == "taken"  # the same reply without it counts
+    assert Order.objects.get(phase=open_phase(game), seat__number=0).data == {"role": "seller"}
+
+
 def test_a_message_too_large_to_be_a_reply_is_refused_unread(make_game, monkeypatch):
     monkeypatch.setattr("games.management.commands.readmail.MAX_BYTES", 1000)
     game = make_game(humans=3)

@@ -410,6 +410,9 @@ def test_a_field_given_twice_differently_is_noted():
     [
         '<div>role: seller</div><hr style="display:inline-block;width:98%"><div id="divRplyFwdMsg">From: pbem</div>',
         '<p>role: seller</p><div style="border:none;border-top:solid #E1E1E1 1.0pt"><p>Von: pbem</p></div>',
+        # Windows Mail's border written long-hand, the sender's name linked, in a language no list of labels holds.
+        '<p>role: seller</p><div style="border:none;border-top-style: solid;border-top-color:#E1E1E1"><p><b>Gửi từ:'
+        ' </b><a href="mailto:turns@pbem.example">pbem</a></p></div>',
         '<div>role: seller</div><div class="gmail_quote"><div class="gmail_attr">Am Mi. schrieb pbem:</div></div>',
         '<p>role: seller</p><div class="moz-cite-prefix">Le 02/12/2026, pbem a écrit :</div>',
     ],
