@@ -5,9 +5,11 @@ can mix languages. English stays the default. The pages in a real browser: tests
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 from django.utils import translation
@@ -172,3 +174,74 @@ def test_a_reply_is_read_in_its_writers_language_and_in_english(language, writte
     with translation.override(language):
         assert replies.read_order(PICKS, replies.Texts(written, False, "")).order == {"goods": read}
         assert order_lines(PICKS, {"goods": []}) == [f"goods: {'keine' if language == 'de' else 'aucun'}"]
+
+
+def _engine_english(slug: str) -> list[str]:
+    """The English of an engine's catalogue that its German does not share: each msgid's literal stretches between
+    its placeholders, six characters or more, that no German msgstr of the catalogue contains (city names and
+    words German spells alike are no sign of English)."""
+    catalogue = settings.BASE_DIR / "games" / "engines" / slug / "locale" / "de" / "LC_MESSAGES" / "django.po"
+    texts: dict[str, list[str]] = {"msgid": [], "msgstr": []}  # each entry's text, its lines joined
+    kind = ""
+    for line in catalogue.read_text().splitlines():
+        key = re.match(r"(msgid|msgstr)\S* ", line)
+        if key:
+            kind = key.group(1)
+            texts[kind].append("")
+            line = line[key.end() :]
+        if kind and line.startswith('"'):
+            texts[kind][-1] += ast.literal_eval(line)
+    stretches = set()
+    for english in filter(None, texts["msgid"]):
+        for part in re.split(r"\{\w+\}|%\(\w+\)s", english):
+            part = part.strip(" .,:;()")
+            if len(part) >= 6 and not any(part in german for german in texts["msgstr"]):
+                stretches.add(part)
+    return sorted(stretches)
+
+
+def _readable(html: str) -> str:
+    """What a page or an email's HTML says: its text and its titles and labels, without scripts, styles and nonces."""
+    import html as entities
+
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    said = re.findall(r'(?:title|aria-label|data-label|alt)="([^"]*)"', html)
+    text = re.sub(r"<[^>]+>", " ", html)
+    return entities.unescape(" ".join([text, *said]))
+
+
+def test_a_german_seat_reads_ports_of_call_without_an_english_word_from_the_engine(client, make_game):
+    """Issue 40: Ports of Call's page and turn emails, for a German player, over home cities, a quarter of random
+    turns and its news: the engine's words (prompts, board, log, the builder's steps) are all German."""
+    import random
+
+    from games.engines import get_engine
+    from games.models import Seat
+    from games.play import orders, turns
+    from tests.support.phases import open_phase
+
+    Player.objects.create(email="player1@example.com", name="Anke", language="de")
+    game = make_game(humans=2, engine="ports-of-call")
+    engine, rng = get_engine("ports-of-call"), random.Random(40)
+    for _ in range(6):  # two home cities, then the quarter's two turns and its news, then two more turns
+        phase = open_phase(game)
+        for number in phase.owed_seats:
+            order = engine.random_order(game.state, number, rng)
+            orders.submit_order(Seat.objects.get(game=game, number=number), phase.number, order)
+        turns.resolve_phase(phase.pk)
+    game.refresh_from_db()
+    assert game.event_count > 10
+    english = _engine_english("ports_of_call")
+    assert len(english) > 200
+    emails = [message for message in mail.outbox if message.to == ["player1@example.com"]]
+    assert emails, "no email for the German seat"
+    sign_in_by_email(client)
+    page = client.get(reverse("games-game", args=[game.pk]))
+    assert html_lang(page) == "de"
+    readings = {"page": _readable(page.content.decode())}
+    readings |= {f"email {n}": message.body for n, message in enumerate(emails)}
+    readings |= {f"email {n} html": _readable(message.alternatives[0][0]) for n, message in enumerate(emails)}
+    for where, text in readings.items():
+        assert "Reederei" in text or "Börse" in text or "Geschäftsjahr" in text, where
+        found = [stretch for stretch in english if stretch in text]
+        assert not found, f"{where}: {found}"
