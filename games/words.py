@@ -18,7 +18,7 @@ import logging
 from typing import Any
 
 from django.utils.functional import lazy
-from django.utils.translation import gettext, ngettext, npgettext, pgettext
+from django.utils.translation import gettext, ngettext, npgettext, pgettext, pgettext_lazy
 
 from games.engines.base import Msg, NextSteps, ReadBack, StepChoice, from_json
 
@@ -96,6 +96,22 @@ def next_steps(found: NextSteps) -> NextSteps:
         StepChoice(choice.value, render(choice.label), choice.amount, render(choice.unit)) for choice in found.choices
     )
     return NextSteps(choices, found.complete, render(found.problem))
+
+
+# The games' names, for the catalogues: each edition's name where a German or French one exists (Genoa's: Die
+# Händler von Genua, Les marchands de Gênes; docs/glossary-<slug>.md), else the English name kept.
+GAME_TITLES = (
+    pgettext_lazy("game name", "Genoa"),
+    pgettext_lazy("game name", "Manila"),
+    pgettext_lazy("game name", "Phoenician Sea Trader"),
+    pgettext_lazy("game name", "Port of Piraeus"),
+    pgettext_lazy("game name", "Ports of Call"),
+)
+
+
+def game_title(title: str) -> str:
+    """A game's name (an engine's `title`) in the active language."""
+    return pgettext("game name", title)
 
 
 def refusal(error: Exception) -> str:

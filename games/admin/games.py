@@ -25,7 +25,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
-from games import extensions
+from games import extensions, words
 from games.admin.newgame import NewGameForm
 from games.admin.scope import (
     ListedLookupsOnly,
@@ -154,7 +154,7 @@ class GameAdmin(OrganisersGames):
             try:
                 game = form.start(request.user)
             except ValueError as error:
-                form.add_error(None, str(error))
+                form.add_error(None, words.refusal(error))
             else:
                 seats = game.seats.count()
                 started = ngettext(

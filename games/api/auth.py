@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import translation
 from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError
 from ninja.security import APIKeyCookie, HttpBearer
@@ -20,6 +21,7 @@ from games.api import tokens
 from games.api.models import Token
 from games.api.problems import Problem
 from games.incoming import sessions
+from games.incoming.middleware import browser_language, supported
 from games.models import Player, Seat, unique_row, with_open_phase
 
 
@@ -87,7 +89,21 @@ class TokenAuth(HttpBearer):
                 % {"PBEM_API_RATE": settings.PBEM_API_RATE, "retry_after": limited.retry_after},
                 headers={"Retry-After": str(limited.retry_after)},
             ) from None
-        return Caller(request, None, found) if found else None
+        if found is None:
+            return None
+        answer_in(request, found.owner_language)
+        return Caller(request, None, found)
+
+
+def answer_in(request: HttpRequest, owner_language: str | None) -> None:
+    """A token's call is answered in the language its request asks for explicitly (Accept-Language naming one we
+    speak, as the middleware has activated it), else in the token's player's (My games), else in English
+    (docs/api.md, "Words"). The player's language came with the token's own statement: no query here."""
+    if browser_language(request) is not None:
+        return
+    language = supported(owner_language) or settings.LANGUAGE_CODE
+    translation.activate(language)
+    request.LANGUAGE_CODE = language
 
 
 class SessionAuth(APIKeyCookie):

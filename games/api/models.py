@@ -35,6 +35,10 @@ class Token(models.Model):
     # allowed while it is no more than the burst ahead of now.
     allowed_at = models.DateTimeField(default=timezone.now, verbose_name=_("allowed at"))
 
+    # Not a column: the token's player's language, as games/api/tokens.py authenticate read it with the token (None
+    # for a token read otherwise). The API answers in it (games/api/auth.py).
+    owner_language: str | None = None
+
     class Meta:
         verbose_name = _("token")
         verbose_name_plural = _("tokens")

@@ -18,7 +18,9 @@ class PlayerOut(Schema):
 
 class PhaseOut(Schema):
     number: int
-    name: str = Field(description="The turn's name in your language (your player's, else the request's).")
+    name: str = Field(
+        description="The turn's name in your language (the request's Accept-Language, else your player's: docs/api.md)."
+    )
     message: dict[str, Any] | None = Field(
         description="The engine's message the name is, as a log line's `message`; null for a turn opened before "
         "the names were messages (its `name` is its English)."
@@ -63,7 +65,9 @@ class MyGameOut(Schema):
 
 class LogLineOut(Schema):
     phase: int
-    text: str = Field(description="The line in your language (your player's, else the request's).")
+    text: str = Field(
+        description="The line in your language (the request's Accept-Language, else your player's: docs/api.md)."
+    )
     message: dict[str, Any] | None = Field(
         description="The engine's message the line is, for a client that renders it itself: `id` (the English "
         "template, a gettext msgid with {name} placeholders), `params` (numbers, ids, or nested messages such as "

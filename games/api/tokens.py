@@ -134,7 +134,19 @@ def _update_returning(rows: QuerySet[Token], **values: Any) -> Token | None:
     sql, params = query.get_compiler(rows.db).as_sql()
     quote = connections[rows.db].ops.quote_name
     columns = ", ".join(quote(field.column) for field in Token._meta.concrete_fields)
-    return next(iter(Token.objects.db_manager(rows.db).raw(f"{sql} RETURNING {columns}", params)), None)
+    returning = f"{columns}, {_owner_language(quote)} AS owner_language"
+    return next(iter(Token.objects.db_manager(rows.db).raw(f"{sql} RETURNING {returning}", params)), None)
+
+
+def _owner_language(quote: Any) -> str:
+    """The token's player's language (Player.language, "" if unchosen) as a sub-select for the UPDATE's RETURNING:
+    the API answers in it (games/api/auth.py) without a query of its own."""
+    player, token = Player._meta, Token._meta
+    owner = f"{quote(token.db_table)}.{quote(token.get_field('player').column)}"
+    return (
+        f"(SELECT {quote(player.get_field('language').column)} FROM {quote(player.db_table)} "  # noqa: S608
+        f"WHERE {quote(player.pk.column)} = {owner})"
+    )
 
 
 _COUNT_SQL: list[str] = []
@@ -151,7 +163,7 @@ def _counted(db: str, hashed: str, now: datetime, step: timedelta, latest: datet
         allowed, used, revoked, hashed_column = (
             column[name] for name in ("allowed_at", "last_used_at", "revoked_at", "digest")
         )
-        returning = ", ".join(column.values())
+        returning = ", ".join(column.values()) + ", " + _owner_language(quote)
         _COUNT_SQL.append(
             f"UPDATE {quote(Token._meta.db_table)} SET {allowed} = GREATEST({allowed}, %s) + %s, {used} = %s "  # noqa: S608
             f"WHERE {hashed_column} = %s AND {revoked} IS NULL AND {allowed} <= %s RETURNING {returning}"
@@ -160,5 +172,9 @@ def _counted(db: str, hashed: str, now: datetime, step: timedelta, latest: datet
         params: list[Any] = [now, step, now, hashed, latest]  # psycopg sends the timedelta as an interval
         cursor.execute(_COUNT_SQL[0], params)
         row = cursor.fetchone()
+    if row is None:
+        return None
     # Every column is a number, text or timestamp, which psycopg reads as the fields hold them: no converters.
-    return None if row is None else Token.from_db(db, [f.attname for f in Token._meta.concrete_fields], row)
+    token = Token.from_db(db, [f.attname for f in Token._meta.concrete_fields], row[:-1])
+    token.owner_language = row[-1] or ""
+    return token

@@ -306,6 +306,11 @@ class DecisionEngine(Engine):
 # --- players and options (a ValueError's message is shown to the organiser as it is) ------------------
 
 
+def game_name(engine: Engine) -> Msg:
+    """The game's name as a message (its catalogue entries, context "game name": games/words.py GAME_TITLES)."""
+    return Mp("game name", engine.title)
+
+
 def check_players(engine: Engine, players: Any) -> None:
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(M("The number of players must be a whole number."))
@@ -313,7 +318,7 @@ def check_players(engine: Engine, players: Any) -> None:
         raise ValueError(
             M(
                 "{game} needs {least} to {most} players, not {count}.",
-                game=engine.title,
+                game=game_name(engine),
                 least=engine.min_players,
                 most=engine.max_players,
                 count=players,
@@ -329,7 +334,7 @@ def read_options(engine: DecisionEngine, players: int, options: Any) -> dict[str
     unknown = sorted(set(options) - {spec.name for spec in engine.options})
     if unknown:
         raise ValueError(
-            M("{game} has no option called {names}.", game=engine.title, names=", ".join(map(repr, unknown)))
+            M("{game} has no option called {names}.", game=game_name(engine), names=", ".join(map(repr, unknown)))
         )
     chosen = {spec.name: _read_option(engine, spec, players, options.get(spec.name)) for spec in engine.options}
     engine.check_options(players, chosen)

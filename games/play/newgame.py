@@ -12,7 +12,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils.translation import gettext
 
+from games import words
 from games.engines import get_engine
 from games.extensions import split_options
 from games.models import BotLevel, Game, Player
@@ -28,10 +30,13 @@ def read_player(entry: str) -> tuple[str, str]:
     try:
         validate_email(email)
     except ValidationError:
-        raise ValueError(f"{email!r} is not an email address.") from None
+        raise ValueError(gettext("%(address)s is not an email address.") % {"address": repr(email)}) from None
     name = name.strip()
     if len(name) > NAME_LENGTH:
-        raise ValueError(f"The name {name[:20]!r}... is longer than {NAME_LENGTH} characters.")
+        raise ValueError(
+            gettext("The name %(start)s... is longer than %(most)s characters.")
+            % {"start": repr(name[:20]), "most": NAME_LENGTH}
+        )
     return email, name
 
 
@@ -40,16 +45,16 @@ def read_options(text: str) -> dict[str, Any]:
     try:
         options = json.loads(text or "{}")
     except json.JSONDecodeError as error:
-        raise ValueError(f"Options are not valid JSON: {error}.") from None
+        raise ValueError(gettext("Options are not valid JSON: %(error)s.") % {"error": error}) from None
     if not isinstance(options, dict):
-        raise ValueError('Options must be a JSON object, like {"name": "value"}.')
+        raise ValueError(gettext('Options must be a JSON object, like {"name": "value"}.'))
     return options
 
 
 def check_options(engine_slug: str, options: Any, players: Iterable[int]) -> None:
-    """ValueError, with the engine's own message, unless `options` set up a game of `engine_slug` for each
-    player count in `players`: the check create_game makes, for games that are not created yet (a league's
-    tables, whose sizes the draw decides)."""
+    """ValueError, with the engine's own message in the active language (games/words.py), unless `options` set up
+    a game of `engine_slug` for each player count in `players`: the check create_game makes, for games that are not
+    created yet (a league's tables, whose sizes the draw decides)."""
     engine = get_engine(engine_slug)
     options, _ = split_options(options) if isinstance(options, dict) else (options, {})
     counts = list(players)
@@ -58,13 +63,13 @@ def check_options(engine_slug: str, options: Any, players: Iterable[int]) -> Non
         try:
             engine.setup(count, options, random.Random(0))
         except ValueError as error:
-            refused[count] = str(error)
+            refused[count] = words.refusal(error)
     if not refused:
         return
     first, message = next(iter(refused.items()))
     if len(refused) == len(counts) and len(set(refused.values())) == 1:
         raise ValueError(message)  # wrong whatever the table size: the table size is beside the point
-    raise ValueError(f"At a table of {first} players: {message}")
+    raise ValueError(gettext("At a table of %(count)s players: %(refusal)s") % {"count": first, "refusal": message})
 
 
 def start_game(

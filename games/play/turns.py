@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import extensions, words
 from games.engines import get_engine
@@ -85,17 +86,26 @@ def create_game(
     engine = get_engine(engine_slug)
     if not engine.min_players <= len(players) <= engine.max_players:
         raise ValueError(
-            f"{engine.title} takes {engine.min_players} to {engine.max_players} players, not {len(players)}."
+            gettext("%(game)s takes %(least)s to %(most)s players, not %(count)s.")
+            % {
+                "game": words.game_title(engine.title),
+                "least": engine.min_players,
+                "most": engine.max_players,
+                "count": len(players),
+            }
         )
     humans = [p.pk for p in players if p is not None]
     if len(humans) != len(set(humans)):
-        raise ValueError("A player can sit only once at a table.")
+        raise ValueError(gettext("A player can sit only once at a table."))
     # The apps' options (table talk's press) are not the engine's (games/extensions.py, game_options): checked
     # here, stored beside the engine's as given (a game without them has the defaults).
     options = dict(options or {})
     engine_options, _ = split_options(options)
     seed = seed if seed is not None else secrets.randbits(62)
-    state = engine.setup(len(players), engine_options, random.Random(f"{seed}:0"))
+    try:
+        state = engine.setup(len(players), engine_options, random.Random(f"{seed}:0"))
+    except ValueError as error:  # the engine's refusal of an option: its message, in the active language
+        raise ValueError(words.refusal(error)) from None
     if phase_length is None:
         phase_length = timedelta(hours=settings.PBEM_DEFAULT_DEADLINE_HOURS)
     if reminder_before is None:

@@ -179,6 +179,29 @@ def test_a_refused_game_shows_why_and_stores_nothing(admin_client, change, messa
     assert mail.outbox == []
 
 
+@pytest.mark.parametrize(
+    "language, change, message",
+    [
+        ("de", {"options": '{"pirates": "yes"}'}, "Manila hat keine Option namens &#x27;pirates&#x27;."),
+        (
+            "de",
+            {"bots": "0", "players": "ann@example.org\nbob@example.org"},
+            "Manila braucht 3 bis 5 Spieler, nicht 2.",
+        ),
+        (
+            "fr",
+            {"engine": "genoa", "options": '{"pirates": "yes"}'},
+            "Les marchands de Gênes n&#x27;a pas d&#x27;option",
+        ),
+        ("fr", {"options": '["yes"]'}, "Les options doivent être un objet JSON"),
+    ],
+)
+def test_a_refused_game_says_why_in_the_organisers_language(admin_client, language, change, message):
+    response = admin_client.post(reverse("admin:games_game_add"), {**NEW_GAME, **change}, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200 and message in response.content.decode()
+    assert not Game.objects.exists()
+
+
 def test_only_staff_allowed_to_add_games_reach_the_form(client):
     url = reverse("admin:games_game_add")
     user = get_user_model().objects.create_user("player", "p@example.com", "pw")

@@ -15,7 +15,7 @@ from openapi_spec_validator import validate
 
 from games.api import tokens
 from games.api.models import Token
-from games.models import Game, Order, Seat
+from games.models import Game, Order, Player, Seat
 from games.play import orders, organise, turns
 from games.talk.models import Message, Report
 from tests.support.accounts import signed_in
@@ -259,6 +259,25 @@ def test_each_log_line_comes_as_text_and_as_the_engines_message(make_game: Any) 
     assert any(line["text"].startswith("Marker aufgedeckt.") for line in german), german
     assert [line["message"] for line in german] == [line["message"] for line in log]
     assert all(line["message"] and line["message"]["id"] for line in log)
+
+
+def test_a_token_answers_in_its_players_language_unless_the_request_asks_for_another(make_game: Any) -> None:
+    """docs/api.md, "Words": Accept-Language naming a language we speak wins; else the token's player's language
+    (My games); else English. The player's language comes with the token's own statement (tests/api/test_queries.py
+    counts the order PUT's)."""
+    game = make_game(humans=3)
+    Player.objects.filter(seats__game=game, seats__number=1).update(language="de")
+    api = seat_api(game, 1)
+    german = api.get(f"/games/{game.pk}")
+    assert german["Content-Language"] == "de" and german.json()["phase"]["name"] == "Tag 1 — Planung"
+    refused = api.put(f"/games/{game.pk}/order", {"phase": 1, "order": {"role": "pirate"}})
+    assert refused.status_code == 422 and refused["Content-Language"] == "de", refused.content
+    french = api.get(f"/games/{game.pk}", headers={"Accept-Language": "fr-FR,fr;q=0.9"})
+    assert french["Content-Language"] == "fr" and french.json()["phase"]["name"] == "Jour 1 — préparation"
+    unspoken = api.get(f"/games/{game.pk}", headers={"Accept-Language": "ja"})
+    assert unspoken["Content-Language"] == "de"  # a language we do not speak asks for none: the player's
+    english = seat_api(game, 2).get(f"/games/{game.pk}")  # a player who chose no language
+    assert english["Content-Language"] == "en" and english.json()["phase"]["name"] == "Day 1 — planning"
 
 
 def test_table_talk_within_the_games_options(make_game: Any) -> None:

@@ -151,6 +151,19 @@ def test_a_league_of_an_unknown_game_or_with_bad_options_is_refused_with_the_rea
     assert message in page.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "changes", "message"),
+    [
+        ("de", {"engine": "genoa", "options": '{"colour": "red"}'}, "Die Händler von Genua hat keine Option namens"),
+        ("fr", {"options": '{"countries": ["Egypt", "Crete", "Phoenicia", "Persia"]}'}, "À une table de 3 joueurs"),
+    ],
+)
+def test_a_leagues_refused_options_read_in_the_organisers_language(admin_client, language, changes, message):
+    page = admin_client.post(reverse("admin:leagues_league_add"), league_form(**changes), HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200 and not League.objects.exists()
+    assert message in page.content.decode()
+
+
 def test_a_league_saved_with_a_choice_of_game_and_its_options_draws_and_shows_its_page(admin_client, client):
     choices = admin_client.get(reverse("admin:leagues_league_add")).context["adminform"].form.fields["engine"].choices
     assert {slug for slug, _ in choices} >= {"piraeus", "manila", "genoa", "ports-of-call", "phoenician"}

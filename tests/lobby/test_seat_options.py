@@ -76,6 +76,27 @@ def test_the_game_refuses_a_country_twice_and_a_seat_the_table_does_not_have() -
     assert not Table.objects.exists()
 
 
+def test_the_games_refusal_of_an_option_reads_in_the_organisers_language() -> None:
+    """The engine's refusal is a message (games/words.py refusal): the page's form and the API's problem detail
+    render it in the reader's language, not in English."""
+    Player.objects.filter(pk=creator().pk).update(language="de")
+    host = sign_in_by_email(Client(), "host@example.com")
+    twice = host.post(reverse("lobby-new"), form({1: "Romans", 3: "Romans"}))
+    assert twice.status_code == 400 and "Jedes Land kann nur von einem Platz gewählt werden." in twice.content.decode()
+    api = Api(token_for(Player.objects.get(email="host@example.com")))
+    body = {"game": "piraeus", "size": 3, "start_by": (timezone.now() + timedelta(days=2)).isoformat()}
+    refused = api.post("/lobby/tables", body | {"options": {"countries": ["Romans", None, "Romans"]}})
+    assert refused.status_code == 422 and refused["Content-Language"] == "de", refused.content
+    assert "Jedes Land kann nur von einem Platz gewählt werden." in refused.json()["detail"]
+    french = api.post(
+        "/lobby/tables",
+        body | {"options": {"countries": ["Romans", None, "Romans"]}},
+        headers={"Accept-Language": "fr"},
+    )
+    assert "Chaque pays ne peut être choisi que par une place." in french.json()["detail"]
+    assert not Table.objects.exists()
+
+
 def test_a_seat_left_out_at_the_start_time_takes_its_country_with_it() -> None:
     options = {"countries": ["Romans", None, "Chinese", "Persians"]}
     table = propose(creator(), ["ann@example.com", "bob@example.com"], engine="piraeus", size=4, options=options)
