@@ -16,7 +16,7 @@ from django.contrib.admin.utils import unquote
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
+from django.utils import dateformat, timezone
 from django.utils.html import format_html
 
 from games.outgoing.messages import zone_of
@@ -30,7 +30,7 @@ def shown_time(moment: datetime | None, zone_name: str | None = None) -> str:
     if moment is None:
         return "—"
     local = timezone.localtime(moment, zone_of(zone_name) if zone_name else None)
-    return f"{local:%a %d %b %Y %H:%M} {local.tzname()}"
+    return f"{dateformat.format(local, 'D d M Y H:i')} {local.tzname()}"  # the day's and month's names translated
 
 
 def zoned_cell(moment: datetime | None, row: Any) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
 
 from games.leagues.models import League, Round
 
@@ -19,7 +20,7 @@ def leagues_of(request: HttpRequest) -> QuerySet[League]:
 
 
 class LeagueFilter(admin.SimpleListFilter):
-    title = "league"
+    title = gettext_lazy("league")
     parameter_name = "league"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -33,7 +34,7 @@ class LeagueFilter(admin.SimpleListFilter):
 
 
 class RoundFilter(admin.SimpleListFilter):
-    title = "round"
+    title = gettext_lazy("round")
     parameter_name = "round"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:

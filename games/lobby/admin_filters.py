@@ -8,14 +8,15 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy
 
 
 class StartedByPlayers(admin.SimpleListFilter):
-    title = "started by"
+    title = gettext_lazy("started by")
     parameter_name = "started_by"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("players", "players, from the lobby"), ("organisers", "an organiser or a league")]
+        return [("players", gettext("players, from the lobby")), ("organisers", gettext("an organiser or a league"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "players":

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from games import extensions
+from games import extensions, words
 from games.engines import get_engine
 from games.engines.base import OptionSpec
 from games.lobby.models import Table, TableSeat
@@ -80,7 +80,7 @@ SHORT_LABELS = {
 
 def option_label(spec: OptionSpec) -> str:
     """An option's name for a player: the press options' own, an engine's label without its parenthesis."""
-    label = str(SHORT_LABELS.get(spec.name) or spec.label.split(" (")[0])
+    label = str(SHORT_LABELS.get(spec.name) or words.render(spec.label).split(" (")[0])
     return label[0].upper() + label[1:]
 
 
@@ -93,8 +93,10 @@ def option_lines(table: Table) -> tuple[str, ...]:
         if spec.kind == "seat-list":
             lines.append(f"{option_label(spec)}: {seat_values(value)}")
             continue
-        shown = {choice.value: choice.label for choice in spec.choices}.get(str(value), value)
-        lines.append(f"{option_label(spec)}: {gettext('default') if value in (None, '') else shown}")
+        shown = {choice.value: words.render(choice.label) for choice in spec.choices}.get(str(value), value)
+        if value in (None, ""):
+            shown = gettext("default")  # (outside the f-string, where makemessages finds it)
+        lines.append(f"{option_label(spec)}: {shown}")
     return tuple(lines)
 
 

@@ -160,8 +160,12 @@ class Seat(models.Model):
     def __str__(self) -> str:
         """As an organiser reads it (the admin's titles and columns): who holds it, in which game, by name. It
         reads the player and the game: lists that show it select them."""
-        holder = "bot" if self.is_bot else self.player.display_name if self.player else "open seat"
-        return f"seat {self.number + 1} ({holder}) of {self.game}"
+        holder = gettext("bot") if self.is_bot else self.player.display_name if self.player else gettext("open seat")
+        return gettext("seat %(number)s (%(holder)s) of %(game)s") % {
+            "number": self.number + 1,
+            "holder": holder,
+            "game": self.game,
+        }
 
     @property
     def label(self) -> str:

@@ -90,7 +90,7 @@ def game_facts(game: Game, engine: Engine | None = None, seats: Sequence[Seat] |
         FinalRow(
             rank=row["rank"],
             label=by_number[row["seat"]].label,
-            title=engine.seat_name(game.state, row["seat"]),
+            title=words.later(engine.seat_name(game.state, row["seat"])),
             score=row["score"],
             detail=words.later(row.get("detail_message") or row["detail"]),
         )

@@ -12,7 +12,9 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from games import words
 from games.engines import get_engine
 from games.extensions import EmailSection
 from games.models import Game, Seat
@@ -54,8 +56,8 @@ def threads_of(rows: Iterable[Participant], seat: Seat, game: Game, labels: dict
         message = row.message
         line = MessageLine(
             id=message.pk,
-            author=message.sender.name or f"Seat {message.sender_seat + 1}",
-            author_title=engine.seat_name(game.state, message.sender_seat),
+            author=message.sender.name or gettext("Seat %(number)s") % {"number": message.sender_seat + 1},
+            author_title=words.render(engine.seat_name(game.state, message.sender_seat)),
             text=unlinkable(message.text),
             sent_at=message.sent_at,
             mine=False,

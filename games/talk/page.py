@@ -15,6 +15,7 @@ from django.db.models import Count, Max
 from django.http import HttpRequest
 from django.utils.translation import gettext, pgettext
 
+from games import words
 from games.engines import get_engine
 from games.engines.base import Engine
 from games.extensions import Panel
@@ -100,8 +101,8 @@ def _line(message: Message, engine: Engine, state: dict[str, Any], reader: Seat 
     mine = reader is not None and message.sender_seat == reader.number and message.sender_id == reader.player_id
     return MessageLine(
         id=message.pk,
-        author=message.sender.name or f"Seat {message.sender_seat + 1}",
-        author_title=engine.seat_name(state, message.sender_seat),
+        author=message.sender.name or gettext("Seat %(number)s") % {"number": message.sender_seat + 1},
+        author_title=words.render(engine.seat_name(state, message.sender_seat)),
         text=message.text,
         sent_at=message.sent_at,
         mine=mine,
