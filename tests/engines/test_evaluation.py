@@ -230,6 +230,38 @@ def test_phoenician_a_commodity_card_is_worth_its_trade() -> None:
     assert_better_for(engine, state, more, 0)
 
 
+def test_genoa_an_order_is_worth_more_with_its_goods_and_a_contract_with_its_building() -> None:
+    from games.engines.genoa.data import CONTRACTS, LARGE_ORDERS, SMALL_ORDERS
+
+    engine = get_engine("genoa")
+
+    def bare(changed: State) -> None:
+        changed["hands"][0], changed["goods"][0] = [], []
+
+    state = altered(midgame(engine), bare)
+    large, small, contract = "L1", "S1", "C1"
+    goods = LARGE_ORDERS[large][1]
+    with_large = altered(state, lambda changed: changed["hands"][0].append(large))
+    assert_better_for(engine, state, with_large, 0)
+    # Each of its commodities held counts for more than the commodity alone.
+    stocked = altered(with_large, lambda changed: changed["goods"][0].extend(goods[:2]))
+    loose = altered(state, lambda changed: changed["goods"][0].extend(goods[:2]))
+    gain = judge(engine).worth(stocked)[0] - judge(engine).worth(with_large)[0]
+    assert gain > judge(engine).worth(loose)[0] - judge(engine).worth(state)[0]
+    with_small = altered(state, lambda changed: changed["hands"][0].append(small))
+    stocked_small = altered(with_small, lambda changed: changed["goods"][0].append(SMALL_ORDERS[small][1]))
+    assert_better_for(
+        engine, altered(state, lambda changed: changed["goods"][0].append(SMALL_ORDERS[small][1])), stocked_small, 0
+    )
+    with_contract = altered(state, lambda changed: changed["hands"][0].append(contract))
+    owning = altered(with_contract, lambda changed: changed["owners"].__setitem__(CONTRACTS[contract], 0))
+    rival = altered(with_contract, lambda changed: changed["owners"].__setitem__(CONTRACTS[contract], 1))
+    assert_better_for(engine, rival, owning, 0)
+    # Fewer rounds left, an order not delivered yet is worth less.
+    late = altered(stocked, lambda changed: changed.update(rounds_left=1))
+    assert_better_for(engine, late, stocked, 0)
+
+
 def test_piraeus_worth_is_the_score_the_end_would_count() -> None:
     engine = get_engine("piraeus")
     state = midgame(engine)
@@ -239,3 +271,27 @@ def test_piraeus_worth_is_the_score_the_end_would_count() -> None:
     fewer = altered(state, lambda changed: changed["hands"][0].clear())
     if state["hands"][0]:
         assert_better_for(engine, fewer, state, 0)
+
+
+def test_genoa_a_standing_offer_is_a_likely_payment_to_the_merchant() -> None:
+    """While the merchant chooses his route, an offer of ducats counts against the offerer and for the
+    merchant (as far as he is likely to take it), so a search does not offer a fortune for a street."""
+    from games.engines.genoa.syntax import empty_offer
+
+    engine = get_engine("genoa")
+    state = midgame(engine)
+    while state["step"] != "route":
+        prompts = engine.prompts(state)
+        rng = random.Random(2)
+        state, _ = engine.resolve(state, {s: engine.random_order(state, s, rng) for s in prompts}, rng)
+    merchant = state["turn"]["merchant"]
+    offerer = (merchant + 1) % state["players"]
+
+    def offer(ducats: int) -> State:
+        def made(changed: State) -> None:
+            changed["turn"]["offers"] = [{**empty_offer("2-3"), "seat": offerer, "ducats": ducats}]
+
+        return altered(state, made)
+
+    assert_better_for(engine, offer(100), offer(5), offerer)
+    assert_better_for(engine, offer(5), offer(100), merchant)
