@@ -25,7 +25,7 @@ from games.engines.base import M, Mn, Mp, Msg, OrderError, joined
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES_DIR = ROOT / "games" / "engines"
 # The engines whose every word is a message; the rest still speak English sentences (issue 40, item 1).
-CONVERTED = ["piraeus", "manila", "phoenician", "ports-of-call"]
+CONVERTED = ["piraeus", "manila", "phoenician", "ports-of-call", "genoa"]
 Key = tuple[str, str, str]  # (context, id, plural)
 
 

@@ -6,18 +6,28 @@ can mix languages. English stays the default. The pages in a real browser: tests
 from __future__ import annotations
 
 import ast
+import dataclasses
+import html
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from games import words
+from games.engines import get_engine
+from games.engines.base import Msg
 from games.incoming.mail import replies
 from games.models import Player
 from games.outgoing.order_text import order_lines
-from tests.support.accounts import emailed_sign_in_link, sign_in_by_email
+from games.play import orders
+from tests.support.accounts import emailed_sign_in_link, sign_in_by_email, signed_in
+from tests.support.phases import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -244,4 +254,78 @@ def test_a_german_seat_reads_ports_of_call_without_an_english_word_from_the_engi
     for where, text in readings.items():
         assert "Reederei" in text or "Börse" in text or "Geschäftsjahr" in text, where
         found = [stretch for stretch in english if stretch in text]
+        assert not found, f"{where}: {found}"
+
+
+def _messages(value: Any) -> Iterator[Msg]:
+    """Every message in an engine's words (a prompt's, a view's), nested ones too."""
+    if isinstance(value, Msg):
+        yield value
+        for param in value.params.values():
+            yield from _messages(param)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _messages(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _messages(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        yield from _messages([getattr(value, f.name) for f in dataclasses.fields(value)])
+
+
+# What Genoa's boards write around the engine's words, in English.
+GENOA_BOARD_ENGLISH = (
+    "rounds left including this one",
+    "round left including this one",
+    "The city map",
+    "The city of Genoa",
+    "Supply:",
+    "piles: large",
+    "Cards L/S/M/C",
+    "in hand",
+    "ownership marker",
+    "No cards.",
+    "sealed: only their maker",
+    "THE CITY MAP",
+    "BUILDINGS (",
+    "PLAYERS (ducats are hidden)",
+    "Card piles",
+    "West half",
+    "Streets with discs",
+    "Commodities:",
+)
+
+
+def test_a_german_seat_reads_genoas_page_and_turn_email_with_no_english_from_the_engine(make_game):
+    """Red (seat 0) reads German and is the merchant; once Blue and Green have made offers, Red's page and turn
+    email hold the prompt, the log, the offers and the board: none of the engine's sentences (a message whose
+    English differs from its German, the turn's name among them) and none of the board's fixed English is there.
+    The game's terms inside them are German too (a term alone is not sought: the reply syntax's examples write
+    'Harbor: 20 ducats')."""
+    Player.objects.create(email="player1@example.com", name="Anke", language="de")
+    game = make_game(humans=3, engine="genoa", seed=5)
+    Player.objects.update(notify=Player.Notify.ALL)
+    engine = get_engine("genoa")
+    for seat, offer in ((1, "Harbor: 13 ducats"), (2, "Tavern: 19 ducats")):
+        orders.submit_order(game.seats.get(number=seat), open_phase(game).number, {"offers": offer, "tiles": ""})
+    game.refresh_from_db()
+    assert game.state["step"] == "route" and game.state["asked"] == [0]
+    said: list[Any] = [engine.prompts(game.state)[0], engine.view(game.state, 0)]
+    said += [Msg.from_json(e.message) for e in game.events.all() if e.message and e.seat in (None, 0)]
+    sentences = set()
+    with translation.override("de"):
+        for message in _messages(said):
+            english = str(message)
+            if not message.context.startswith("genoa ") and " " in english and english != words.render(message):
+                sentences.add(english)
+    assert len(sentences) > 20
+    with translation.override("de"):
+        german_phase = words.render(engine.phase_name(game.state))  # the board's heading and the page's
+    page = signed_in(Client(), game, 0).get(reverse("games-game", args=[game.pk]))
+    body = html.unescape(page.content.decode())
+    turn_email = [m for m in mail.outbox if m.to == ["player1@example.com"]][-1]
+    texts = {"page": body, "email": turn_email.body, "email html": html.unescape(turn_email.alternatives[0][0])}
+    for where, text in texts.items():
+        assert "Du bist der Händler" in text and german_phase in text, where
+        found = sorted(s for s in sentences if s in text) + [p for p in GENOA_BOARD_ENGLISH if p in text]
         assert not found, f"{where}: {found}"

@@ -15,10 +15,9 @@ import random
 from typing import Any
 
 from games.engines import register
-from games.engines.base import OptionSpec, Standing, State
+from games.engines.base import M, Mn, Msg, OptionSpec, Standing, State
 from games.engines.genoa.actions import colour
 from games.engines.genoa.data import (
-    COLOURS,
     COMMODITIES,
     COMMODITY_TILES_EACH,
     MARKERS_PER_PLAYER,
@@ -54,7 +53,8 @@ def _standings(state: State) -> list[Standing]:
     placings = []
     for seat in range(state["players"]):
         ducats, goods = state["ducats"][seat], _goods_count(state, seat)
-        placings.append(Placing(seat, (-ducats, -goods), ducats, f"{ducats} ducats, {goods} goods"))
+        detail = Mn("{ducats} ducats, {count} good", "{ducats} ducats, {count} goods", goods, ducats=ducats)
+        placings.append(Placing(seat, (-ducats, -goods), ducats, detail))
     return ranked(placings)
 
 
@@ -66,7 +66,7 @@ class GenoaEngine(DecisionEngine):
     options = (
         OptionSpec(
             name="rounds",
-            label="Starting space of the round track (blank: house default 12/10/8/6 for 2/3/4/5 players)",
+            label=M("Starting space of the round track (blank: house default 12/10/8/6 for 2/3/4/5 players)"),
             kind="integer",
             default=None,
             min=1,
@@ -119,17 +119,22 @@ class GenoaEngine(DecisionEngine):
     def outcome(self, state: State) -> list[Standing] | None:
         return _standings(state) if state["finished"] else None
 
-    def phase_name(self, state: State) -> str:
+    def phase_name(self, state: State) -> Msg:
         if state["finished"]:
-            return "Game over"
-        merchant = colour(state["turn"]["merchant"])
-        where = f"Round {state['round']}, {merchant} merchant"
-        return {
-            "start": f"{where} — starting space",
-            "offers": f"{where} — offers",
-            "route": f"{where} — the tower moves",
-            "acquire": f"{where} — acquisitions ({colour(state['asked'][0])})" if state["asked"] else where,
-        }[state["step"]]
+            return M("Game over")
+        said = {"round": state["round"], "merchant": colour(state["turn"]["merchant"])}
+        step = state["step"]
+        if step == "start":
+            return M("Round {round}, {merchant} merchant — starting space", **said)
+        if step == "offers":
+            return M("Round {round}, {merchant} merchant — offers", **said)
+        if step == "route":
+            return M("Round {round}, {merchant} merchant — the tower moves", **said)
+        if state["asked"]:
+            return M(
+                "Round {round}, {merchant} merchant — acquisitions ({seat})", seat=colour(state["asked"][0]), **said
+            )
+        return M("Round {round}, {merchant} merchant", **said)
 
     def determinize(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Other hands, goods, tiles and purses dealt again, sizes kept, but for what the seat has seen offered
@@ -164,7 +169,7 @@ class GenoaEngine(DecisionEngine):
         return hidden
 
     def seat_name(self, state: State, seat: int) -> str:
-        return COLOURS[seat]
+        return colour(seat)
 
 
 register(GenoaEngine())

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Event, State
+from games.engines.base import Event, M, Mn, Mp, Msg, State, joined
 from games.engines.genoa.data import (
-    CARD_KINDS,
-    COLOURS,
+    CARD_KIND_TERMS,
     CONTRACT_PAY,
     CONTRACTS,
     LARGE_ORDER_PAY,
@@ -25,26 +24,37 @@ from games.engines.genoa.data import (
     TILE_PREFERENCE,
     WAREHOUSE_GOODS,
     card_kind,
-    counted,
+    colour_term,
+    ducats,
+    good_term,
+    markers,
     sort_cards,
     sort_commodities,
     sort_tiles,
     tile_name,
 )
-from games.engines.genoa.map import VILLAS, is_building, neighbours, space_name
+from games.engines.genoa.map import VILLAS, is_building, neighbours, space_name, space_term
 
 DRAWS = {"guild_hall": ("L", 1), "city_hall": ("S", 2), "post_office": ("M", 2)}
 CATHEDRAL_MARKERS = 2
 
 
-def colour(seat: int) -> str:
-    return COLOURS[seat]
+def colour(seat: int) -> Msg:
+    """A seat as the players call it: its colour, in the reader's language."""
+    return colour_term(seat)
 
 
-def join(words: list[str]) -> str:
-    if not words:
-        return "nothing"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def join(words: list[Msg]) -> Msg:
+    """ "A", "A and B", "A, B and C"; "nothing" for none."""
+    return joined(words) if words else M("nothing")
+
+
+def and_chain(items: list[Any]) -> Any:
+    """ "A", "A and B", "A and B and C" (every pair joined by "and", as a message)."""
+    head = items[0]
+    for item in items[1:]:
+        head = Mp("list", "{head} and {last}", head=head, last=item)
+    return head
 
 
 # --- holdings --------------------------------------------------------------------------------------
@@ -106,47 +116,50 @@ def has_all(held: list[str], wanted: list[str]) -> bool:
 # --- actions ---------------------------------------------------------------------------------------
 
 
-def gains_text(gains: dict[str, Any]) -> str:
-    parts = [f"{len(gains['cards'])} {card_kind(card)} card" for card in gains["cards"][:1]]
-    if len(gains["cards"]) > 1:
-        parts = [f"{len(gains['cards'])} {card_kind(gains['cards'][0])} cards"]
-    parts += gains["goods"]
-    parts += [tile_name(tile) + " tile" for tile in gains["tiles"]]
+def gains_text(gains: dict[str, Any]) -> Msg:
+    parts: list[Msg] = []
+    if gains["cards"]:
+        kind = card_kind(gains["cards"][0])
+        parts.append(Mn("{count} {kind} card", "{count} {kind} cards", len(gains["cards"]), kind=kind))
+    parts += [good_term(good) for good in gains["goods"]]
+    parts += [M("{tile} tile", tile=tile_name(tile)) for tile in gains["tiles"]]
     if gains["markers"]:
-        parts.append(f"{gains['markers']} ownership marker{'s' if gains['markers'] > 1 else ''}")
+        parts.append(markers(gains["markers"]))
     return join(parts)
 
 
-def action_gives(building: str) -> str:
+def action_gives(building: str) -> Msg:
     """What `building`'s action gives whoever takes it, in words (the read-backs and the builder say it)."""
     if building in VILLAS:
-        return f"delivers a large order naming it ({LARGE_ORDER_PAY} ducats and a tile), else draws a contract"
+        return M(
+            "delivers a large order naming it ({pay} ducats and a tile), else draws a contract", pay=LARGE_ORDER_PAY
+        )
     if building in DRAWS:
         pile, count = DRAWS[building]
-        return f"draws {counted(count, CARD_KINDS[pile] + ' card')}"
+        return Mn("draws {count} {kind} card", "draws {count} {kind} cards", count, kind=CARD_KIND_TERMS[pile])
     if building == "cathedral":
-        return f"gives {counted(CATHEDRAL_MARKERS, 'ownership marker')}"
+        return M("gives {markers}", markers=markers(CATHEDRAL_MARKERS))
     if building in TILE_OF_BUILDING:
-        return f"gives a {tile_name(TILE_OF_BUILDING[building])} tile"
-    return f"gives {join(list(WAREHOUSE_GOODS[building]))}"
+        return M("gives a {tile} tile", tile=tile_name(TILE_OF_BUILDING[building]))
+    return M("gives {goods}", goods=join([good_term(good) for good in WAREHOUSE_GOODS[building]]))
 
 
-def named_for_a_newcomer(space: str) -> str:
+def named_for_a_newcomer(space: str) -> Msg:
     """A space's name with what it is for, where a player picks it: a building's action ("Palace (its action gives
     a Building action tile)"), a street's buildings beside it, the ones its disc lets a player buy ("Street 2-3
     (next to Spices, Villa Ricci)")."""
-    name = space_name(space)
+    name = space_term(space)
     if is_building(space):
-        return f"{name} (its action {action_gives(space)})"
-    beside = sorted(space_name(b) for b in neighbours(space) if is_building(b))
-    return f"{name} (next to {', '.join(beside)})" if beside else name
+        return M("{space} (its action {gives})", space=name, gives=action_gives(space))
+    beside = [space_term(b) for b in sorted(neighbours(space), key=space_name) if is_building(b)]
+    return M("{space} (next to {buildings})", space=name, buildings=joined(beside, ",")) if beside else name
 
 
 def take_action(state: State, seat: int, building: str, choices: dict[str, Any], events: list[Event]) -> dict[str, Any]:
     """`seat` takes `building`'s action with its choices (orders to deliver, the reward tile). Returns
     what the action gave, so an offer that pays with "gained" goods can hand them on."""
     gains: dict[str, Any] = {"cards": [], "goods": [], "tiles": [], "markers": 0}
-    who, where = colour(seat), space_name(building)
+    who, where = colour(seat), space_term(building)
     delivered_large = False
     if building in VILLAS:
         delivered_large = _deliver_large(state, seat, building, choices, events)
@@ -166,18 +179,38 @@ def take_action(state: State, seat: int, building: str, choices: dict[str, Any],
     if not delivered_large:
         events.append(
             Event(
-                f"{who} takes the action of {where} and gets {gains_text(gains)}.",
+                M(
+                    "{seat} takes the action of {building} and gets {gains}.",
+                    seat=who,
+                    building=where,
+                    gains=gains_text(gains),
+                ),
                 data={"kind": "action", "seat": seat, "building": building},
             )
         )
     if gains["cards"]:
-        shown = join([card for card in gains["cards"]])
-        events.append(Event(f"You drew {shown} at {where}.", seat=seat, data={"kind": "draw", "cards": gains["cards"]}))
+        shown = join(list(gains["cards"]))
+        events.append(
+            Event(
+                M("You drew {cards} at {building}.", cards=shown, building=where),
+                seat=seat,
+                data={"kind": "draw", "cards": gains["cards"]},
+            )
+        )
     _deliver_small(state, seat, building, choices, events)
     owner = state["owners"].get(building)
     if owner is not None and owner != seat:
         state["ducats"][owner] += OWNER_FEE
-        events.append(Event(f"{colour(owner)} owns {where} and receives {OWNER_FEE} ducats from the bank."))
+        events.append(
+            Event(
+                M(
+                    "{seat} owns {building} and receives {fee} ducats from the bank.",
+                    seat=colour(owner),
+                    building=where,
+                    fee=OWNER_FEE,
+                )
+            )
+        )
     return gains
 
 
@@ -188,7 +221,14 @@ def _deliver_large(state: State, seat: int, villa: str, choices: dict[str, Any],
     goods = list(LARGE_ORDERS[card][1])
     if card not in state["hands"][seat] or LARGE_ORDERS[card][0] != villa or not has_all(state["goods"][seat], goods):
         events.append(
-            Event(f"You could not deliver {card} any more at {space_name(villa)}; you draw a contract.", seat=seat)
+            Event(
+                M(
+                    "You could not deliver {card} any more at {villa}; you draw a contract.",
+                    card=card,
+                    villa=space_term(villa),
+                ),
+                seat=seat,
+            )
         )
         return False
     state["hands"][seat].remove(card)
@@ -196,11 +236,25 @@ def _deliver_large(state: State, seat: int, villa: str, choices: dict[str, Any],
     state["ducats"][seat] += LARGE_ORDER_PAY
     wanted = [choices["reward"]] if choices.get("reward") else []
     reward = next((tile for tile in (*wanted, *TILE_PREFERENCE) if state["tile_supply"][tile] > 0), None)
-    got = f" and the {tile_name(reward)} tile" if reward and take_tile(state, seat, reward) else ""
+    said = {
+        "seat": colour(seat),
+        "villa": space_term(villa),
+        "card": card,
+        "goods": joined([good_term(good) for good in goods], "+"),
+        "pay": LARGE_ORDER_PAY,
+    }
+    if reward and take_tile(state, seat, reward):
+        text = M(
+            "{seat} takes the action of {villa}: delivers large order {card} ({goods}) for {pay} ducats "
+            "and the {tile} tile.",
+            tile=tile_name(reward),
+            **said,
+        )
+    else:
+        text = M("{seat} takes the action of {villa}: delivers large order {card} ({goods}) for {pay} ducats.", **said)
     events.append(
         Event(
-            f"{colour(seat)} takes the action of {space_name(villa)}: delivers large order {card} "
-            f"({' + '.join(goods)}) for {LARGE_ORDER_PAY} ducats{got}.",
+            text,
             data={"kind": "deliver", "seat": seat, "card": card},
         )
     )
@@ -213,15 +267,30 @@ def _deliver_small(state: State, seat: int, building: str, choices: dict[str, An
             continue
         wanted_at, good = SMALL_ORDERS[card]
         if wanted_at != building or card not in state["hands"][seat] or good not in state["goods"][seat]:
-            events.append(Event(f"You could not deliver small order {card} at {space_name(building)}.", seat=seat))
+            events.append(
+                Event(
+                    M(
+                        "You could not deliver small order {card} at {building}.",
+                        card=card,
+                        building=space_term(building),
+                    ),
+                    seat=seat,
+                )
+            )
             continue
         state["hands"][seat].remove(card)
         return_goods(state, seat, [good])
         state["ducats"][seat] += SMALL_ORDER_PAY
         events.append(
             Event(
-                f"{colour(seat)} delivers small order {card} (1 {good}) at {space_name(building)} "
-                f"for {SMALL_ORDER_PAY} ducats.",
+                M(
+                    "{seat} delivers small order {card} (1 {good}) at {building} for {pay} ducats.",
+                    seat=colour(seat),
+                    card=card,
+                    good=good_term(good),
+                    building=space_term(building),
+                    pay=SMALL_ORDER_PAY,
+                ),
                 data={"kind": "deliver", "seat": seat, "card": card},
             )
         )
@@ -237,8 +306,14 @@ def deliver_messages(state: State, events: list[Event]) -> None:
             first, second = MESSAGES[card]
             events.append(
                 Event(
-                    f"{colour(seat)} delivers message {card} ({space_name(first)} and {space_name(second)}) "
-                    f"for {MESSAGE_PAY} ducats.",
+                    M(
+                        "{seat} delivers message {card} ({first} and {second}) for {pay} ducats.",
+                        seat=colour(seat),
+                        card=card,
+                        first=space_term(first),
+                        second=space_term(second),
+                        pay=MESSAGE_PAY,
+                    ),
                     data={"kind": "deliver", "seat": seat, "card": card},
                 )
             )
@@ -258,48 +333,61 @@ def contract_value(state: State, seat: int) -> int:
 def pay_offer(state: State, offer: dict[str, Any], gains: dict[str, Any], events: list[Event]) -> None:
     """The offerer hands the merchant what was offered, after the action (so gained goods exist)."""
     payer, merchant = offer["seat"], state["turn"]["merchant"]
-    paid: list[str] = []
-    short: list[str] = []
-    ducats = min(offer["ducats"], state["ducats"][payer])
-    if ducats:
-        state["ducats"][payer] -= ducats
-        state["ducats"][merchant] += ducats
-        paid.append(f"{ducats} ducats")
-    if ducats < offer["ducats"]:
-        short.append(f"{offer['ducats'] - ducats} ducats")
+    paid: list[Msg] = []
+    short: list[Msg] = []
+    coins = min(offer["ducats"], state["ducats"][payer])
+    if coins:
+        state["ducats"][payer] -= coins
+        state["ducats"][merchant] += coins
+        paid.append(ducats(coins))
+    if coins < offer["ducats"]:
+        short.append(ducats(offer["ducats"] - coins))
     goods = list(offer["goods"])
     if offer["gained"]:
         goods += gains["goods"]
     for good in goods:
-        _move(state["goods"], payer, merchant, good, paid, short, good)
+        _move(state["goods"], payer, merchant, good, paid, short, good_term(good))
     cards = list(offer["cards"]) + (gains["cards"] if offer["gained"] else [])
     for card in cards:
-        _move(state["hands"], payer, merchant, card, paid, short, f"a {card_kind(card)} card")
+        _move(state["hands"], payer, merchant, card, paid, short, M("a {kind} card", kind=card_kind(card)))
     tiles = list(offer["tiles"]) + (gains["tiles"] if offer["gained"] else [])
     for tile in tiles:
-        _move(state["tiles"], payer, merchant, tile, paid, short, f"the {tile_name(tile)} tile")
-    markers = offer["markers"] + (gains["markers"] if offer["gained"] else 0)
-    given = min(markers, state["markers"][payer])
+        _move(state["tiles"], payer, merchant, tile, paid, short, M("the {tile} tile", tile=tile_name(tile)))
+    owed = offer["markers"] + (gains["markers"] if offer["gained"] else 0)
+    given = min(owed, state["markers"][payer])
     if given:
         # Traded markers: the payer's go back to the general supply, the merchant takes as many of his own.
         state["markers"][payer] -= given
         state["reserve"][payer] += given
         take_markers(state, merchant, given)
-        paid.append(f"{given} ownership marker{'s' if given > 1 else ''}")
-    if given < markers:
-        short.append(f"{markers - given} ownership markers")
+        paid.append(markers(given))
+    if given < owed:
+        short.append(markers(owed - given))
     normalise_holdings(state, merchant)
-    text = f"{colour(payer)} pays {colour(merchant)} {join(paid)} as agreed for {space_name(offer['space'])}."
+    said = {
+        "payer": colour(payer),
+        "merchant": colour(merchant),
+        "paid": join(paid),
+        "space": space_term(offer["space"]),
+    }
     if short:
-        text += f" {colour(payer)} could not pay {join(short)}."
+        text = M(
+            "{payer} pays {merchant} {paid} as agreed for {space}. {payer} could not pay {short}.",
+            short=join(short),
+            **said,
+        )
+    else:
+        text = M("{payer} pays {merchant} {paid} as agreed for {space}.", **said)
     events.append(Event(text, data={"kind": "payment", "seat": payer, "space": offer["space"]}))
     private_cards = [card for card in cards if card in state["hands"][merchant]]
     if private_cards:
-        events.append(Event(f"You receive {join(private_cards)} from {colour(payer)}.", seat=merchant))
+        events.append(
+            Event(M("You receive {cards} from {payer}.", cards=join(private_cards), payer=colour(payer)), seat=merchant)
+        )
 
 
 def _move(
-    table: list[list[str]], payer: int, merchant: int, item: str, paid: list[str], short: list[str], label: str
+    table: list[list[str]], payer: int, merchant: int, item: str, paid: list[Msg], short: list[Msg], label: Msg
 ) -> None:
     if item in table[payer]:
         table[payer].remove(item)
@@ -320,20 +408,48 @@ def normalise_holdings(state: State, seat: int) -> None:
 
 def play_trade(state: State, seat: int, give: str, take: str, events: list[Event]) -> None:
     if "trade" not in state["tiles"][seat] or give not in state["goods"][seat] or state["supply"][take] <= 0:
-        events.append(Event(f"Your Trade 1:1 ({give} for {take}) could not be played; you keep the tile.", seat=seat))
+        events.append(
+            Event(
+                M(
+                    "Your Trade 1:1 ({give} for {take}) could not be played; you keep the tile.",
+                    give=good_term(give),
+                    take=good_term(take),
+                ),
+                seat=seat,
+            )
+        )
         return
     spend_tile(state, seat, "trade")
     return_goods(state, seat, [give])
     take_goods(state, seat, [take])
-    events.append(Event(f"{colour(seat)} plays a Trade 1:1 tile: {give} for {take}."))
+    events.append(
+        Event(
+            M(
+                "{seat} plays a Trade 1:1 tile: {give} for {take}.",
+                seat=colour(seat),
+                give=good_term(give),
+                take=good_term(take),
+            )
+        )
+    )
 
 
 def play_choice(state: State, seat: int, good: str, events: list[Event]) -> None:
     if "choice" not in state["tiles"][seat] or state["supply"][good] <= 0:
         events.append(
-            Event(f"Your Commodity of your choice ({good}) could not be played; you keep the tile.", seat=seat)
+            Event(
+                M(
+                    "Your Commodity of your choice ({good}) could not be played; you keep the tile.",
+                    good=good_term(good),
+                ),
+                seat=seat,
+            )
         )
         return
     spend_tile(state, seat, "choice")
     take_goods(state, seat, [good])
-    events.append(Event(f"{colour(seat)} plays a Commodity of your choice tile and takes {good}."))
+    events.append(
+        Event(
+            M("{seat} plays a Commodity of your choice tile and takes {good}.", seat=colour(seat), good=good_term(good))
+        )
+    )

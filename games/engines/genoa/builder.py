@@ -8,9 +8,10 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import OrderError, State, StepChoice
-from games.engines.genoa.actions import action_gives, colour, named_for_a_newcomer
+from games.engines.base import M, Msg, OrderError, State, StepChoice
+from games.engines.genoa.actions import action_gives, and_chain, colour, named_for_a_newcomer
 from games.engines.genoa.data import (
+    COLOURS,
     COMMODITIES,
     DISCS,
     LARGE_ORDERS,
@@ -18,11 +19,12 @@ from games.engines.genoa.data import (
     SMALL_ORDERS,
     TILES,
     card_text,
+    good_term,
     tile_name,
 )
-from games.engines.genoa.map import BUILDINGS, MARKET, is_building, neighbours, reachable, space_name
+from games.engines.genoa.map import BUILDINGS, MARKET, is_building, neighbours, reachable, space_name, space_term
 from games.engines.genoa.rules import pays_a_good
-from games.engines.genoa.syntax import ROUTE_SPLIT, offer_text, parse_offers, parse_route, parse_tiles, steps
+from games.engines.genoa.syntax import ROUTE_SPLIT, parse_offers, parse_route, parse_tiles, price_of, steps
 from games.engines.kit import Builder, split_steps
 
 
@@ -44,16 +46,26 @@ def _deliverable(state: State, seat: int, building: str) -> list[list[str]]:
     return sets
 
 
-def _deliveries(state: State, seat: int, building: str) -> Iterator[tuple[str, str]]:
-    """(typed words, words) for taking `building`'s action: no delivery, or each delivery and reward."""
-    yield "", ""
+def _deliveries(state: State, seat: int, building: str) -> Iterator[tuple[str, Msg | str | None, str]]:
+    """(typed words, cards delivered, reward tile) for taking `building`'s action: no delivery, or each delivery
+    and reward."""
+    yield "", None, ""
     for cards in _deliverable(state, seat, building):
         typed = "".join(f" deliver {card}" for card in cards)
-        words = f", delivering {' and '.join(cards)}"
-        yield typed, words
+        delivered = and_chain(cards)
+        yield typed, delivered, ""
         if any(card in LARGE_ORDERS for card in cards):
             for tile in TILES:
-                yield f"{typed} reward {tile}", f"{words} for a {tile_name(tile)} tile"
+                yield f"{typed} reward {tile}", delivered, tile
+
+
+def _with(words: Msg, delivered: Msg | str | None, tile: str) -> Msg:
+    """`words` and what is delivered (", delivering L3 for a Extra action tile"), if anything."""
+    if delivered is None:
+        return words
+    if tile:
+        return M("{words}, delivering {cards} for a {tile} tile", words=words, cards=delivered, tile=tile_name(tile))
+    return M("{words}, delivering {cards}", words=words, cards=delivered)
 
 
 # --- offers ----------------------------------------------------------------------------------------
@@ -75,32 +87,37 @@ def offer_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[Ste
         # With two players a street offer needs a good, so it is offered only to a seat holding one.
         if space not in offered and (state["players"] > 2 or holds or is_building(space)):
             name = space_name(space)
-            label = f"New offer: {named_for_a_newcomer(space)}"
-            yield StepChoice(f"{name}: {{n}} ducats", label, (0, state["ducats"][seat]), "ducats")
+            label = M("New offer: {space}", space=named_for_a_newcomer(space))
+            yield StepChoice(f"{name}: {{n}} ducats", label, (0, state["ducats"][seat]), M("ducats"))
 
 
 def _offer_items(state: State, seat: int, offer: dict[str, Any]) -> Iterator[StepChoice]:
     """What may be added to the offer being written (the last one), each with a '+'."""
-    where = space_name(offer["space"])
+    where = space_term(offer["space"])
     for good in sorted(set(state["goods"][seat]), key=COMMODITIES.index):
-        yield StepChoice(f"+ {good}", f"{where} offer: add 1 {good}")
+        yield StepChoice(f"+ {good}", M("{space} offer: add 1 {good}", space=where, good=good_term(good)))
     for card in state["hands"][seat]:
         if card not in offer["cards"] and card not in offer["deliver"]:
-            yield StepChoice(f"+ {card}", f"{where} offer: add your card {card_text(card)}")
+            yield StepChoice(f"+ {card}", M("{space} offer: add your card {card}", space=where, card=card_text(card)))
     for tile in sorted(set(state["tiles"][seat]), key=list(TILES).index):
-        yield StepChoice(f"+ {tile} tile", f"{where} offer: add your {tile_name(tile)} tile")
+        yield StepChoice(f"+ {tile} tile", M("{space} offer: add your {tile} tile", space=where, tile=tile_name(tile)))
     if state["markers"][seat]:
-        yield StepChoice("+ 1 marker", f"{where} offer: add 1 ownership marker")
+        yield StepChoice("+ 1 marker", M("{space} offer: add 1 ownership marker", space=where))
     if not is_building(offer["space"]):
         return
     if not offer["gained"]:
-        yield StepChoice("+ gained", f"{where} offer: add what the action gives you")
+        yield StepChoice("+ gained", M("{space} offer: add what the action gives you", space=where))
     for cards in _deliverable(state, seat, offer["space"]):
         if len(cards) == 1 and cards[0] not in offer["deliver"]:
-            yield StepChoice(f"+ deliver {cards[0]}", f"{where} offer: you deliver {cards[0]} there")
+            yield StepChoice(
+                f"+ deliver {cards[0]}", M("{space} offer: you deliver {card} there", space=where, card=cards[0])
+            )
     if not offer["reward"] and any(card in LARGE_ORDERS for card in offer["deliver"]):
         for tile in TILES:
-            yield StepChoice(f"+ reward {tile}", f"{where} offer: a {tile_name(tile)} tile as the order's reward")
+            yield StepChoice(
+                f"+ reward {tile}",
+                M("{space} offer: a {tile} tile as the order's reward", space=where, tile=tile_name(tile)),
+            )
 
 
 def offer_builder_steps(state: State, text: str) -> list[str]:
@@ -133,31 +150,31 @@ def route_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[Ste
     except OrderError:
         return
     if not route:
-        yield from _visit(state, seat, start, f"Start on {space_name(start)}")
+        yield from _visit(state, seat, start, M("Start on {space}", space=space_term(start)))
         return
     if len(route) >= DISCS:
         return
     visited = {entry["space"] for entry in route}
     for space in sorted(neighbours(route[-1]["space"]) - visited, key=space_name):
-        yield from _visit(state, seat, space, f"Move to {space_name(space)}")
+        yield from _visit(state, seat, space, M("Move to {space}", space=space_term(space)))
 
 
-def _visit(state: State, seat: int, space: str, heading: str) -> Iterator[StepChoice]:
+def _visit(state: State, seat: int, space: str, heading: Msg) -> Iterator[StepChoice]:
     name = space_name(space)
     building = is_building(space)
-    yield StepChoice(name, f"{heading}: nobody acts there" if building else heading)
+    yield StepChoice(name, M("{heading}: nobody acts there", heading=heading) if building else heading)
     if building:
-        for typed, words in _deliveries(state, seat, space):
-            yield StepChoice(
-                f"{name} = {colour(seat)}{typed}", f"{heading}: you take the action ({action_gives(space)}){words}"
-            )
+        for typed, delivered, tile in _deliveries(state, seat, space):
+            took = M("{heading}: you take the action ({gives})", heading=heading, gives=action_gives(space))
+            yield StepChoice(f"{name} = {COLOURS[seat]}{typed}", _with(took, delivered, tile))
     for offer in state["turn"]["offers"]:
         if offer["space"] == space:
-            what = "takes the action" if building else "pays for the visit"
-            price = offer_text(offer).partition(": ")[2]
-            yield StepChoice(
-                f"{name} = {colour(offer['seat'])}", f"{heading}: {colour(offer['seat'])} {what} ({price})"
-            )
+            said = {"heading": heading, "seat": colour(offer["seat"]), "price": price_of(offer)}
+            if building:
+                label = M("{heading}: {seat} takes the action ({price})", **said)
+            else:
+                label = M("{heading}: {seat} pays for the visit ({price})", **said)
+            yield StepChoice(f"{name} = {COLOURS[offer['seat']]}", label)
 
 
 # --- special tiles ---------------------------------------------------------------------------------
@@ -173,15 +190,19 @@ def tile_candidates(state: State, seat: int, chosen: list[str]) -> Iterator[Step
         for give in sorted(set(state["goods"][seat]), key=COMMODITIES.index):
             for take in COMMODITIES:
                 if take != give:
-                    yield StepChoice(f"trade {give} for {take}", f"Trade 1:1 tile: your {give} for a {take}")
+                    yield StepChoice(
+                        f"trade {give} for {take}",
+                        M("Trade 1:1 tile: your {give} for a {take}", give=good_term(give), take=good_term(take)),
+                    )
     if left["choice"] > 0:
         for good in COMMODITIES:
-            yield StepChoice(f"choose {good}", f"Commodity of your choice tile: take a {good}")
+            yield StepChoice(f"choose {good}", M("Commodity of your choice tile: take a {good}", good=good_term(good)))
     if left["build"] > 0:
         for building in BUILDINGS:
             name = space_name(building)
-            for typed, words in _deliveries(state, seat, building):
-                yield StepChoice(f"build {name}{typed}", f"Building action tile: the action of {name}{words}")
+            action = M("Building action tile: the action of {building}", building=space_term(building))
+            for typed, delivered, tile in _deliveries(state, seat, building):
+                yield StepChoice(f"build {name}{typed}", _with(action, delivered, tile))
 
 
 OFFERS = Builder(offer_candidates, offer_builder_steps)

@@ -7,7 +7,8 @@ lists both with their sources.
 
 from __future__ import annotations
 
-from games.engines.genoa.map import BUILDINGS, VILLAS, space_name
+from games.engines.base import M, Mn, Mp, Msg, joined
+from games.engines.genoa.map import BUILDINGS, VILLAS, space_term
 
 START_DUCATS = 130
 MARKERS_PER_PLAYER = 7
@@ -52,6 +53,47 @@ TILE_OF_BUILDING = {
 TILE_PREFERENCE = ("extra", "build", "choice", "trade", "start")
 
 CARD_KINDS = {"L": "large order", "S": "small order", "M": "message", "C": "contract"}
+
+# The game's terms as a person reads them (docs/glossary-genoa.md), translated with the sentence they stand in;
+# the English keys above stay the words a typed order uses.
+COLOUR_TERMS: dict[str, Msg] = {
+    "Red": Mp("genoa colour", "Red"),
+    "Blue": Mp("genoa colour", "Blue"),
+    "Green": Mp("genoa colour", "Green"),
+    "Yellow": Mp("genoa colour", "Yellow"),
+    "Purple": Mp("genoa colour", "Purple"),
+}
+COMMODITY_TERMS: dict[str, Msg] = {
+    "ale": Mp("genoa commodity", "ale"),
+    "wine": Mp("genoa commodity", "wine"),
+    "silver": Mp("genoa commodity", "silver"),
+    "copper": Mp("genoa commodity", "copper"),
+    "linen": Mp("genoa commodity", "linen"),
+    "silk": Mp("genoa commodity", "silk"),
+    "pepper": Mp("genoa commodity", "pepper"),
+    "saffron": Mp("genoa commodity", "saffron"),
+}
+TILE_TERMS: dict[str, Msg] = {
+    "start": Mp("genoa tile", "Starting space"),
+    "trade": Mp("genoa tile", "Trade 1:1"),
+    "choice": Mp("genoa tile", "Commodity of your choice"),
+    "extra": Mp("genoa tile", "Extra action"),
+    "build": Mp("genoa tile", "Building action"),
+}
+# A special tile by its short name, as an offer names it ("extra tile", "reward extra").
+TILE_SHORT: dict[str, Msg] = {
+    "start": Mp("genoa tile, short", "start"),
+    "trade": Mp("genoa tile, short", "trade"),
+    "choice": Mp("genoa tile, short", "choice"),
+    "extra": Mp("genoa tile, short", "extra"),
+    "build": Mp("genoa tile, short", "build"),
+}
+CARD_KIND_TERMS: dict[str, Msg] = {
+    "L": Mp("genoa card", "large order"),
+    "S": Mp("genoa card", "small order"),
+    "M": Mp("genoa card", "message"),
+    "C": Mp("genoa card", "contract"),
+}
 PILES = {"L": "large", "S": "small", "M": "message", "C": "contract"}
 NON_VILLAS = tuple(building for building in BUILDINGS if building not in VILLAS)
 
@@ -94,29 +136,73 @@ def pile_cards(kind: str) -> list[str]:
     return [card for card in ALL_CARDS if card[0] == kind]
 
 
-def card_kind(card: str) -> str:
-    return CARD_KINDS[card[0]]
+def card_kind(card: str) -> Msg:
+    return CARD_KIND_TERMS[card[0]]
 
 
-def card_text(card: str) -> str:
+def card_text(card: str) -> Msg:
     """A card as its holder reads it, e.g. "L3 large order: Villa Colini, silver + silk + ale"."""
     kind = card[0]
     if kind == "L":
         villa, goods = LARGE_ORDERS[card]
-        body = f"{space_name(villa)}, {' + '.join(goods)} (pays {LARGE_ORDER_PAY} and a special tile)"
-    elif kind == "S":
+        return M(
+            "{card} large order: {villa}, {goods} (pays {pay} and a special tile)",
+            card=card,
+            villa=space_term(villa),
+            goods=joined([good_term(good) for good in goods], "+"),
+            pay=LARGE_ORDER_PAY,
+        )
+    if kind == "S":
         building, good = SMALL_ORDERS[card]
-        body = f"{space_name(building)}, 1 {good} (pays {SMALL_ORDER_PAY})"
-    elif kind == "M":
+        return M(
+            "{card} small order: {building}, 1 {good} (pays {pay})",
+            card=card,
+            building=space_term(building),
+            good=good_term(good),
+            pay=SMALL_ORDER_PAY,
+        )
+    if kind == "M":
         first, second = MESSAGES[card]
-        body = f"tower visits {space_name(first)} and {space_name(second)} in one turn (pays {MESSAGE_PAY})"
-    else:
-        body = f"own {space_name(CONTRACTS[card])} at the end (pays {CONTRACT_PAY})"
-    return f"{card} {card_kind(card)}: {body}"
+        return M(
+            "{card} message: tower visits {first} and {second} in one turn (pays {pay})",
+            card=card,
+            first=space_term(first),
+            second=space_term(second),
+            pay=MESSAGE_PAY,
+        )
+    return M(
+        "{card} contract: own {building} at the end (pays {pay})",
+        card=card,
+        building=space_term(CONTRACTS[card]),
+        pay=CONTRACT_PAY,
+    )
 
 
-def tile_name(tile: str) -> str:
-    return TILES[tile][0]
+def tile_name(tile: str) -> Msg:
+    return TILE_TERMS[tile]
+
+
+def good_term(good: str) -> Msg:
+    return COMMODITY_TERMS[good]
+
+
+def colour_term(seat: int) -> Msg:
+    return COLOUR_TERMS[COLOURS[seat]]
+
+
+def ducats(amount: int) -> Msg:
+    """'1 ducat', '3 ducats'."""
+    return Mn("{count} ducat", "{count} ducats", amount)
+
+
+def markers(count: int) -> Msg:
+    """'1 ownership marker', '2 ownership markers'."""
+    return Mn("{count} ownership marker", "{count} ownership markers", count)
+
+
+def amount_of(count: int, good: str) -> Msg:
+    """'2 silk': a number of one commodity."""
+    return Mp("genoa amount", "{number} {good}", number=count, good=good_term(good))
 
 
 def sort_commodities(goods: list[str]) -> list[str]:
@@ -129,8 +215,3 @@ def sort_cards(cards: list[str]) -> list[str]:
 
 def sort_tiles(tiles: list[str]) -> list[str]:
     return sorted(tiles, key=list(TILES).index)
-
-
-def counted(count: int, word: str) -> str:
-    """'1 ducat', '3 ducats': counts in player-facing text."""
-    return f"{count} {word}{'' if count == 1 else 's'}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engines.base import Event, Order, State
+from games.engines.base import Event, M, Mn, Msg, Order, State, joined
 from games.engines.genoa.actions import (
     colour,
     contract_value,
@@ -19,10 +19,10 @@ from games.engines.genoa.actions import (
     spend_tile,
     take_action,
 )
-from games.engines.genoa.data import CONTRACTS, DISCS, MARKER_VALUE, counted
-from games.engines.genoa.map import MARKET, is_building, is_street, space_at, space_name
+from games.engines.genoa.data import CONTRACTS, DISCS, MARKER_VALUE
+from games.engines.genoa.map import MARKET, is_building, is_street, space_at, space_term
 from games.engines.genoa.rules import affordable, can_act, clockwise, merchant_bonus
-from games.engines.genoa.syntax import offer_text, parse_offers, parse_route, parse_tiles
+from games.engines.genoa.syntax import offer_words, parse_offers, parse_route, parse_tiles
 
 
 def begin_turn(state: State, rng: random.Random, events: list[Event]) -> None:
@@ -41,7 +41,12 @@ def begin_turn(state: State, rng: random.Random, events: list[Event]) -> None:
     }
     events.append(
         Event(
-            f"Round {state['round']}, turn {state['turn_in_round'] + 1}: {colour(merchant)} is the merchant.",
+            M(
+                "Round {round}, turn {turn}: {seat} is the merchant.",
+                round=state["round"],
+                turn=state["turn_in_round"] + 1,
+                seat=colour(merchant),
+            ),
             data={"kind": "turn", "merchant": merchant, "round": state["round"]},
         )
     )
@@ -56,15 +61,27 @@ def roll_start(state: State, rng: random.Random, events: list[Event]) -> None:
     blue, red = rng.randint(1, 8), rng.randint(1, 8)
     space = space_at(blue, red)
     state["turn"]["roll"] = [blue, red]
-    text = f"{colour(state['turn']['merchant'])} rolls blue {blue}, red {red}: the tower starts on {space_name(space)}."
+    said = {"seat": colour(state["turn"]["merchant"]), "blue": blue, "red": red, "space": space_term(space)}
+    text: Msg = M("{seat} rolls blue {blue}, red {red}: the tower starts on {space}.", **said)
     if space == MARKET:
         # A market roll moves the round marker down, except from the last space: the last round is
         # always played in full.
         if state["rounds_left"] > 1:
             state["rounds_left"] -= 1
-            text += f" The round marker moves down: {counted(state['rounds_left'], 'round')} left including this one."
+            text = Mn(
+                "{seat} rolls blue {blue}, red {red}: the tower starts on {space}. The round marker moves down: "
+                "{count} round left including this one.",
+                "{seat} rolls blue {blue}, red {red}: the tower starts on {space}. The round marker moves down: "
+                "{count} rounds left including this one.",
+                state["rounds_left"],
+                **said,
+            )
         else:
-            text += " This is already the last round, so the round marker stays."
+            text = M(
+                "{seat} rolls blue {blue}, red {red}: the tower starts on {space}. "
+                "This is already the last round, so the round marker stays.",
+                **said,
+            )
     events.append(Event(text, data={"kind": "roll", "blue": blue, "red": red, "space": space}))
     state["turn"]["start"] = space
 
@@ -78,7 +95,13 @@ def resolve_start(state: State, orders: dict[int, Order], rng: random.Random, ev
         spend_tile(state, merchant, "start")
         state["turn"]["start"] = choice
         events.append(
-            Event(f"{colour(merchant)} plays a Starting space tile: the tower starts on {space_name(choice)}.")
+            Event(
+                M(
+                    "{seat} plays a Starting space tile: the tower starts on {space}.",
+                    seat=colour(merchant),
+                    space=space_term(choice),
+                )
+            )
         )
     open_offers(state, events)
 
@@ -112,23 +135,36 @@ def resolve_offers(state: State, orders: dict[int, Order], rng: random.Random, e
         offers += mine
         play_tiles(state, seat, order.get("tiles"), events)
         if mine:
-            listed = "; ".join(offer_text(offer) for offer in mine)
-            events.append(Event(f"Your offers to {colour(merchant)}: {listed}.", seat=seat))
+            listed = joined([offer_words(offer) for offer in mine], ";")
+            events.append(Event(M("Your offers to {seat}: {offers}.", seat=colour(merchant), offers=listed), seat=seat))
     kept = []
     for offer in offers:
         if affordable(state, offer["seat"], [offer]):
             kept.append(offer)
         else:
             events.append(
-                Event(f"Your offer '{offer_text(offer)}' no longer holds: you cannot pay it.", seat=offer["seat"])
+                Event(
+                    M("Your offer '{offer}' no longer holds: you cannot pay it.", offer=offer_words(offer)),
+                    seat=offer["seat"],
+                )
             )
     state["turn"]["offers"] = kept
     offerers = sorted({offer["seat"] for offer in kept})
-    made = "made an offer" if len(offerers) == 1 else "made offers"
-    events.append(Event(f"The offers are in: {counted(len(offerers), 'player')} {made} to {colour(merchant)}."))
+    events.append(
+        Event(
+            Mn(
+                "The offers are in: {count} player made an offer to {seat}.",
+                "The offers are in: {count} players made offers to {seat}.",
+                len(offerers),
+                seat=colour(merchant),
+            )
+        )
+    )
     if kept:
-        listed = "; ".join(f"{colour(offer['seat'])} — {offer_text(offer)}" for offer in kept)
-        events.append(Event(f"Offers to you: {listed}.", seat=merchant))
+        listed = joined(
+            [M("{seat} — {offer}", seat=colour(offer["seat"]), offer=offer_words(offer)) for offer in kept], ";"
+        )
+        events.append(Event(M("Offers to you: {offers}.", offers=listed), seat=merchant))
     state["step"], state["asked"] = "route", [merchant]
 
 
@@ -142,8 +178,13 @@ def resolve_route(state: State, orders: dict[int, Order], rng: random.Random, ev
         route.insert(0, {"space": turn["start"], "seat": None, "deliver": [], "reward": None})
     bonus = merchant_bonus(state, route)
     turn["path"] = [entry["space"] for entry in route]
-    moves = " → ".join(space_name(space) for space in turn["path"])
-    events.append(Event(f"{colour(merchant)} moves the tower: {moves}.", data={"kind": "route", "path": turn["path"]}))
+    moves = _arrows([space_term(space) for space in turn["path"]])
+    events.append(
+        Event(
+            M("{seat} moves the tower: {path}.", seat=colour(merchant), path=moves),
+            data={"kind": "route", "path": turn["path"]},
+        )
+    )
     offers = turn["offers"]
     for entry in route:
         seat, space = entry["seat"], entry["space"]
@@ -167,15 +208,23 @@ def resolve_route(state: State, orders: dict[int, Order], rng: random.Random, ev
     open_acquisition(state, rng, events)
 
 
+def _arrows(spaces: list[Msg]) -> Msg:
+    """The tower's path, "A → B → C"."""
+    path = spaces[0]
+    for space in spaces[1:]:
+        path = M("{path} → {space}", path=path, space=space)
+    return path
+
+
 def _use_action(state: State, seat: int, bonus: int, events: list[Event]) -> bool:
     """Count one action for `seat`; past the free ones an Extra action tile is spent."""
     acted = state["turn"]["acted"]
     if acted[seat] >= 1 + bonus:
         if "extra" not in state["tiles"][seat]:
-            events.append(Event(f"{colour(seat)} has no action left this turn."))
+            events.append(Event(M("{seat} has no action left this turn.", seat=colour(seat))))
             return False
         spend_tile(state, seat, "extra")
-        events.append(Event(f"{colour(seat)} plays an Extra action tile."))
+        events.append(Event(M("{seat} plays an Extra action tile.", seat=colour(seat))))
     acted[seat] += 1
     return True
 
@@ -185,17 +234,24 @@ def _play_build(state: State, seat: int, play: dict[str, Any], bonus: int, event
     if "build" not in state["tiles"][seat] or building in state["turn"]["used"]:
         events.append(
             Event(
-                f"Your Building action tile for {space_name(building)} could not be played "
-                "(that action was already used this turn, or you hold no such tile); you keep it.",
+                M(
+                    "Your Building action tile for {building} could not be played "
+                    "(that action was already used this turn, or you hold no such tile); you keep it.",
+                    building=space_term(building),
+                ),
                 seat=seat,
             )
         )
         return
     if not can_act(state, seat, bonus):
-        events.append(Event("Your Building action tile could not be played: you have no action left.", seat=seat))
+        events.append(Event(M("Your Building action tile could not be played: you have no action left."), seat=seat))
         return
     spend_tile(state, seat, "build")
-    events.append(Event(f"{colour(seat)} plays a Building action tile for {space_name(building)}."))
+    events.append(
+        Event(
+            M("{seat} plays a Building action tile for {building}.", seat=colour(seat), building=space_term(building))
+        )
+    )
     _use_action(state, seat, bonus, events)
     take_action(state, seat, building, play, events)
 
@@ -232,9 +288,9 @@ def resolve_acquire(state: State, orders: dict[int, Order], rng: random.Random, 
     order = orders[seat]
     street = order["street"]
     if street == "pass":
-        events.append(Event(f"{colour(seat)} acquires nothing."))
+        events.append(Event(M("{seat} acquires nothing.", seat=colour(seat))))
     else:
-        done = []
+        done: list[Msg] = []
         for pick in order["buildings"]:
             remove_only = pick.startswith("remove:")
             building = pick.removeprefix("remove:")
@@ -245,17 +301,24 @@ def resolve_acquire(state: State, orders: dict[int, Order], rng: random.Random, 
                 state["reserve"][seat] += 1
                 state["reserve"][owner] += 1
                 del state["owners"][building]
-                done.append(f"removes {colour(owner)}'s marker from {space_name(building)}")
+                done.append(
+                    M("removes {owner}'s marker from {building}", owner=colour(owner), building=space_term(building))
+                )
             if not remove_only:
                 state["markers"][seat] -= 1
                 state["owners"][building] = seat
-                done.append(f"places a marker on {space_name(building)}")
+                done.append(M("places a marker on {building}", building=space_term(building)))
         count = state["turn"]["discs"].pop(street)
-        disc_text = f"{count} disc{'s' if count > 1 else ''}"
         events.append(
             Event(
-                f"{colour(seat)} chooses {space_name(street)}, {join(done) if done else 'places nothing'}, "
-                f"and removes the {disc_text} there.",
+                Mn(
+                    "{seat} chooses {street}, {done}, and removes the {count} disc there.",
+                    "{seat} chooses {street}, {done}, and removes the {count} discs there.",
+                    count,
+                    seat=colour(seat),
+                    street=space_term(street),
+                    done=joined(done) if done else M("places nothing"),
+                ),
                 data={"kind": "acquire", "seat": seat, "street": street},
             )
         )
@@ -273,7 +336,7 @@ def end_turn(state: State, rng: random.Random, events: list[Event]) -> None:
     state["rounds_left"] -= 1
     state["round"] += 1
     state["turn_in_round"] = 0
-    events.append(Event(f"The round marker moves down: round {state['round']} begins."))
+    events.append(Event(M("The round marker moves down: round {round} begins.", round=state["round"])))
     begin_turn(state, rng, events)
 
 
@@ -284,11 +347,18 @@ def finish(state: State, events: list[Event]) -> None:
         contracts = [card for card in state["hands"][seat] if card in CONTRACTS]
         paid = contract_value(state, seat)
         state["ducats"][seat] += markers * MARKER_VALUE + paid
-        shown = join([f"{card} ({space_name(CONTRACTS[card])})" for card in contracts])
+        shown = join([M("{card} ({building})", card=card, building=space_term(CONTRACTS[card])) for card in contracts])
         events.append(
             Event(
-                f"{colour(seat)}: {counted(markers, 'marker')} on buildings pay {markers * MARKER_VALUE}; "
-                f"contracts {shown} pay {paid}.",
+                Mn(
+                    "{seat}: {count} marker on buildings pays {value}; contracts {contracts} pay {paid}.",
+                    "{seat}: {count} markers on buildings pay {value}; contracts {contracts} pay {paid}.",
+                    markers,
+                    seat=colour(seat),
+                    value=markers * MARKER_VALUE,
+                    contracts=shown,
+                    paid=paid,
+                ),
                 data={"kind": "final-income", "seat": seat},
             )
         )

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from games.engines.base import Mp, Msg
+
 SIZE = 8
 MARKET = "market"
 
@@ -98,7 +100,41 @@ def is_building(space: str) -> bool:
     return space in BUILDING_NAMES
 
 
+# The buildings as the players read them (the terms of the German and French editions, docs/glossary-genoa.md);
+# BUILDING_NAMES stays the English the typed orders use.
+BUILDING_TERMS: dict[str, Msg] = {
+    "guild_hall": Mp("genoa building", "Guild Hall"),
+    "city_hall": Mp("genoa building", "City Hall"),
+    "post_office": Mp("genoa building", "Post Office"),
+    "cathedral": Mp("genoa building", "Cathedral"),
+    "palace": Mp("genoa building", "Palace"),
+    "park": Mp("genoa building", "Park"),
+    "coach_house": Mp("genoa building", "Coach House"),
+    "harbor": Mp("genoa building", "Harbor"),
+    "tavern": Mp("genoa building", "Tavern"),
+    "inn": Mp("genoa building", "Inn"),
+    "drinks": Mp("genoa building", "Drinks"),
+    "metals": Mp("genoa building", "Metals"),
+    "fabric": Mp("genoa building", "Fabric"),
+    "spices": Mp("genoa building", "Spices"),
+    "colini": Mp("genoa building", "Villa Colini"),
+    "monetti": Mp("genoa building", "Villa Monetti"),
+    "ricci": Mp("genoa building", "Villa Ricci"),
+    "zasteri": Mp("genoa building", "Villa Zasteri"),
+}
+
+
+def space_term(space: str) -> Msg:
+    """A space as a person reads it, in their language (space_name is the English a typed order uses)."""
+    if space == MARKET:
+        return Mp("genoa space", "Market")
+    if is_street(space):
+        return Mp("genoa space", "Street {street}", street=space)
+    return BUILDING_TERMS[space]
+
+
 def space_name(space: str) -> str:
+    """A space as a typed order names it (the reply syntax's English)."""
     if space == MARKET:
         return "Market"
     if is_street(space):

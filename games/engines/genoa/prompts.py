@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from games.engines.base import Choice, Field, Prompt, State
-from games.engines.genoa.actions import colour, named_for_a_newcomer
-from games.engines.genoa.data import MARKER_VALUE, MOVES, OWNER_FEE
-from games.engines.genoa.map import BUILDINGS, MARKET, SPACES, is_building, neighbours, reachable, space_name
+from games.engines.base import Choice, Field, M, Mn, Msg, Prompt, State, joined
+from games.engines.genoa.actions import and_chain, colour, named_for_a_newcomer
+from games.engines.genoa.data import COLOURS, MARKER_VALUE, MOVES, OWNER_FEE
+from games.engines.genoa.map import (
+    BUILDINGS,
+    MARKET,
+    SPACES,
+    is_building,
+    neighbours,
+    reachable,
+    space_name,
+    space_term,
+)
 
-OFFERS_HELP = (
+OFFERS_HELP = M(
     "One offer per line or separated by ';': the space, a colon, what you pay. E.g. "
     "'Harbor: 20 ducats + silk; Street 3-2: 5; Villa Colini: 10 + gained + deliver L3 + reward extra'. "
     "Pay with ducats, commodities (ale, wine, silver, copper, linen, silk, pepper, saffron), your cards "
@@ -16,15 +25,22 @@ OFFERS_HELP = (
     "A step starting with '+' adds to the offer before it ('Harbor: 20 ducats; + silk'). "
     "Leave empty to offer nothing."
 )
-# {other} is another player's colour: an example naming the merchant's own colour would read as "me".
-ROUTE_HELP = (
-    "The spaces the tower moves to, in order, separated by ';' or ',' (at most 4 moves; never twice the "
-    "same space). After a building, '= me' takes its action yourself, '= {other}' gives it to {other}'s "
-    "offer, '= nobody' leaves it unused; after a street, '= {other}' accepts {other}'s offer for it. Name the "
-    "start space first to give its action, e.g. 'start = me; Street 3-2; Coach House = {other}; Spices = me "
-    "deliver S14'. Leave empty to stop on the start space."
-)
-TILES_HELP = (
+
+
+def route_help(other: str) -> Msg:
+    """{other} is another player's colour (as a reply types it): an example naming the merchant's own colour would
+    read as "me"."""
+    return M(
+        "The spaces the tower moves to, in order, separated by ';' or ',' (at most 4 moves; never twice the "
+        "same space). After a building, '= me' takes its action yourself, '= {other}' gives it to {other}'s "
+        "offer, '= nobody' leaves it unused; after a street, '= {other}' accepts {other}'s offer for it. Name the "
+        "start space first to give its action, e.g. 'start = me; Street 3-2; Coach House = {other}; Spices = me "
+        "deliver S14'. Leave empty to stop on the start space.",
+        other=other,
+    )
+
+
+TILES_HELP = M(
     "Special tiles to play, separated by ';': 'trade wine for silk' (Trade 1:1), 'choose pepper' "
     "(Commodity of your choice), 'build Guild Hall' (Building action: that building's action without the "
     "tower, your action this turn). Trades and choices happen before the tower moves; building actions after "
@@ -33,33 +49,43 @@ TILES_HELP = (
 
 
 def start_prompt(state: State, seat: int) -> Prompt:
-    choices = [Choice("roll", "Roll the dice")]
+    choices = [Choice("roll", M("Roll the dice"))]
     choices += [Choice(space, named_for_a_newcomer(space)) for space in SPACES if space != MARKET]
-    text = (
+    text = M(
         "You are the merchant and hold a Starting space tile: play it to put the tower on a space of your choice "
         "(not the Market), or roll the dice as usual and keep the tile. What you hold is under the board."
     )
-    return Prompt("start", text, (Field("start", "choice", "Starting space", tuple(choices)),))
+    return Prompt("start", text, (Field("start", "choice", M("Starting space"), tuple(choices)),))
 
 
 def offers_prompt(state: State, seat: int) -> Prompt:
     turn = state["turn"]
     start = turn["start"]
-    near = sorted(space_name(space) for space in reachable(start, MOVES) if is_building(space))
-    two = " With two players an offer must include at least one good, not only ducats." if state["players"] == 2 else ""
+    near = [space_term(space) for space in sorted(reachable(start, MOVES), key=space_name) if is_building(space)]
     merchant = colour(turn["merchant"])
-    text = (
-        f"{merchant} is the merchant and the tower starts on {space_name(start)}; it can reach {', '.join(near)} "
-        f"this turn. Offer {merchant}, in secret, what you will pay for the tower to visit a space and for you to "
-        "act there (you pay only if he accepts); what you hold is under the board."
+    text = M(
+        "{merchant} is the merchant and the tower starts on {start}; it can reach {near} this turn. Offer "
+        "{merchant}, in secret, what you will pay for the tower to visit a space and for you to act there (you pay "
+        "only if he accepts); what you hold is under the board.",
+        merchant=merchant,
+        start=space_term(start),
+        near=joined(near, ","),
     )
-    rule_b = (
-        "A building you offered for that the tower visits, and that the merchant does not take himself, must go "
-        f"to one of its offers.{two} "
-    )
+    if state["players"] == 2:
+        rule_b = M(
+            "A building you offered for that the tower visits, and that the merchant does not take himself, must go "
+            "to one of its offers. With two players an offer must include at least one good, not only ducats. {more}",
+            more=OFFERS_HELP,
+        )
+    else:
+        rule_b = M(
+            "A building you offered for that the tower visits, and that the merchant does not take himself, must go "
+            "to one of its offers. {more}",
+            more=OFFERS_HELP,
+        )
     fields = (
-        Field("offers", "steps", "My offers", help=rule_b + OFFERS_HELP, step="offer item"),
-        Field("tiles", "steps", "Special tiles I play", help=TILES_HELP, step="tile play"),
+        Field("offers", "steps", M("My offers"), help=rule_b, step=M("offer item")),
+        Field("tiles", "steps", M("Special tiles I play"), help=TILES_HELP, step=M("tile play")),
     )
     return Prompt("offers", text, fields)
 
@@ -68,16 +94,20 @@ def route_prompt(state: State, seat: int) -> Prompt:
     turn = state["turn"]
     start = turn["start"]
     offers = len(turn["offers"])
-    next_to = ", ".join(sorted(space_name(space) for space in neighbours(start)))
-    received = "no offer" if not offers else "1 offer" if offers == 1 else f"{offers} offers"
-    text = (
-        f"You are the merchant: move the tower from {space_name(start)} (next to {next_to}) up to {MOVES} times "
-        f"and say who acts at each building. You received {received}, listed under the board with what you hold."
+    next_to = joined([space_term(space) for space in sorted(neighbours(start), key=space_name)], ",")
+    received = M("no offer") if not offers else Mn("{count} offer", "{count} offers", offers)
+    text = M(
+        "You are the merchant: move the tower from {start} (next to {next_to}) up to {moves} times and say who acts "
+        "at each building. You received {received}, listed under the board with what you hold.",
+        start=space_term(start),
+        next_to=next_to,
+        moves=MOVES,
+        received=received,
     )
-    other = colour((seat + 1) % state["players"])
+    other = COLOURS[(seat + 1) % state["players"]]
     fields = (
-        Field("route", "steps", "Route and who acts", help=ROUTE_HELP.format(other=other), step="stop"),
-        Field("tiles", "steps", "Special tiles I play", help=TILES_HELP, step="tile play"),
+        Field("route", "steps", M("Route and who acts"), help=route_help(other), step=M("stop")),
+        Field("tiles", "steps", M("Special tiles I play"), help=TILES_HELP, step=M("tile play")),
     )
     return Prompt("route", text, fields)
 
@@ -85,39 +115,58 @@ def route_prompt(state: State, seat: int) -> Prompt:
 def acquire_prompt(state: State, seat: int) -> Prompt:
     streets = [space for space in state["turn"]["discs"] if "-" in space]
     # Each street with the buildings beside it, each building with its streets: a newcomer reads which is where.
-    beside = {street: sorted(space_name(b) for b in neighbours(street) if is_building(b)) for street in streets}
-    choices = [Choice(street, f"{space_name(street)}, next to {', '.join(beside[street])}") for street in streets]
-    choices.append(Choice("pass", "Pass"))
+    beside = {
+        street: [space_term(b) for b in sorted(neighbours(street), key=space_name) if is_building(b)]
+        for street in streets
+    }
+    choices = [
+        Choice(
+            street, M("{street}, next to {buildings}", street=space_term(street), buildings=joined(beside[street], ","))
+        )
+        for street in streets
+    ]
+    choices.append(Choice("pass", M("Pass")))
     targets: list[Choice] = []
     for building in BUILDINGS:
-        its = [space_name(street) for street in streets if building in neighbours(street)]
+        its = [space_term(street) for street in streets if building in neighbours(street)]
         if not its:
             continue
-        where = f"{space_name(building)}, next to {' and '.join(its)}"
+        where = M("{building}, next to {streets}", building=space_term(building), streets=and_chain(its))
         owner = state["owners"].get(building)
         if owner is None:
-            targets.append(Choice(building, f"{where} (1 marker)"))
+            targets.append(Choice(building, M("{where} (1 marker)", where=where)))
         elif owner != seat:
             rival = colour(owner)
-            targets.append(Choice(building, f"{where} (take it from {rival}: 2 markers)"))
-            targets.append(Choice(f"remove:{building}", f"{where} (only remove {rival}'s marker: 1 marker)"))
+            targets.append(Choice(building, M("{where} (take it from {rival}: 2 markers)", where=where, rival=rival)))
+            targets.append(
+                Choice(
+                    f"remove:{building}",
+                    M("{where} (only remove {rival}'s marker: 1 marker)", where=where, rival=rival),
+                )
+            )
     markers = state["markers"][seat]
-    text = (
-        f"Acquire buildings: choose a street with a disc, then put one or two of your {markers} ownership "
-        f"marker{'' if markers == 1 else 's'} on buildings next to it (a rival's building costs one more marker). "
-        "The discs on that street are then removed."
+    text = Mn(
+        "Acquire buildings: choose a street with a disc, then put one or two of your {count} ownership marker on "
+        "buildings next to it (a rival's building costs one more marker). The discs on that street are then removed.",
+        "Acquire buildings: choose a street with a disc, then put one or two of your {count} ownership markers on "
+        "buildings next to it (a rival's building costs one more marker). The discs on that street are then removed.",
+        markers,
     )
     fields = (
-        Field("street", "choice", "Street", tuple(choices)),
+        Field("street", "choice", M("Street"), tuple(choices)),
         Field(
             "buildings",
             "multichoice",
-            "Buildings",
-            tuple(targets) or (Choice("pass", "none"),),
+            M("Buildings"),
+            tuple(targets) or (Choice("pass", M("none")),),
             min=0,
             max=2,
-            help=f"An owner is paid {OWNER_FEE} ducats by the bank whenever someone else takes the building's "
-            f"action, and {MARKER_VALUE} ducats a marker at the end.",
+            help=M(
+                "An owner is paid {fee} ducats by the bank whenever someone else takes the building's action, and "
+                "{value} ducats a marker at the end.",
+                fee=OWNER_FEE,
+                value=MARKER_VALUE,
+            ),
         ),
     )
     return Prompt("acquire", text, fields)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.engines.base import State
-from games.engines.genoa.data import LARGE_ORDERS, SMALL_ORDERS, counted
+from games.engines.base import M, Mn, Msg, State, joined
+from games.engines.genoa.data import LARGE_ORDERS, SMALL_ORDERS, TILE_SHORT, amount_of, ducats, good_term
 
 
 def clockwise(state: State, first: int) -> list[int]:
@@ -35,28 +35,39 @@ def delivery_goods(deliver: list[str]) -> list[str]:
     return goods
 
 
-def shortfall(state: State, seat: int, offers: list[dict[str, Any]]) -> str | None:
+def shortfall(state: State, seat: int, offers: list[dict[str, Any]]) -> Msg | None:
     """What `seat` cannot pay of these offers together (their deliveries included), or None."""
-    ducats = sum(offer["ducats"] for offer in offers)
-    if ducats > state["ducats"][seat]:
-        return f"{ducats} ducats (you have {state['ducats'][seat]})"
+    owed = sum(offer["ducats"] for offer in offers)
+    if owed > state["ducats"][seat]:
+        return M("{amount} (you have {held})", amount=ducats(owed), held=state["ducats"][seat])
     markers = sum(offer["markers"] for offer in offers)
     if markers > state["markers"][seat]:
-        return f"{markers} ownership markers (you have {state['markers'][seat]} in front of you)"
+        return Mn(
+            "{count} ownership marker (you have {held} in front of you)",
+            "{count} ownership markers (you have {held} in front of you)",
+            markers,
+            held=state["markers"][seat],
+        )
     needed_goods = Counter(good for offer in offers for good in offer["goods"] + delivery_goods(offer["deliver"]))
     held_goods = Counter(state["goods"][seat])
     for good, count in needed_goods.items():
         if count > held_goods[good]:
-            return f"{count} {good} (you have {held_goods[good]})"
+            return M("{amount} (you have {held})", amount=amount_of(count, good), held=held_goods[good])
     cards = Counter(card for offer in offers for card in offer["cards"] + offer["deliver"])
     for card, count in cards.items():
         if card not in state["hands"][seat] or count > 1:
-            return f"card {card} (not in your hand, or named twice)"
+            return M("card {card} (not in your hand, or named twice)", card=card)
     tiles = Counter(tile for offer in offers for tile in offer["tiles"])
     held_tiles = Counter(state["tiles"][seat])
     for tile, count in tiles.items():
         if count > held_tiles[tile]:
-            return f"{counted(count, f'{tile} tile')} (you have {held_tiles[tile]})"
+            return Mn(
+                "{count} {tile} tile (you have {held})",
+                "{count} {tile} tiles (you have {held})",
+                count,
+                tile=TILE_SHORT[tile],
+                held=held_tiles[tile],
+            )
     return None
 
 
@@ -69,22 +80,22 @@ def affordable(state: State, seat: int, offers: list[dict[str, Any]]) -> bool:
     return shortfall(state, seat, offers) is None
 
 
-def delivery_problem(state: State, seat: int, space: str, deliver: list[str]) -> str | None:
+def delivery_problem(state: State, seat: int, space: str, deliver: list[str]) -> Msg | None:
     """Why `seat` cannot deliver these orders when taking `space`'s action, or None."""
     larges = [card for card in deliver if card in LARGE_ORDERS]
     if len(larges) > 1:
-        return "only one large order can be delivered at a villa per action"
+        return M("only one large order can be delivered at a villa per action")
     for card in deliver:
         if card not in state["hands"][seat]:
-            return f"{card} is not in your hand"
+            return M("{card} is not in your hand", card=card)
         wanted = LARGE_ORDERS[card][0] if card in LARGE_ORDERS else SMALL_ORDERS[card][0]
         if wanted != space:
-            return f"{card} is delivered at another building"
+            return M("{card} is delivered at another building", card=card)
     needed = Counter(delivery_goods(deliver))
     held = Counter(state["goods"][seat])
     missing = [good for good, count in needed.items() if held[good] < count]
     if missing:
-        return f"you lack {', '.join(missing)} for it"
+        return M("you lack {goods} for it", goods=joined([good_term(good) for good in missing], ","))
     return None
 
 

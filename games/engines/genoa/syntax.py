@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games.engines.base import OrderError
-from games.engines.genoa.data import ALL_CARDS, COLOURS, COMMODITIES, TILES, counted
-from games.engines.genoa.map import MARKET, parse_space, space_name
+from games.engines.base import M, Mn, Msg, OrderError, joined
+from games.engines.genoa.data import ALL_CARDS, COLOURS, COMMODITIES, TILE_SHORT, TILES, ducats, good_term
+from games.engines.genoa.map import MARKET, parse_space, space_name, space_term
 
 STEP_SPLIT = re.compile(r"[;\n]+")
 ROUTE_SPLIT = re.compile(r"[;\n,]+|->")
@@ -49,7 +49,7 @@ def steps(text: Any, splitter: re.Pattern[str] = STEP_SPLIT) -> list[str]:
     if isinstance(text, (list, tuple)):
         text = "\n".join(str(part) for part in text)
     if not isinstance(text, str):
-        raise OrderError("Write your order as text.")
+        raise OrderError(M("Write your order as text."))
     return [part.strip() for part in splitter.split(text) if part.strip()]
 
 
@@ -95,20 +95,22 @@ def empty_offer(space: str) -> dict[str, Any]:
     }
 
 
-def _choice_item(item: str, choices: dict[str, Any], where: str) -> bool:
+def _choice_item(item: str, choices: dict[str, Any], where: Msg) -> bool:
     """`deliver L3` or `reward extra`: a choice the action needs. True if `item` was one."""
     lowered = item.lower()
     if lowered.startswith("deliver"):
         card = parse_card(item[len("deliver") :])
         if card is None or card[0] not in "LS":
-            raise OrderError(f"{where}: 'deliver' needs a large or small order card, e.g. deliver L3.")
+            raise OrderError(M("{where}: 'deliver' needs a large or small order card, e.g. deliver L3.", where=where))
         if card not in choices["deliver"]:
             choices["deliver"].append(card)
         return True
     if lowered.startswith("reward"):
         tile = parse_tile(item[len("reward") :])
         if tile is None:
-            raise OrderError(f"{where}: 'reward' names a special tile: start, trade, choice, extra or build.")
+            raise OrderError(
+                M("{where}: 'reward' names a special tile: start, trade, choice, extra or build.", where=where)
+            )
         choices["reward"] = tile
         return True
     return False
@@ -124,8 +126,11 @@ def offer_steps(text: Any) -> list[str]:
             offers[-1] += " " + step
         else:
             raise OrderError(
-                f"Offer 1 ({step[:40]}): a step starting with '+' adds to the offer before it; begin with the "
-                "space, e.g. 'Harbor: 20 ducats'."
+                M(
+                    "Offer 1 ({step}): a step starting with '+' adds to the offer before it; begin with the "
+                    "space, e.g. 'Harbor: 20 ducats'.",
+                    step=step[:40],
+                )
             )
     return offers
 
@@ -135,15 +140,17 @@ def parse_offers(text: Any) -> list[dict[str, Any]]:
 
 
 def parse_offer(step: str, number: int) -> dict[str, Any]:
-    where = f"Offer {number} ({step[:40]})"
+    where = M("Offer {number} ({step})", number=number, step=step[:40])
     if ":" not in step:
-        raise OrderError(f"{where}: write the space, a colon, then the price, e.g. 'Harbor: 20 ducats + silk'.")
+        raise OrderError(
+            M("{where}: write the space, a colon, then the price, e.g. 'Harbor: 20 ducats + silk'.", where=where)
+        )
     head, _, tail = step.partition(":")
     space = parse_space(head)
     if space is None:
-        raise OrderError(f"{where}: there is no space called {head.strip()[:30]!r}.")
+        raise OrderError(M("{where}: there is no space called {typed}.", where=where, typed=repr(head.strip()[:30])))
     if space == MARKET:
-        raise OrderError(f"{where}: the Market has no action; offer for a building or a street.")
+        raise OrderError(M("{where}: the Market has no action; offer for a building or a street.", where=where))
     offer = empty_offer(space)
     for raw in ITEM_SPLIT.split(tail):
         item = raw.strip()
@@ -158,7 +165,7 @@ def parse_offer(step: str, number: int) -> dict[str, Any]:
     return offer
 
 
-def _payment_item(item: str, offer: dict[str, Any], where: str) -> None:
+def _payment_item(item: str, offer: dict[str, Any], where: Msg) -> None:
     lowered = item.lower()
     if lowered in {"gained", "gain", "what i gain", "the gains", "goods gained"}:
         offer["gained"] = True
@@ -170,7 +177,13 @@ def _payment_item(item: str, offer: dict[str, Any], where: str) -> None:
     if "tile" in lowered:
         tile = parse_tile(lowered)
         if tile is None:
-            raise OrderError(f"{where}: unknown tile {item[:30]!r}; tiles are start, trade, choice, extra, build.")
+            raise OrderError(
+                M(
+                    "{where}: unknown tile {typed}; tiles are start, trade, choice, extra, build.",
+                    where=where,
+                    typed=repr(item[:30]),
+                )
+            )
         offer["tiles"].append(tile)
         return
     count, rest = 1, lowered
@@ -180,7 +193,9 @@ def _payment_item(item: str, offer: dict[str, Any], where: str) -> None:
     if rest in {"", "ducats", "ducat", "d", "coins"}:
         offer["ducats"] += count if match else 0
         if not match:
-            raise OrderError(f"{where}: {item[:30]!r} is not a price; write e.g. '20 ducats'.")
+            raise OrderError(
+                M("{where}: {typed} is not a price; write e.g. '20 ducats'.", where=where, typed=repr(item[:30]))
+            )
         return
     if rest.startswith("marker") or rest.startswith("ownership marker"):
         offer["markers"] += count
@@ -188,19 +203,25 @@ def _payment_item(item: str, offer: dict[str, Any], where: str) -> None:
     good = parse_good(rest)
     if good is None:
         raise OrderError(
-            f"{where}: {item[:30]!r} is not something to pay with; use ducats, commodities "
-            f"({', '.join(COMMODITIES)}), cards (L3), tiles (extra tile), markers or 'gained'."
+            M(
+                "{where}: {typed} is not something to pay with; use ducats, commodities ({goods}), cards (L3), "
+                "tiles (extra tile), markers or 'gained'.",
+                where=where,
+                typed=repr(item[:30]),
+                goods=", ".join(COMMODITIES),
+            )
         )
     if count > 5:
-        raise OrderError(f"{where}: there are only 5 {good} tiles in the game.")
+        raise OrderError(M("{where}: there are only 5 {good} tiles in the game.", where=where, good=good_term(good)))
     offer["goods"] += [good] * count
 
 
 def offer_text(offer: dict[str, Any]) -> str:
-    items = [counted(offer["ducats"], "ducat")] if offer["ducats"] else []
+    """An offer as a typed order writes it (the reply syntax's English): "Harbor: 20 ducats + silk"."""
+    items = [f"{offer['ducats']} ducat{'' if offer['ducats'] == 1 else 's'}"] if offer["ducats"] else []
     items += offer["goods"] + offer["cards"] + [f"{tile} tile" for tile in offer["tiles"]]
     if offer["markers"]:
-        items.append(counted(offer["markers"], "marker"))
+        items.append(f"{offer['markers']} marker{'' if offer['markers'] == 1 else 's'}")
     if offer["gained"]:
         items.append("gained")
     items += [f"deliver {card}" for card in offer["deliver"]]
@@ -209,29 +230,68 @@ def offer_text(offer: dict[str, Any]) -> str:
     return f"{space_name(offer['space'])}: {' + '.join(items) if items else 'nothing'}"
 
 
+def price_of(offer: dict[str, Any]) -> Msg:
+    """What an offer pays, as a person reads it in their language: "20 ducats + silk" (offer_text's English)."""
+    items: list[Any] = [ducats(offer["ducats"])] if offer["ducats"] else []
+    items += [good_term(good) for good in offer["goods"]] + list(offer["cards"])
+    items += [M("{tile} tile", tile=TILE_SHORT[tile]) for tile in offer["tiles"]]
+    if offer["markers"]:
+        items.append(markers_word(offer["markers"]))
+    if offer["gained"]:
+        items.append(M("gained"))
+    items += [M("deliver {card}", card=card) for card in offer["deliver"]]
+    if offer["reward"]:
+        items.append(M("reward {tile}", tile=TILE_SHORT[offer["reward"]]))
+    return joined(items, "+") if items else M("nothing")
+
+
+def offer_words(offer: dict[str, Any]) -> Msg:
+    """An offer as a person reads it: "Harbor: 20 ducats + silk"."""
+    return M("{space}: {price}", space=space_term(offer["space"]), price=price_of(offer))
+
+
+def markers_word(count: int) -> Msg:
+    """'1 marker', '2 markers' (an offer's short word for ownership markers)."""
+    return Mn("{count} marker", "{count} markers", count)
+
+
 def parse_route(text: Any, players: int, merchant: int, start: str) -> list[dict[str, Any]]:
     """[{space, seat (None: not named, -1: nobody), deliver, reward}] in the order written; "start"
     names the start space."""
     parsed = []
     for number, step in enumerate(steps(text, ROUTE_SPLIT), start=1):
-        where = f"Route step {number} ({step[:40]})"
+        where = M("Route step {number} ({step})", number=number, step=step[:40])
         head, has_who, tail = step.partition("=")
         named = re.sub(r"^\s*start\b", "", head, flags=re.I).strip()
         space = parse_space(named) if named else start
         if space is None:
-            raise OrderError(f"{where}: there is no space called {head.strip()[:30]!r}.")
+            raise OrderError(
+                M("{where}: there is no space called {typed}.", where=where, typed=repr(head.strip()[:30]))
+            )
         entry: dict[str, Any] = {"space": space, "seat": None, "deliver": [], "reward": None}
         if has_who:
             words = tail.split()
             if not words:
-                raise OrderError(f"{where}: after '=' name who acts: me, a colour, or nobody.")
+                raise OrderError(M("{where}: after '=' name who acts: me, a colour, or nobody.", where=where))
             seat = parse_seat(words[0], players, merchant)
             if seat is None:
-                raise OrderError(f"{where}: {words[0][:20]!r} is not a player here; write me, a colour or nobody.")
+                raise OrderError(
+                    M(
+                        "{where}: {typed} is not a player here; write me, a colour or nobody.",
+                        where=where,
+                        typed=repr(words[0][:20]),
+                    )
+                )
             entry["seat"] = seat
             for item in re.split(r"\s+(?=deliver|reward)", " ".join(words[1:]), flags=re.I):
                 if item and not _choice_item(item, entry, where):
-                    raise OrderError(f"{where}: {item[:30]!r} is not understood; only deliver or reward may follow.")
+                    raise OrderError(
+                        M(
+                            "{where}: {typed} is not understood; only deliver or reward may follow.",
+                            where=where,
+                            typed=repr(item[:30]),
+                        )
+                    )
         parsed.append(entry)
     return parsed
 
@@ -251,31 +311,35 @@ def route_text(route: list[dict[str, Any]]) -> str:
 def parse_tiles(text: Any) -> list[dict[str, Any]]:
     plays = []
     for number, step in enumerate(steps(text), start=1):
-        where = f"Tile play {number} ({step[:40]})"
+        where = M("Tile play {number} ({step})", number=number, step=step[:40])
         words = step.split()
         verb = words[0].lower()
         if verb == "trade":
             match = re.fullmatch(r"trade\s+(\w+)\s+(?:for|->|to)\s+(\w+)", step.strip(), flags=re.I)
             give, take = (parse_good(match.group(1)), parse_good(match.group(2))) if match else (None, None)
             if give is None or take is None or give == take:
-                raise OrderError(f"{where}: write 'trade <commodity> for <another commodity>'.")
+                raise OrderError(M("{where}: write 'trade <commodity> for <another commodity>'.", where=where))
             plays.append({"tile": "trade", "give": give, "take": take})
         elif verb in {"choose", "commodity", "choice", "take"}:
             good = parse_good(" ".join(words[1:]))
             if good is None:
-                raise OrderError(f"{where}: write 'choose <commodity>', one of {', '.join(COMMODITIES)}.")
+                raise OrderError(
+                    M("{where}: write 'choose <commodity>', one of {goods}.", where=where, goods=", ".join(COMMODITIES))
+                )
             plays.append({"tile": "choice", "good": good})
         elif verb in {"build", "building"}:
             rest = re.split(r"\s+(?=deliver|reward)", " ".join(words[1:]), flags=re.I)
             building = parse_space(rest[0]) if rest else None
             if building is None or building == MARKET or "-" in building:
-                raise OrderError(f"{where}: write 'build <building>' to take a building's action with the tile.")
+                raise OrderError(
+                    M("{where}: write 'build <building>' to take a building's action with the tile.", where=where)
+                )
             play: dict[str, Any] = {"tile": "build", "building": building, "deliver": [], "reward": None}
             for item in rest[1:]:
                 _choice_item(item, play, where)
             plays.append(play)
         else:
-            raise OrderError(f"{where}: a tile play starts with trade, choose or build.")
+            raise OrderError(M("{where}: a tile play starts with trade, choose or build.", where=where))
     return plays
 
 

@@ -11,29 +11,42 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from games.engines.base import State
+from games.engines.base import Mp, Msg, State
 from games.engines.genoa.data import (
     COLOUR_HEX,
-    COLOURS,
     COMMODITIES,
     OWNER_FEE,
+    TILE_TERMS,
     TILES,
     card_text,
+    colour_term,
+    good_term,
     tile_name,
 )
-from games.engines.genoa.map import BUILDING_NAMES, GRID, MARKET, SIZE, is_street, space_name
-from games.engines.genoa.syntax import offer_text
+from games.engines.genoa.map import GRID, MARKET, SIZE, is_street, space_name, space_term
+from games.engines.genoa.syntax import offer_words
 
-SHORT = {
-    "guild_hall": "Guild",
-    "city_hall": "City H.",
-    "post_office": "Post",
-    "coach_house": "Coach",
-    "cathedral": "Cathedr.",
-    "colini": "Colini",
-    "monetti": "Monetti",
-    "ricci": "Ricci",
-    "zasteri": "Zasteri",
+# A space's name in a plain-text grid column of 8 characters (the translation too: at most 8 letters).
+SHORT: dict[str, Msg] = {
+    "guild_hall": Mp("genoa building, 8 letters at most", "Guild"),
+    "city_hall": Mp("genoa building, 8 letters at most", "City H."),
+    "post_office": Mp("genoa building, 8 letters at most", "Post"),
+    "cathedral": Mp("genoa building, 8 letters at most", "Cathedr."),
+    "palace": Mp("genoa building, 8 letters at most", "Palace"),
+    "park": Mp("genoa building, 8 letters at most", "Park"),
+    "coach_house": Mp("genoa building, 8 letters at most", "Coach"),
+    "harbor": Mp("genoa building, 8 letters at most", "Harbor"),
+    "tavern": Mp("genoa building, 8 letters at most", "Tavern"),
+    "inn": Mp("genoa building, 8 letters at most", "Inn"),
+    "drinks": Mp("genoa building, 8 letters at most", "Drinks"),
+    "metals": Mp("genoa building, 8 letters at most", "Metals"),
+    "fabric": Mp("genoa building, 8 letters at most", "Fabric"),
+    "spices": Mp("genoa building, 8 letters at most", "Spices"),
+    "colini": Mp("genoa building, 8 letters at most", "Colini"),
+    "monetti": Mp("genoa building, 8 letters at most", "Monetti"),
+    "ricci": Mp("genoa building, 8 letters at most", "Ricci"),
+    "zasteri": Mp("genoa building, 8 letters at most", "Zasteri"),
+    MARKET: Mp("genoa building, 8 letters at most", "Market"),
 }
 
 
@@ -55,7 +68,7 @@ def _tiles() -> list[dict[str, Any]]:
             row = next(y for y in set(ys) if ys.count(y) == 2)
             xs, ys = [x for x, y in spots if y == row], [row]
         x, y, w, h = min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-        name = BUILDING_NAMES.get(space, "Market")
+        name = space_term(space)
         tiles.append({"space": space, "x": x, "y": y, "w": w, "h": h, "bottom": y + h, "tall": h > w, "name": name})
     return tiles
 
@@ -73,7 +86,7 @@ def _labels(state: State) -> list[dict[str, Any]]:
         labels.append(
             {
                 **tile,
-                "owner": COLOURS[owner] if owner is not None else None,
+                "owner": colour_term(owner) if owner is not None else None,
                 "owner_hex": COLOUR_HEX[owner] if owner is not None else None,
                 "discs": discs.get(space, 0),
                 "visit": path.index(space) + 1 if space in path else 0,
@@ -108,14 +121,12 @@ def _cells(state: State) -> list[list[dict[str, Any]]]:
                     "y": y,
                     "space": space,
                     "kind": kind,
-                    "name": space_name(space),
-                    "label": (SHORT.get(space, BUILDING_NAMES.get(space, "Market" if kind == "market" else "")))
-                    if first
-                    else "",
+                    "name": space_term(space),
+                    "label": SHORT[space] if first and kind != "street" else "",
                     "first": first,
                     # Every square's name fits a plain-text grid column (8 characters), streets as x-y.
-                    "short": space if kind == "street" else SHORT.get(space, BUILDING_NAMES.get(space, "Market")),
-                    "owner": COLOURS[owner] if owner is not None else None,
+                    "short": space if kind == "street" else SHORT[space],
+                    "owner": colour_term(owner) if owner is not None else None,
                     "owner_hex": COLOUR_HEX[owner] if owner is not None else None,
                     "discs": discs.get(space, 0) if first else 0,
                     "visit": path.index(space) + 1 if space in path and first else 0,
@@ -133,7 +144,7 @@ def _offers_seen(state: State, seat: int | None) -> list[dict[str, Any]]:
         return []
     merchant = state["turn"]["merchant"]
     return [
-        {"from": COLOURS[o["seat"]], "text": offer_text(o)}
+        {"from": colour_term(o["seat"]), "text": offer_words(o)}
         for o in state["turn"]["offers"]
         if seat in (merchant, o["seat"])
     ]
@@ -147,7 +158,7 @@ def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
         rows.append(
             {
                 "seat": seat,
-                "colour": COLOURS[seat],
+                "colour": colour_term(seat),
                 "hex": COLOUR_HEX[seat],
                 "cards": {kind: sum(1 for card in hand if card[0] == kind) for kind in "LSMC"},
                 "card_count": len(hand),
@@ -155,7 +166,7 @@ def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
                 "tiles_count": len(state["tiles"][seat]),
                 "markers": state["markers"][seat],
                 "reserve": state["reserve"][seat],
-                "owned": sorted(space_name(b) for b, owner in state["owners"].items() if owner == seat),
+                "owned": [space_term(b) for b in sorted(state["owners"], key=space_name) if state["owners"][b] == seat],
                 "is_merchant": seat == merchant,
                 "is_first": seat == state["first"],
                 "is_viewer": seat == viewer,
@@ -170,10 +181,10 @@ def _private(state: State, seat: int | None) -> dict[str, Any]:
         return {"seat": None, "colour": None, "ducats": None, "hand": None, "goods": None, "tiles": None}
     return {
         "seat": seat,
-        "colour": COLOURS[seat],
+        "colour": colour_term(seat),
         "ducats": state["ducats"][seat],
         "hand": [card_text(card) for card in state["hands"][seat]],
-        "goods": list(state["goods"][seat]),
+        "goods": [good_term(good) for good in state["goods"][seat]],
         "tiles": [tile_name(tile) for tile in state["tiles"][seat]],
         "markers": state["markers"][seat],
     }
@@ -192,20 +203,20 @@ def build_view(state: State, seat: int | None, phase: str, final: list[dict[str,
         "round": state["round"],
         "rounds_left": state["rounds_left"],
         "round_track": [{"left": left, "current": left == state["rounds_left"]} for left in range(total, 0, -1)],
-        "merchant": None if state["finished"] else COLOURS[turn["merchant"]],
-        "start": space_name(turn["start"]) if turn.get("start") else None,
+        "merchant": None if state["finished"] else colour_term(turn["merchant"]),
+        "start": space_term(turn["start"]) if turn.get("start") else None,
         "roll": turn.get("roll"),
-        "path": [space_name(space) for space in turn.get("path") or []],
+        "path": [space_term(space) for space in turn.get("path") or []],
         "street_discs": [
-            {"street": space_name(space), "discs": count}
+            {"street": space_term(space), "discs": count}
             for space, count in (turn.get("discs") or {}).items()
             if is_street(space)
         ],
         "board": _cells(state),
         "labels": _labels(state),
         "owner_fee": OWNER_FEE,
-        "supply": [{"good": good, "count": state["supply"][good]} for good in COMMODITIES],
-        "tile_supply": [{"tile": TILES[tile][0], "count": state["tile_supply"][tile]} for tile in TILES],
+        "supply": [{"good": good_term(good), "count": state["supply"][good]} for good in COMMODITIES],
+        "tile_supply": [{"tile": TILE_TERMS[tile], "count": state["tile_supply"][tile]} for tile in TILES],
         "decks": {kind: len(cards) for kind, cards in state["decks"].items()},
         "players": _players(state, seat),
         "offers": _offers_seen(state, seat),
