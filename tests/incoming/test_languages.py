@@ -329,3 +329,40 @@ def test_a_german_seat_reads_genoas_page_and_turn_email_with_no_english_from_the
         assert "Du bist der Händler" in text and german_phase in text, where
         found = sorted(s for s in sentences if s in text) + [p for p in GENOA_BOARD_ENGLISH if p in text]
         assert not found, f"{where}: {found}"
+
+
+def test_a_german_seat_reads_phoenician_sea_trader_without_an_english_word_from_the_engine(client, make_game):
+    """Issue 40: Phoenician Sea Trader's page and turn emails, for a German player, over the starting centres and
+    some random turns (sailing, trading, pirates, storms): the engine's words (prompts, board, log) are all German."""
+    import random
+
+    from games.engines import get_engine
+    from games.models import Seat
+    from games.play import orders, turns
+    from tests.support.phases import open_phase
+
+    Player.objects.create(email="player1@example.com", name="Anke", language="de")
+    game = make_game(humans=2, engine="phoenician")
+    engine, rng = get_engine("phoenician"), random.Random(40)
+    for _ in range(8):  # both starting centres, then three turns of each ship
+        phase = open_phase(game)
+        for number in phase.owed_seats:
+            order = engine.random_order(game.state, number, rng)
+            orders.submit_order(Seat.objects.get(game=game, number=number), phase.number, order)
+        turns.resolve_phase(phase.pk)
+    game.refresh_from_db()
+    assert game.event_count > 10
+    english = _engine_english("phoenician")
+    assert len(english) > 150
+    emails = [message for message in mail.outbox if message.to == ["player1@example.com"]]
+    assert emails, "no email for the German seat"
+    sign_in_by_email(client)
+    page = client.get(reverse("games-game", args=[game.pk]))
+    assert html_lang(page) == "de"
+    readings = {"page": _readable(page.content.decode())}
+    readings |= {f"email {n}": message.body for n, message in enumerate(emails)}
+    readings |= {f"email {n} html": _readable(message.alternatives[0][0]) for n, message in enumerate(emails)}
+    for where, text in readings.items():
+        assert "Handelsplatz" in text or "Laderaum" in text, where
+        found = [stretch for stretch in english if stretch in text]
+        assert not found, f"{where}: {found}"
