@@ -62,8 +62,8 @@ def find_due_work() -> dict[str, Any]:
     """The sweep's own finds (games/play/sweep.py `due`, `marks`), as the sweep makes them: models.claim reads a
     batch of CLAIM_BATCH ids in its index's order, marks it (which takes it out of what is due) and reads the
     next, until a batch comes back short; here in a transaction rolled back after, so every run finds the same.
-    Each finder returns the rows found and the time spent in the reads alone (the marks are the sweep's
-    writes, in its whole time)."""
+    Each finder returns the rows found and the time spent in the claims' statements: on PostgreSQL a batch's
+    read and its mark are one statement (models.queries.take), so the time includes the marks."""
     from django.db import connection, transaction
     from django.utils import timezone
 
@@ -80,7 +80,7 @@ def find_due_work() -> dict[str, Any]:
                 try:
                     return execute(sql, params, many, context)
                 finally:
-                    if sql.startswith("SELECT"):
+                    if "SKIP LOCKED" in sql:  # a batch's claim: its read and its mark, one statement
                         reads.append((time.perf_counter() - start) * 1000)
 
             with transaction.atomic(), connection.execute_wrapper(timed):
@@ -154,13 +154,24 @@ def claim_reads(log: Any) -> dict[str, dict[str, float]]:
         taken = [
             k
             for k in log.kinds.values()
-            if k.sql.startswith("SELECT") and "SKIP LOCKED" in k.sql and f'"games_phase"."{column}" <' in k.sql
+            if "SKIP LOCKED" in k.sql and f'"games_phase"."{column}" <' in k.sql
         ]
         reads[kind] = {
             "ms": round(sum(k.seconds for k in taken) * 1000, 1),
             "batches": sum(k.calls for k in taken),
         }
     return reads
+
+
+def phase_updates(connection: Any) -> tuple[int, int]:
+    """The phases' rows updated so far and how many of those were HOT (rewritten on their page, no index
+    entry written), this backend's own counts flushed first."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'games_phase'")
+        upd, hot = cursor.fetchone()
+    return upd, hot
 
 
 def sweep(broker: str) -> dict[str, Any]:
@@ -179,10 +190,13 @@ def sweep(broker: str) -> dict[str, Any]:
     before = rss_mb()
     result: dict[str, Any] = {"rss_before_mb": round(before, 1)}
     for label, task in tasks.items():
+        updates = phase_updates(connection)
         with Statements() as log:
             start = time.perf_counter()
             returned = task()
             seconds = time.perf_counter() - start
+        done = phase_updates(connection)
+        result.setdefault("phase updates", {})[label] = [done[0] - updates[0], done[1] - updates[1]]
         enqueued = sum(queue.llen(key) for key in queue.scan_iter() if queue.type(key) == b"list")
         queue.flushdb()
         result[label] = {"seconds": round(seconds, 3), "statements": log.count, "enqueued": enqueued}
@@ -247,6 +261,9 @@ def report(runs: list[dict[str, Any]], load: tuple[float, ...]) -> None:
         row(f"{label}, whole (s)", [r["sweep"][label]["seconds"] for r in runs])
         row("  statements", [r["sweep"][label]["statements"] for r in runs])
         row("  tasks enqueued", [r["sweep"][label]["enqueued"] for r in runs])
+        if label in runs[0]["sweep"].get("phase updates", {}):
+            updated = [r["sweep"]["phase updates"][label] for r in runs]
+            row("  phases updated; of which HOT", [f"{all_}; {hot}" for all_, hot in updated])
         for key in runs[0]["sweep"][label]["returned"]:
             row(f"  returned {key}", [r["sweep"][label]["returned"][key] for r in runs])
     row("sweep process peak RSS (MB)", [r["sweep"]["rss_peak_mb"] for r in runs])

@@ -26,6 +26,9 @@ from django.db import connection
 
 PLACEHOLDER_LIST = re.compile(r"%s(?:, %s)+")
 SAVEPOINT_NAME = re.compile(r'"s\d+_x\d+"')  # Django's savepoint names: one kind of SAVEPOINT, not one each
+# A statement sent with the settings it is planned under (models.queries.take): `SET LOCAL ...; <statement>` and
+# a `; RESET ...` after it; the settings are made, then the statement explained.
+WITH_SETTINGS = re.compile(r"^((?:SET LOCAL [^;]+; )+)(.*?)(?:; RESET \w+)?$", re.S)
 
 
 @dataclass
@@ -56,8 +59,9 @@ class Statements:
         kind = self.kinds.get(key)
         if kind is None:
             kind = self.kinds[key] = Kind(sql, params)
-            if self.explain and not many and sql.lstrip()[:6].upper() in ("SELECT", "UPDATE", "INSERT", "DELETE"):
-                kind.plan = explain(sql, params)
+            settings, statement = split_settings(sql)
+            if self.explain and not many and statement.split(None, 1)[0].upper() in EXPLAINED:
+                kind.plan = explain(statement, params, settings)
         self.count += 1
         kind.calls += 1
         start = time.perf_counter()
@@ -89,11 +93,25 @@ def print_described(kinds: list[dict[str, Any]], indent: str = "  ") -> None:
             print(f"{indent}         plan: {kind['plan']}")
 
 
-def explain(sql: str, params: Any) -> dict[str, Any]:
+EXPLAINED = {"SELECT", "UPDATE", "INSERT", "DELETE", "WITH"}
+
+
+def split_settings(sql: str) -> tuple[list[str], str]:
+    """The `SET LOCAL` statements sent ahead of a statement, and the statement."""
+    found = WITH_SETTINGS.match(sql)
+    if found is None:
+        return [], sql
+    return [setting for setting in found.group(1).split("; ") if setting], found.group(2)
+
+
+def explain(sql: str, params: Any, settings: list[str] | None = None) -> dict[str, Any]:
     """EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of one statement, run on a cursor of its own in a transaction (or
-    a savepoint, inside one) that is rolled back, so a write or a row lock it makes does not stay."""
+    a savepoint, inside one) that is rolled back, so a write or a row lock it makes does not stay; `settings`
+    (`SET LOCAL ...`) made first."""
     raw = connection.connection
     with raw.transaction(force_rollback=True), raw.cursor() as cursor:
+        for setting in settings or []:
+            cursor.execute(setting)
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql, params)
         row = cursor.fetchone()
     assert row is not None

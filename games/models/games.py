@@ -213,26 +213,35 @@ class Phase(models.Model):
     # When a sweep last enqueued this phase's resolution (it was overdue, or complete and unresolved): no sweep
     # enqueues it again before the settle time has passed, when that task must have been lost.
     resolve_asked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("resolve asked at"))
+    # The same for its reminder (remind_at due). Like resolve_asked_at it is in no index, so the sweep's mark
+    # rewrites the row in place (a HOT update) instead of adding an entry to each of the table's indexes.
+    remind_asked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("remind asked at"))
+    # The game is paused (kept in step with Game.status under the game's lock: organise.pause_game, resume_game,
+    # and a phase opened in a paused game): the sweep's indexes leave the phase out, so it reads no game.
+    paused = models.BooleanField(default=False, verbose_name=_("paused"))
 
     class Meta:
         verbose_name = _("phase")
         verbose_name_plural = _("phases")
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one-phase-number-per-game")]
         indexes = [
-            # Only open phases are in these (the deadline's: every open phase; the others: those with their
-            # orders in, bots to play, a reminder to send), so the sweep's cost follows what is due, not the
-            # number of games. The id after the time: the sweep takes a batch after the last one's last row by
-            # (time, id) (models.claim), a range of the index even when a league's deadlines are all one time.
-            models.Index(fields=["deadline", "id"], name="open-phase-deadline", condition=models.Q(status="open")),
+            # Only open phases are in these (the deadline's: every open phase of a running game; the others:
+            # those with their orders in, bots to play, a reminder to send), so the sweep's cost follows what is
+            # due, not the number of games. The id after the time: the sweep takes a batch after the last one's
+            # last row by (time, id) (models.claim), a range of the index even when a league's deadlines are all
+            # one time.
+            models.Index(
+                fields=["deadline", "id"], name="open-phase-deadline", condition=models.Q(status="open", paused=False)
+            ),
             models.Index(
                 fields=["complete_at", "id"],
                 name="open-phase-complete",
-                condition=models.Q(status="open", complete_at__isnull=False),
+                condition=models.Q(status="open", paused=False, complete_at__isnull=False),
             ),
             models.Index(
                 fields=["bots_due_at", "id"],
                 name="open-phase-bots-due",
-                condition=models.Q(status="open", bots_due_at__isnull=False),
+                condition=models.Q(status="open", paused=False, bots_due_at__isnull=False),
             ),
             models.Index(
                 fields=["remind_at", "id"],
@@ -274,7 +283,8 @@ class Phase(models.Model):
         self.deadline = deadline
         self.reminded = False
         self.remind_at = self.reminder_time(reminder_before)
-        return ["deadline", "reminded", "remind_at"]
+        self.remind_asked_at = None
+        return ["deadline", "reminded", "remind_at", "remind_asked_at"]
 
 
 def phase_label(name: str, message: dict[str, Any] | None) -> str:

@@ -182,9 +182,20 @@ def extend_as_shown(games: Iterable[Game], by: timedelta, shown: Mapping[int, Sh
 
 
 def pause_game(game: Game) -> bool:
-    """Stop a running game's deadlines; False (nothing done) for a game paused already or over."""
-    running = Game.objects.filter(pk=game.pk, status=Game.Status.ACTIVE)
-    return bool(running.update(status=Game.Status.PAUSED, paused_at=timezone.now()))
+    """Stop a running game's deadlines; False (nothing done) for a game paused already or over. Locked as a
+    resolution locks the game, so its open phase is marked paused (the sweep leaves it alone) and a phase
+    that a resolution opens meanwhile is opened paused (turns reads the game's status under the same lock)."""
+    with transaction.atomic():
+        locked, phase = endings.lock(game.pk)
+        if locked is None or locked.status != Game.Status.ACTIVE:
+            return False
+        locked.status = Game.Status.PAUSED
+        locked.paused_at = timezone.now()
+        locked.save(update_fields=["status", "paused_at"])
+        if phase is not None:
+            phase.paused = True
+            phase.save(update_fields=["paused"])
+    return True
 
 
 def resume_game(game: Game) -> bool:
@@ -200,6 +211,8 @@ def resume_game(game: Game) -> bool:
         locked.paused_at = None
         locked.save(update_fields=["status", "paused_at"])
         if phase is not None:
+            phase.paused = False
+            phase.save(update_fields=["paused"])
             _move(locked, phase, paused_for)
             if phase.complete_at is not None:
                 after_commit(RESOLVE_PHASE, phase.pk)

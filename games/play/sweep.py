@@ -69,9 +69,11 @@ class SweepResult:
 
 
 def due(now: datetime) -> dict[str, QuerySet[Phase]]:
-    """The open phases of running games that the sweep takes, by kind, each in the order of its index."""
+    """The open phases of running games that the sweep takes, by kind, each in the order of its index. Each is
+    one range of its partial index, the phases' own rows and no other table's: a paused game's phases carry
+    `paused` (set under the game's lock), which the indexes of the first three kinds leave out."""
     settled = now - timedelta(seconds=settings.PBEM_SETTLE_SECONDS)
-    running = Phase.objects.filter(status=Phase.Status.OPEN, game__status=Game.Status.ACTIVE)
+    running = Phase.objects.filter(status=Phase.Status.OPEN, paused=False)
     not_asked = Q(resolve_asked_at__isnull=True) | Q(resolve_asked_at__lt=settled)
     return {
         "overdue": running.filter(not_asked, deadline__lte=now).order_by("deadline"),
@@ -79,12 +81,15 @@ def due(now: datetime) -> dict[str, QuerySet[Phase]]:
         "bots": running.filter(bots_due_at__lt=settled).order_by("bots_due_at"),
         # Neither "deadline after now" nor "game running": the planner multiplies the selectivities of correlated
         # conditions (5,103 reminders due among 100,000 open games were estimated at 80 rows), then reads every
-        # due row of the index to sort them, batch after batch (140-450 ms a batch); and joining each phase to
-        # its game made the batches a third slower (38 ms against 25 for 5,103 reminders). Without them, the
-        # index is walked in order and the walk stops at the batch. A phase past its deadline, or of a paused
-        # game, is taken too: its task sends nothing and clears its remind_at (send_reminders), and resuming
-        # the game moves the deadline, which sets it again.
-        "reminders": Phase.objects.filter(status=Phase.Status.OPEN, remind_at__lte=now).order_by("remind_at"),
+        # due row of the index to sort them, batch after batch (140-450 ms a batch). Without them, the index is
+        # walked in order and the walk stops at the batch. A phase past its deadline, or of a paused game, is
+        # taken too: its task sends nothing and clears its remind_at (send_reminders), and resuming the game
+        # moves the deadline, which sets it again.
+        "reminders": Phase.objects.filter(
+            Q(remind_asked_at__isnull=True) | Q(remind_asked_at__lt=settled),
+            status=Phase.Status.OPEN,
+            remind_at__lte=now,
+        ).order_by("remind_at"),
     }
 
 
@@ -99,13 +104,15 @@ def each(task: TaskName, *extra: TaskArg) -> Callable[[list[int]], None]:
 
 
 def marks(now: datetime) -> dict[str, dict[str, Any]]:
-    """What taking a phase of each kind writes at `now` so that it is no longer due (models.claim)."""
+    """What taking a phase of each kind writes at `now` so that it is no longer due (models.claim). The marks of
+    overdue, complete and reminded phases are columns no index reads, so PostgreSQL rewrites the row in place
+    (HOT); moving remind_at itself added an entry to each of the table's indexes, for every phase taken."""
     return {
         "overdue": {"resolve_asked_at": now},
         "complete": {"resolve_asked_at": now},
         # bots_due_at is when the bots were last asked: asking again now is its meaning, and the settle time its mark.
         "bots": {"bots_due_at": now},
-        "reminders": {"remind_at": now + timedelta(seconds=settings.PBEM_SETTLE_SECONDS)},
+        "reminders": {"remind_asked_at": now},
     }
 
 

@@ -305,6 +305,7 @@ def _open_next_phase(
         prompts={str(seat): prompt.to_json() for seat, prompt in prompts.items()},
         opened_at=now,
         bots_due_at=now if bots_owed else None,
+        paused=game.status == Game.Status.PAUSED,  # a resolution forced while paused: the game's row is locked
     )
     # An app may give the phase its own deadline (a league's daily time) before it is stored.
     phase.move_deadline(extensions.phase_deadline(game, phase) or now + game.phase_length, game.reminder_before)

@@ -20,9 +20,10 @@ from games.leagues import vacations
 from games.leagues.models import League, Membership, Table
 from games.models import Game, OutboundEmail, Phase, queries
 from games.outgoing import dispatch, outbox, wakes
-from games.play import organise, sweep
+from games.play import organise, sweep, turns
 from tests.support.leagues import first_game, make_league, open_phase_of, started_round, submit_for
 from tests.support.phases import open_phase
+from tests.support.races import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -112,6 +113,63 @@ def test_the_leagues_grace_runs_in_the_overdue_phases_task_not_in_the_sweep(enqu
     phase.refresh_from_db()
     assert Table.objects.get(game=game).grace_used and phase.status == Phase.Status.OPEN
     assert phase.deadline == deadline + timedelta(hours=24) and reminder_due(phase)
+
+
+def test_a_paused_games_phase_is_out_of_the_sweeps_indexes_until_it_resumes(make_game, enqueued):
+    """Pausing marks the open phase paused (the overdue, complete and bots finders read no game: the phase says
+    it), a phase opened while paused (the organiser's "resolve now") is opened paused, and resuming clears it."""
+    game = make_game(humans=3)
+    phase = open_phase(game)
+    assert organise.pause_game(game) and Phase.objects.get(pk=phase.pk).paused
+    assert sweep.run(now=phase.deadline + timedelta(hours=1)).overdue == []
+    assert organise.resolve_now(Game.objects.get(pk=game.pk))
+    forced = open_phase(game)
+    assert forced.number == phase.number + 1 and forced.paused
+    assert organise.resume_game(Game.objects.get(pk=game.pk)) and not Phase.objects.get(pk=forced.pk).paused
+    resumed = Phase.objects.get(pk=forced.pk)
+    assert sweep.run(now=resumed.deadline + timedelta(seconds=1)).overdue == [forced.pk]
+
+
+def test_the_migration_marks_the_open_phases_of_paused_games(make_game):
+    paused, running = make_game(humans=3, seed=1), make_game(humans=3, seed=2)
+    Game.objects.filter(pk=paused.pk).update(status=Game.Status.PAUSED)
+    importlib.import_module("games.migrations.0024_phase_paused_remind_asked").mark_paused(
+        apps, connection.schema_editor()
+    )
+    assert open_phase(paused).paused and not open_phase(running).paused
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_pause_racing_the_sweep_leaves_the_phase_open_and_paused(make_game, enqueued, postgres, attempt):
+    """The organiser pauses a game whose phase is overdue while the sweep runs (two connections at once): the
+    sweep takes the phase before the pause (its task then finds the game paused, under the lock, and leaves
+    it) or after (the phase is paused, out of the index), or skips it while the pause holds it. Either way
+    one outcome: the game paused, its phase open and marked paused, nothing resolved."""
+    game = make_game(humans=3, seed=attempt)
+    phase = open_phase(game)
+    paused, found = run_together(
+        lambda: organise.pause_game(game), lambda: sweep.run(now=phase.deadline + timedelta(seconds=1))
+    )
+    assert paused is True and isinstance(found, sweep.SweepResult), (paused, found)
+    enqueued.run()
+    after = Phase.objects.select_related("game").get(pk=phase.pk)
+    assert after.game.status == Game.Status.PAUSED and after.status == Phase.Status.OPEN and after.paused
+    assert not after.used_defaults and Phase.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_pause_racing_a_resolution_pauses_the_phase_that_is_open_after_both(make_game, postgres, attempt):
+    """A resolution opening the next phase while the organiser pauses (two connections at once): the pause waits
+    for the resolution's lock and marks the new phase, or goes first and the resolution (not forced) waits
+    for the game to resume. Either way the game's one open phase is marked paused."""
+    game = make_game(humans=3, seed=attempt)
+    phase = open_phase(game)
+    paused, _ = run_together(
+        lambda: organise.pause_game(game), lambda: turns.resolve_phase(phase.pk, use_defaults=True)
+    )
+    assert paused is True
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PAUSED
+    assert [p.paused for p in Phase.objects.filter(game=game, status=Phase.Status.OPEN)] == [True]
 
 
 def found_at(deadline: Any) -> str:

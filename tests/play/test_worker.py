@@ -167,7 +167,7 @@ def test_a_worker_killed_in_the_middle_of_a_resolution_leaves_it_to_the_sweep_wh
     with psycopg.connect(database_url()) as lock:
         lock.execute(
             "INSERT INTO games_phase (game_id, number, name, prompts, status, opened_at, deadline, used_defaults,"
-            " reminded) VALUES (%s, 2, 'placeholder', '{}', 'open', now(), now(), false, false)",
+            " reminded, paused) VALUES (%s, 2, 'placeholder', '{}', 'open', now(), now(), false, false, false)",
             [game.pk],
         )
         orders.submit_order(seats[2], phase.number, {"role": "buyer"})  # the last order: enqueued on commit
@@ -224,7 +224,7 @@ def test_a_worker_killed_half_way_through_a_batch_of_overdue_phases_loses_none_a
     with psycopg.connect(database_url()) as lock:
         lock.execute(
             "INSERT INTO games_phase (game_id, number, name, prompts, status, opened_at, deadline, used_defaults,"
-            " reminded) VALUES (%s, 2, 'placeholder', '{}', 'open', now(), now(), false, false)",
+            " reminded, paused) VALUES (%s, 2, 'placeholder', '{}', 'open', now(), now(), false, false, false)",
             [games[1].pk],
         )
         assert sweep.run(now=now).overdue == [phase.pk for phase in phases]  # one task, enqueued on commit
