@@ -167,6 +167,15 @@ CENTRE_TERMS: dict[str, Msg] = {
     "Carthage": Mp("phoenician centre", "Carthage"),
     "Crete": Mp("phoenician centre", "Crete"),
 }
+# A centre's short name on the plain-text map ("ROM:RB" is Rome with Red and Blue in port).
+CENTRE_CODES: dict[str, Msg] = {
+    "Rome": Mp("phoenician centre code", "ROM"),
+    "Egypt": Mp("phoenician centre code", "EGY"),
+    "Greece": Mp("phoenician centre code", "GRE"),
+    "Persia": Mp("phoenician centre code", "PER"),
+    "Carthage": Mp("phoenician centre code", "CAR"),
+    "Crete": Mp("phoenician centre code", "CRE"),
+}
 COLOUR_NAMES: dict[str, Msg] = {
     "Red": Mp("phoenician colour", "Red"),
     "Blue": Mp("phoenician colour", "Blue"),

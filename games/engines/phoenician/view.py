@@ -12,6 +12,7 @@ from typing import Any
 from games.engines.base import M, Mp, Msg, State, joined
 from games.engines.phoenician.actions import CENTRE_NAMES, centre_at, describe
 from games.engines.phoenician.data import (
+    CENTRE_CODES,
     CENTRES,
     COLOUR_HEX,
     COLOURS,
@@ -42,10 +43,11 @@ def _cell(state: State, square: int) -> dict[str, Any]:
     storm = next((colour(s[1]) for s in state["storms"] if s[0] == square), None)
     ships = [_ship(seat) for seat, at in enumerate(state["ships"]) if at == square]
     kind = "land" if square in state["land"] else "centre" if centre else "sea"
+    base: Msg | str
     if kind == "land":
         base = "###"
     elif centre:
-        base = centre[:3].upper()
+        base = CENTRE_CODES[centre]
     elif pirate:
         base = f"P{pirate}"
     elif storm:
@@ -64,8 +66,13 @@ def _cell(state: State, square: int) -> dict[str, Any]:
         "ships": ships,
         "x": square % SIZE,
         "y": square // SIZE,
-        # The plain-text map: a 6-character cell such as "ROM:RB", "P1", "~~", "###" or ".".
-        "code": (f"{base}:{initials}" if base and initials else base or initials).ljust(6),
+        # The plain-text map's cell such as "ROM:RB", "P1", "~~", "###" or "." (the template pads it to 6 characters
+        # once rendered: a centre's short name is a term, "ÄGY" in German).
+        "code": Mp("phoenician map", "{centre}:{ships}", centre=base, ships=initials)
+        if base and initials and centre
+        else f"{base}:{initials}"
+        if base and initials
+        else base or initials,
     }
 
 
@@ -80,6 +87,7 @@ def _centres(state: State) -> list[dict[str, Any]]:
         rows.append(
             {
                 "name": centre_name(name),
+                "code": CENTRE_CODES[name],
                 "square": square_name(square),
                 "sells": good_name(sells),
                 "desires": good_name(desires),
