@@ -70,8 +70,9 @@ Declared with `register(app_label, Extension(...))`:
   otherwise the core hands it to a bot playing the default orders;
 - `ending_refused`: asked before a table may end its game early ("draw", "cancel") or a player leave it
   ("concede"): the reason the app does not allow it (a league whose organiser does not), or None;
-- `guide_section`: Markdown the app adds at the end of every game's player's guide (/rules/<slug>/): rules
-  of the app's own that hold in every game (how to start a game from the lobby, how to end one early);
+- `guide_section`: the Markdown file the app adds at the end of every game's player's guide (/rules/<slug>/): rules
+  of the app's own that hold in every game (how to start a game from the lobby, how to end one early); its
+  GUIDE.<language>.md beside it, where there is one, in that language;
 - `turn_email`: a section of the emails that ask a reader for an order (an `EmailSection`: table talk the
   reader has not read yet);
 - `staff_time_zone`: the time zone a staff user's admin pages speak (a league organiser's: their leagues'),
@@ -87,11 +88,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 from django.dispatch import Signal
 
+from games.engines import localized
 from games.engines.base import OptionSpec
 
 if TYPE_CHECKING:  # apps import this module from their AppConfig, before the models can be
@@ -203,7 +206,7 @@ class Extension:
     game_filters: tuple[type, ...] = ()
     game_panel: Callable[[Any, Game, Seat | None], Panel | None] | None = None
     account_section: Callable[[Any, Player], AccountSection | None] | None = None
-    guide_section: str = ""
+    guide_section: Path | None = None
     seat_left: Callable[[Seat, datetime], bool] | None = None
     ending_refused: Callable[[Game, str], str | None] | None = None
     game_options: tuple[OptionSpec, ...] = ()
@@ -335,8 +338,10 @@ def ending_refused(game: Game, kind: str) -> str | None:
     return None
 
 
-def guide_sections() -> list[str]:
-    return [extension.guide_section for extension in _registered.values() if extension.guide_section]
+def guide_sections(language: str = "") -> list[str]:
+    """The apps' sections of every guide, each in `language` where the app wrote one (GUIDE.<language>.md)."""
+    files = [extension.guide_section for extension in _registered.values() if extension.guide_section]
+    return [localized(path, language).read_text(encoding="utf-8") for path in files]
 
 
 def turn_email_sections() -> list[EmailSection]:

@@ -70,10 +70,19 @@ def rules_file(slug: str) -> Path:
     return template_folder(slug).parent / "RULES.md"
 
 
-def guide_file(slug: str) -> Path:
+def guide_file(slug: str, language: str = "") -> Path:
     """The game's player's guide, GUIDE.md beside its rules note (served at /rules/<slug>/:
-    games/outgoing/guides.py)."""
-    return template_folder(slug).parent / "GUIDE.md"
+    games/outgoing/guides.py), in `language` where it has one (GUIDE.de.md)."""
+    return localized(template_folder(slug).parent / "GUIDE.md", language)
+
+
+def localized(path: Path, language: str) -> Path:
+    """`path` (a guide, …/GUIDE.md) as written in `language` (…/GUIDE.de.md) if that file exists, else `path`."""
+    if language:
+        translated = path.with_suffix(f".{language}{path.suffix}")
+        if translated.is_file():
+            return translated
+    return path
 
 
 def _load() -> None:
@@ -96,6 +105,7 @@ __all__ = [
     "engine_choices",
     "get_engine",
     "guide_file",
+    "localized",
     "register",
     "rules_file",
     "template_folder",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from games.engines import board_templates
@@ -28,7 +29,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @require_GET
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        guide = player_guide(slug)
+        guide = player_guide(slug, translation.get_language() or "en")
     except KeyError:
         raise Http404("No such game.") from None
     return render(request, "games/rules.html", {"guide": guide})

@@ -32,6 +32,6 @@ class LobbyConfig(AppConfig):
                 game_panel=panels.game_panel,
                 account_section=panels.account_section,
                 # How to start a game: a note at the end of every game's player's guide (/rules/<slug>/).
-                guide_section=(Path(__file__).parent / "GUIDE.md").read_text(encoding="utf-8"),
+                guide_section=Path(__file__).parent / "GUIDE.md",  # and GUIDE.de.md, GUIDE.fr.md beside it
             ),
         )

@@ -25,7 +25,7 @@ class VotesConfig(AppConfig):
             Extension(
                 outbox=mail.OUTBOX,
                 game_panel=page.panel,
-                guide_section=GUIDE.read_text(encoding="utf-8"),
+                guide_section=GUIDE,  # and GUIDE.de.md, GUIDE.fr.md beside it
                 phase_annotations=((services.OPEN_VOTE, services.open_vote),),
             ),
         )

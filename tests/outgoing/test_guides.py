@@ -150,3 +150,32 @@ def test_the_game_page_and_every_game_email_link_the_guide(client: Any, make_gam
         html = message.alternatives[0][0]
         assert f"How to play Port of Piraeus: https://pbem.example{guide}" in message.body
         assert re.search(rf'href="https://pbem.example{guide}" style="[^"]*">How to play Port of Piraeus</a>', html)
+
+
+def test_a_guide_is_read_in_the_readers_language_where_it_is_written_in_it(client: Any) -> None:
+    """GUIDE.de.md beside GUIDE.md is the German guide (the apps' sections likewise), kept per language; a game
+    without one falls back to its English guide. A translated heading keeps the id pages link to."""
+    german = client.get(reverse("games-rules", args=["piraeus"]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "<h1>So spielst du Port of Piraeus</h1>" in german and '<h2 id="das-ziel">Das Ziel</h2>' in german
+    assert '<h2 id="ending-a-game-early">Ein Spiel vorzeitig beenden</h2>' in german  # the votes' own section
+    assert '<h2 id="starting-a-game-of-your-own">Ein eigenes Spiel starten</h2>' in german
+    assert "Tag 1 — Handel, Runde 1" in german  # the board drawn in the reader's language too
+    assert "How to play" not in german
+    french = client.get(reverse("games-rules", args=["manila"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "<h1>Comment jouer à Manila</h1>" in french and "Finir une partie avant terme" in french
+    english = client.get(reverse("games-rules", args=["piraeus"])).content.decode()
+    assert "<h1>How to play Port of Piraeus</h1>" in english and "So spielst du" not in english
+    assert '<h2 id="ending-a-game-early">Ending a game early</h2>' in english
+
+
+def test_a_game_without_a_guide_in_the_readers_language_shows_its_english_one(client: Any) -> None:
+    untranslated = [
+        engine.slug for engine in all_engines() if not guide_file(engine.slug, "de").name.endswith(".de.md")
+    ]
+    for slug in untranslated:
+        page = client.get(reverse("games-rules", args=[slug]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+        assert f"<h1>How to play {escape(get_engine(slug).title)}</h1>" in page
+        assert "Ein Spiel vorzeitig beenden" in page  # the apps' sections are German all the same
+    # Whichever games are translated by now, the fallback itself: a language no game has a guide in.
+    assert guide_file("piraeus", "xx") == guide_file("piraeus")
+    assert guide_file("piraeus", "de").name == "GUIDE.de.md"
