@@ -94,44 +94,47 @@ def html_of(message: Any) -> str:
     return next(content for content, kind in message.alternatives if kind == "text/html")
 
 
+@pytest.mark.parametrize("mode", MODES)
 def test_every_game_email_reads_in_light_dark_and_forced_dark_and_hides_nothing(
-    chromium: Any, make_game: Any, django_capture_on_commit_callbacks: Any
+    chromium: Any, make_game: Any, django_capture_on_commit_callbacks: Any, mode: str
 ) -> None:
+    # One test per mode, so the two test processes share the four walks (the emails are gathered once in each).
     found = collected(make_game, django_capture_on_commit_callbacks)
     problems: list[str] = []
     # A client's forced dark: Chromium's own auto dark mode, in a second browser of the same Playwright.
-    forcing = chromium.browser_type.launch(
-        executable_path=str(CHROMIUM), args=["--blink-settings=forceDarkModeEnabled=true"]
+    forcing = (
+        chromium.browser_type.launch(executable_path=str(CHROMIUM), args=["--blink-settings=forceDarkModeEnabled=true"])
+        if mode == "forced-dark"
+        else None
     )
     try:
-        browsers = {"light": chromium, "dark": chromium, "forced-dark": forcing, "inverted": chromium}
-        for mode in MODES:
-            page = browsers[mode].new_page(
-                viewport={"width": WIDTH, "height": 900},
-                color_scheme="light" if mode in ("light", "inverted") else "dark",
-            )
-            try:
-                for what, message in found:
-                    page.set_content(html_of(message))
-                    if mode == "inverted":
-                        page.evaluate(INVERT_LIGHTNESS)
-                    where = f"{what} email in {mode}"
-                    results = AXE.run(page, options={"runOnly": ["color-contrast"]}).response["violations"]
-                    for violation in results:
-                        nodes = violation["nodes"]
-                        shown = [f"{node['target'][0]} {contrast_of(node)}" for node in nodes][:4]
-                        problems.append(f"{where}: {violation['id']} ({len(nodes)}×) {shown}")
-                    problems += [f"{where}: hidden text '{text}'" for text in page.evaluate(HIDDEN_TEXT)]
-                    body = page.evaluate("getComputedStyle(document.body).backgroundColor")
-                    dark = sum(int(part) for part in re.findall(r"\d+", body)[:3]) < 150
-                    if "rgba" not in body and mode != "inverted" and dark != (mode != "light"):  # it colours its page
-                        problems.append(f"{where}: the page's background is {body}")
-                    if what.endswith("turn-started"):
-                        picture(page, what.split()[0], 1280, f"email-{mode}")  # with PBEM_SCREENSHOTS
-            finally:
-                page.close()
+        page = (forcing or chromium).new_page(
+            viewport={"width": WIDTH, "height": 900},
+            color_scheme="light" if mode in ("light", "inverted") else "dark",
+        )
+        try:
+            for what, message in found:
+                page.set_content(html_of(message))
+                if mode == "inverted":
+                    page.evaluate(INVERT_LIGHTNESS)
+                where = f"{what} email in {mode}"
+                results = AXE.run(page, options={"runOnly": ["color-contrast"]}).response["violations"]
+                for violation in results:
+                    nodes = violation["nodes"]
+                    shown = [f"{node['target'][0]} {contrast_of(node)}" for node in nodes][:4]
+                    problems.append(f"{where}: {violation['id']} ({len(nodes)}×) {shown}")
+                problems += [f"{where}: hidden text '{text}'" for text in page.evaluate(HIDDEN_TEXT)]
+                body = page.evaluate("getComputedStyle(document.body).backgroundColor")
+                dark = sum(int(part) for part in re.findall(r"\d+", body)[:3]) < 150
+                if "rgba" not in body and mode != "inverted" and dark != (mode != "light"):  # it colours its page
+                    problems.append(f"{where}: the page's background is {body}")
+                if what.endswith("turn-started"):
+                    picture(page, what.split()[0], 1280, f"email-{mode}")  # with PBEM_SCREENSHOTS
+        finally:
+            page.close()
     finally:
-        forcing.close()
+        if forcing is not None:
+            forcing.close()
     assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems)
 
 

@@ -63,7 +63,7 @@ def test_the_worker_survives_the_broker_dropping_while_it_resolves(
         wait_for(held.waited_on, 60, "the worker's resolution to wait on the phase's lock", worker)
         private_redis.kill()  # the outage, with the resolution's task delivered and not acknowledged
         log = tmp_path / "worker-1.log"
-        wait_for(lambda: "Connection to broker lost" in log.read_text(), 30, "the worker to see the outage", worker)
+        wait_for(lambda: "Connection to broker lost" in log.read_text(), 90, "the worker to see the outage", worker)
         private_redis.start()
     finally:
         held.release()

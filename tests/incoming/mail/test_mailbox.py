@@ -242,11 +242,11 @@ def test_a_dovecot_restart_under_a_running_process_costs_a_reconnection_not_a_re
     game = make_game(humans=3)
     process = mailbox_process()
     dovecot.deliver(reply("role: seller"))
-    wait_for(lambda: dovecot.flags() == {1: {SEEN}}, 30, "the first reply taken and marked", process)
+    wait_for(lambda: dovecot.flags() == {1: {SEEN}}, 90, "the first reply taken and marked", process)
     dovecot.restart()  # the process's connection (idling, or about to) is closed by the server
     dovecot.deliver(reply("role: buyer"))
-    wait_for(lambda: stored(game) == [({"role": "buyer"}, 2)], 30, "the reply after the restart", process)
-    wait_for(lambda: dovecot.flags() == {1: {SEEN}, 2: {SEEN}}, 30, "the second reply marked", process)
+    wait_for(lambda: stored(game) == [({"role": "buyer"}, 2)], 90, "the reply after the restart", process)
+    wait_for(lambda: dovecot.flags() == {1: {SEEN}, 2: {SEEN}}, 90, "the second reply marked", process)
     assert Receipt.objects.filter(to="player1@example.com").count() == 2
     log = (tmp_path / "mailbox-0.log").read_text()
     assert log.count(": connected, IDLE") == 2 and "connection lost (abort), reconnecting in 1 s" in log, log
