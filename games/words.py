@@ -114,6 +114,10 @@ def game_title(title: str) -> str:
     return pgettext("game name", title)
 
 
+# A game's name rendered when it is read as text (facts shared by the emails of one batch).
+game_title_later = lazy(game_title, str)
+
+
 def refusal(error: Exception) -> str:
     """An OrderError's (or an option's ValueError's) message rendered."""
     return render(error.args[0]) if error.args else ""

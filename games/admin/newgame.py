@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from games import extensions
+from games import extensions, words
 from games.engines import all_engines, engine_choices
 from games.models import BotLevel, Game
 from games.play.newgame import read_options, read_player, start_game
@@ -24,12 +24,12 @@ class SeedInput(forms.NumberInput):
 
 
 def options_help() -> str:
-    engine_options = [(engine.title, engine.options) for engine in all_engines()]
+    engine_options = [(words.game_title(engine.title), engine.options) for engine in all_engines()]
     lines = format_html_join(
         "",
         "<li>{}: <code>{}</code> (default {}): {}</li>",
         (
-            (title, spec.name, _("none") if spec.default is None else repr(spec.default), spec.label)
+            (title, spec.name, _("none") if spec.default is None else repr(spec.default), words.render(spec.label))
             for title, specs in [(_("Every game"), extensions.game_options()), *engine_options]
             for spec in specs
         ),

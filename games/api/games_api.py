@@ -69,7 +69,7 @@ def my_games(request: HttpRequest) -> list[dict[str, Any]]:
                     "id": game.pk,
                     "title": game.title,
                     "engine": game.engine,
-                    "engine_title": engine.title,
+                    "engine_title": words.game_title(engine.title),
                     "status": game.status,
                 },
                 "seat": {

@@ -78,7 +78,7 @@ def _out(facts: TableFacts) -> dict[str, Any]:
         **{name: getattr(facts, name) for name in ("key", "url", "title", "creator", "deadlines", "start_by")},
         **{name: getattr(facts, name) for name in ("status", "private", "bots_fill", "size", "seats_left")},
         "open_seats": facts.open_seats,
-        "game": facts.engine_title,
+        "game": str(facts.engine_title),
         "options": list(facts.options),
         "seats": [s.__dict__ for s in facts.seats],
         "game_id": facts.game_id,

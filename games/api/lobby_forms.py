@@ -11,7 +11,7 @@ from typing import Any, Literal
 from django.utils.translation import gettext as _
 from ninja import Field, Schema
 
-from games import extensions
+from games import extensions, words
 from games.api.problems import Problem
 from games.engines import all_engines, get_engine
 from games.engines.base import OptionSpec
@@ -88,7 +88,7 @@ def games_offered() -> list[dict[str, Any]]:
                 "label": option_label(spec),
                 "kind": spec.kind,
                 "default": spec.default,
-                "choices": [{"value": c.value, "label": c.label} for c in spec.choices],
+                "choices": [{"value": c.value, "label": words.render(c.label)} for c in spec.choices],
                 "min": spec.min,
                 "max": spec.max,
                 "item": spec.item,
@@ -130,7 +130,7 @@ def _seat_values(spec: OptionSpec, value: Any, most: int) -> dict[str, str]:
                 "The %(name)s option takes a list of at most %(most)s entries: a %(item)s or null for each seat of "
                 "the table, seat 1 yours."
             )
-            % {"name": spec.name, "most": most, "item": spec.item or _("value")},
+            % {"name": spec.name, "most": most, "item": words.render(spec.item) if spec.item else _("value")},
             f"options.{spec.name}",
         )
     return {seat_field_name(spec, number): entry or "" for number, entry in enumerate(value, 1)}
@@ -187,7 +187,7 @@ def table_form(body: TableIn, player: Player) -> TableForm:
         if OPTION_PREFIX + name not in offered.fields:
             raise _refused(
                 _("%(engine_title)s has no option called %(name)s here.")
-                % {"engine_title": offered.engine.title, "name": repr(name[:40])},
+                % {"engine_title": words.game_title(offered.engine.title), "name": repr(name[:40])},
                 f"options.{name[:40]}",
             )
         data[OPTION_PREFIX + name] = _option_value(name, value)

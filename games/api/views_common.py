@@ -44,7 +44,7 @@ def game_json(game_facts: facts.GameFacts, engine: str) -> dict[str, Any]:
         "id": game_facts.id,
         "title": game_facts.title,
         "engine": engine,
-        "engine_title": game_facts.engine_title,
+        "engine_title": str(game_facts.engine_title),
         "status": game_facts.status,
         # A final standing's detail is read in the caller's language here (facts keep it lazy).
         "result": [{**row.__dict__, "detail": str(row.detail)} for row in game_facts.result],

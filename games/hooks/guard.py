@@ -19,11 +19,13 @@ import ipaddress
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str, int], list[str]]
@@ -36,20 +38,20 @@ class Refused(ValueError):
     URL (its path may hold a token)."""
 
 
-# Named ranges first, so a refusal says which kind of address it met; anything else that is not globally
-# routable (documentation, benchmarking, 6to4 relays, ...) is caught by `is_global` after these.
-CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("a cloud metadata address", ("169.254.169.254/32", "fd00:ec2::254/128", "100.100.100.200/32")),
-    ("this machine's own (loopback) address", ("127.0.0.0/8", "::1/128")),
-    ("an unspecified address", ("0.0.0.0/8", "::/128")),
-    ("a private network's address", ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")),
-    ("a link-local address", ("169.254.0.0/16", "fe80::/10")),
-    ("a carrier-grade NAT (shared) address", ("100.64.0.0/10",)),
-    ("a multicast address", ("224.0.0.0/4", "ff00::/8")),
-    ("a reserved address", ("240.0.0.0/4", "192.0.0.0/24", "198.18.0.0/15")),
+# Named ranges first, so a refusal says which kind of address it met (in the reader's language); anything else that
+# is not globally routable (documentation, benchmarking, 6to4 relays, ...) is caught by `is_global` after these.
+CLASSES: tuple[tuple[Any, tuple[str, ...]], ...] = (
+    (gettext_lazy("a cloud metadata address"), ("169.254.169.254/32", "fd00:ec2::254/128", "100.100.100.200/32")),
+    (gettext_lazy("this machine's own (loopback) address"), ("127.0.0.0/8", "::1/128")),
+    (gettext_lazy("an unspecified address"), ("0.0.0.0/8", "::/128")),
+    (gettext_lazy("a private network's address"), ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")),
+    (gettext_lazy("a link-local address"), ("169.254.0.0/16", "fe80::/10")),
+    (gettext_lazy("a carrier-grade NAT (shared) address"), ("100.64.0.0/10",)),
+    (gettext_lazy("a multicast address"), ("224.0.0.0/4", "ff00::/8")),
+    (gettext_lazy("a reserved address"), ("240.0.0.0/4", "192.0.0.0/24", "198.18.0.0/15")),
 )
 NETWORKS = [(name, ipaddress.ip_network(net)) for name, nets in CLASSES for net in nets]
-LOOPBACK = ("this machine's own (loopback) address",)
+LOOPBACK = CLASSES[1][0]
 
 
 @dataclass(frozen=True)
@@ -80,11 +82,11 @@ def address_refusal(text: str) -> str | None:
     address = embedded(ipaddress.ip_address(text.split("%", 1)[0]))  # a zone index (fe80::1%eth0) is link-local
     for name, network in NETWORKS:
         if address.version == network.version and address in network:
-            if name in LOOPBACK and settings.PBEM_HOOKS_ALLOW_LOOPBACK:
+            if name is LOOPBACK and settings.PBEM_HOOKS_ALLOW_LOOPBACK:
                 return None
-            return name
+            return str(name)  # in the reader's language
     if not address.is_global:
-        return "an address that is not public"
+        return _("an address that is not public")
     return None
 
 

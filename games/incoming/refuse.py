@@ -17,13 +17,17 @@ from urllib.parse import unquote_to_bytes
 
 from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 
 # C0 control characters but tab, line feed and carriage return (a textarea's), and DEL.
 CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 PATH_CONTROL = re.compile(rb"[\x00-\x1f\x7f]")
 BROKEN = re.compile(r"%[0-9A-Fa-f]{2}")
 JSON_NUL = re.compile(rb"\\u0000", re.IGNORECASE)
-REFUSED = "This request holds a NUL byte, a control character or bytes that are not UTF-8 text. Nothing was done."
+REFUSED = gettext_lazy(
+    "This request holds a NUL byte, a control character or bytes that are not UTF-8 text. Nothing was done."
+)
 PROBLEM_TYPE = "application/problem+json"
 # The mail providers' inbound webhooks post whole emails, in the mail's own charset: games/incoming/mail/webhooks.py
 # reads them (and answers what it cannot read 400 itself).
@@ -82,10 +86,13 @@ class RefuseUnreadableInput:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if acceptable(request):
             return self.get_response(request)
+        # Before the language middleware: the refusal in the language the request asks for (Accept-Language).
+        with translation.override(translation.get_language_from_request(request)):
+            said, title = str(REFUSED), gettext("Bad request")
         if request.path_info.startswith("/api/"):
-            body = {"type": "urn:pbem:problem:unreadable", "title": "Bad request", "status": 400, "detail": REFUSED}
+            body = {"type": "urn:pbem:problem:unreadable", "title": title, "status": 400, "detail": said}
             response = HttpResponse(json.dumps(body), status=400, content_type=PROBLEM_TYPE)
         else:
-            response = HttpResponse(REFUSED, status=400, content_type="text/plain; charset=utf-8")
+            response = HttpResponse(said, status=400, content_type="text/plain; charset=utf-8")
         response["Cache-Control"] = "no-store"
         return response

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from games import words
 from games.engines import get_engine
 from games.incoming import sessions
 from games.leagues import emails, ical, services, substitutes, vacations
@@ -55,6 +56,7 @@ def league_page(request: HttpRequest, slug: str, number: int | None = None) -> H
     context = {
         "league": league,
         "engine": get_engine(league.engine),
+        "engine_title": words.game_title(get_engine(league.engine).title),
         "season": season,
         "seasons": seasons,
         "current": bool(seasons) and season == seasons[-1],

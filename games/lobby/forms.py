@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games import extensions
+from games import extensions, words
 from games.engines import get_engine
 from games.engines.base import OptionSpec
 from games.lobby.facts import SHORT_LABELS, option_label
@@ -34,12 +34,12 @@ MOST_INVITATIONS = 10  # per table at creation (more can follow from the table's
 
 def option_field(spec: OptionSpec) -> forms.Field:
     label = option_label(spec)
-    help_text = spec.label if spec.name not in SHORT_LABELS else ""
+    help_text = words.render(spec.label) if spec.name not in SHORT_LABELS else ""
     if spec.kind == "integer":
         return forms.IntegerField(
             label=label, required=False, min_value=spec.min, max_value=spec.max, help_text=help_text
         )
-    choices = [(choice.value, choice.label) for choice in spec.choices]
+    choices = [(choice.value, words.render(choice.label)) for choice in spec.choices]
     return forms.ChoiceField(
         label=label, choices=choices, initial=spec.default, widget=forms.RadioSelect, help_text=help_text
     )
@@ -51,13 +51,16 @@ def seat_field_name(spec: OptionSpec, number: int) -> str:
 
 def seat_field(spec: OptionSpec, number: int) -> forms.Field:
     """One seat's value of a per-seat option: blank, the engine deals it."""
-    item = spec.item or "choice"
+    item = words.render(spec.item) if spec.item else gettext("choice")
     return forms.ChoiceField(
         label=(
             gettext("%(item)s of seat %(number)s (yours)") if number == 1 else gettext("%(item)s of seat %(number)s")
         )
         % {"item": item.capitalize(), "number": number},
-        choices=[("", gettext("Dealt at random")), *((choice.value, choice.label) for choice in spec.choices)],
+        choices=[
+            ("", gettext("Dealt at random")),
+            *((choice.value, words.render(choice.label)) for choice in spec.choices),
+        ],
         required=False,
         help_text=(
             gettext(
@@ -143,7 +146,11 @@ class TableForm(forms.Form):
         assert isinstance(size, forms.IntegerField)
         size.widget.attrs.update(min=self.engine.min_players, max=self.engine.max_players)  # checked in clean_size
         size.initial = self.engine.min_players
-        size.help_text = f"{self.engine.title}: {self.engine.min_players} to {self.engine.max_players}."
+        size.help_text = gettext("%(game)s: %(least)s to %(most)s.") % {
+            "game": words.game_title(self.engine.title),
+            "least": self.engine.min_players,
+            "most": self.engine.max_players,
+        }
         soon = (timezone.now() + timedelta(days=3)).astimezone(messages.zone_of(zone_name))
         self.fields["start_by"].initial = soon.replace(minute=0, second=0, microsecond=0).strftime(LOCAL_FORMAT)
         self.seat_specs = [spec for spec in self.engine.options if spec.kind == "seat-list"]
@@ -165,7 +172,7 @@ class TableForm(forms.Form):
             raise forms.ValidationError(
                 _("%(engine_title)s takes %(min_players)s to %(max_players)s players.")
                 % {
-                    "engine_title": self.engine.title,
+                    "engine_title": words.game_title(self.engine.title),
                     "min_players": self.engine.min_players,
                     "max_players": self.engine.max_players,
                 }

@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from games import words
 from games.engines import get_engine
 from games.lobby import emails
 from games.lobby.models import Invitation, Table, TableSeat
@@ -80,7 +81,7 @@ def settle(table_id: int, now: datetime) -> bool:
                     "Only %(count)d players accepted by the start time: %(game)s needs %(least)d.",
                     len(taken),
                 )
-                % {"count": len(taken), "game": engine.title, "least": engine.min_players},
+                % {"count": len(taken), "game": words.game_title(engine.title), "least": engine.min_players},
                 now,
             )
         else:

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import words
 from games.engines import get_engine
 from games.lobby import ready
 from games.lobby.invitations import accept, invite, locked
@@ -56,7 +57,7 @@ def check_spec(spec: TableSpec, invited: int, now: datetime) -> None:
         raise LobbyError(
             _("%(engine_title)s takes %(min_players)s to %(max_players)s players, not %(size)s.")
             % {
-                "engine_title": engine.title,
+                "engine_title": words.game_title(engine.title),
                 "min_players": engine.min_players,
                 "max_players": engine.max_players,
                 "size": spec.size,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import words
 from games.engines import all_engines, get_engine
 from games.incoming import sessions
 from games.lobby import invitations, links, ready, tables
@@ -71,10 +72,14 @@ def new_table(request: HttpRequest) -> HttpResponse:
         return render(request, "lobby/choose.html", {"games": games})
     engine = engines[slug]
     seats = _seats_asked(request, engine)
-    per_seat = [spec.item or "choice" for spec in engine.options if spec.kind == "seat-list"]
+    per_seat = [words.render(spec.item) or _("choice") for spec in engine.options if spec.kind == "seat-list"]
     if seats is None and per_seat:
         # A value per seat (Piraeus' countries): the table's size first, then one drop-down per seat.
-        context = {"game": {"slug": slug, "title": engine.title}, "least": engine.min_players, "item": per_seat[0]}
+        context = {
+            "game": {"slug": slug, "title": words.game_title(engine.title)},
+            "least": engine.min_players,
+            "item": per_seat[0],
+        }
         return render(request, "lobby/seats.html", context | {"most": engine.max_players})
     form = TableForm(slug, player.time_zone, request.POST or None, initial={"name": player.name}, seats=seats)
     if request.method == "POST" and form.is_valid():

@@ -96,7 +96,13 @@ def game_facts(game: Game, engine: Engine | None = None, seats: Sequence[Seat] |
         )
         for row in game.result
     )
-    return GameFacts(id=game.pk, title=game.title, engine_title=engine.title, status=game.status, result=result)
+    return GameFacts(
+        id=game.pk,
+        title=game.title,
+        engine_title=words.game_title_later(engine.title),
+        status=game.status,
+        result=result,
+    )
 
 
 def phase_facts(phase: Phase) -> PhaseFacts:

@@ -56,7 +56,10 @@ def check_options(engine_slug: str, options: Any, players: Iterable[int]) -> Non
     a game of `engine_slug` for each player count in `players`: the check create_game makes, for games that are not
     created yet (a league's tables, whose sizes the draw decides)."""
     engine = get_engine(engine_slug)
-    options, _ = split_options(options) if isinstance(options, dict) else (options, {})
+    try:
+        options, _ = split_options(options) if isinstance(options, dict) else (options, {})
+    except ValueError as error:  # an app's option (table talk's): its message, in the active language
+        raise ValueError(words.refusal(error)) from None
     counts = list(players)
     refused: dict[int, str] = {}
     for count in counts:

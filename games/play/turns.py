@@ -100,9 +100,9 @@ def create_game(
     # The apps' options (table talk's press) are not the engine's (games/extensions.py, game_options): checked
     # here, stored beside the engine's as given (a game without them has the defaults).
     options = dict(options or {})
-    engine_options, _ = split_options(options)
     seed = seed if seed is not None else secrets.randbits(62)
     try:
+        engine_options, _ = split_options(options)
         state = engine.setup(len(players), engine_options, random.Random(f"{seed}:0"))
     except ValueError as error:  # the engine's refusal of an option: its message, in the active language
         raise ValueError(words.refusal(error)) from None

@@ -9,26 +9,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engines.base import Choice, OptionSpec
+from games.engines.base import Choice, M, Mp, OptionSpec
 from games.extensions import read_option
 
 FULL, PUBLIC, NONE = "full", "public", "none"
 
 PRESS = OptionSpec(
     name="press",
-    label="table talk: full (to the table and privately to chosen seats), public (to the table only) or none",
+    label=M("table talk: full (to the table and privately to chosen seats), public (to the table only) or none"),
     kind="choice",
     default=FULL,
-    choices=(Choice(FULL, "full"), Choice(PUBLIC, "the table only"), Choice(NONE, "none")),
-    error="The press option must be full, public or none.",
+    choices=(
+        Choice(FULL, Mp("table talk", "full")),
+        Choice(PUBLIC, Mp("table talk", "the table only")),
+        Choice(NONE, Mp("table talk", "none")),
+    ),
+    error=M("The press option must be full, public or none."),
 )
 PUBLISH = OptionSpec(
     name="publish_press",
-    label="yes: every message, private ones too, is shown to everyone once the game is over",
+    label=M("yes: every message, private ones too, is shown to everyone once the game is over"),
     kind="choice",
     default="no",
-    choices=(Choice("yes", "yes"), Choice("no", "no")),
-    error="The publish_press option must be yes or no.",
+    choices=(Choice("yes", Mp("table talk", "yes")), Choice("no", Mp("table talk", "no"))),
+    error=M("The publish_press option must be yes or no."),
 )
 OPTIONS = (PRESS, PUBLISH)
 

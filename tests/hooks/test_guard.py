@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from games.hooks import guard
 from tests.support import hooks_receiver
@@ -121,3 +122,16 @@ def test_loopback_is_allowed_only_by_the_test_setting_which_is_off_by_default(se
     hooks_receiver.ANSWERS["hooks.test"] = ["10.0.0.1"]
     with pytest.raises(guard.Refused, match="private network"):
         guard.check("https://hooks.test/x")
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("de", "Webhooks gehen nur an öffentliche Adressen; 10.1.2.3 führt zu der Adresse eines privaten Netzes."),
+        ("fr", "l’adresse d’un réseau privé"),
+    ],
+)
+def test_the_kind_of_address_is_named_in_the_readers_language(language: str, words: str) -> None:
+    with translation.override(language), pytest.raises(guard.Refused) as refused:
+        guard.check("https://10.1.2.3/hook")
+    assert words in str(refused.value)

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from games import words
 from games.lobby import invitations, ready, tables
 from games.lobby.forms import LOCAL_FORMAT
 from games.lobby.models import Invitation, Table
@@ -95,6 +96,19 @@ def test_the_games_refusal_of_an_option_reads_in_the_organisers_language() -> No
     )
     assert "Chaque pays ne peut être choisi que par une place." in french.json()["detail"]
     assert not Table.objects.exists()
+
+
+def test_the_lobby_form_names_the_options_in_the_readers_language() -> None:
+    """Table talk's options and a per-seat option's item (Piraeus' country) are messages, rendered in the form."""
+    Player.objects.filter(pk=creator().pk).update(language="de")
+    host = sign_in_by_email(Client(), "host@example.com")
+    page = host.get(reverse("lobby-new"), {"game": "piraeus", "size": "3"}).content.decode()
+    assert "Land von Platz 1 (deiner)" in page and "nur der Tisch" in page
+    assert "Country of seat" not in page and "the table only" not in page
+    with translation.override("fr"):
+        assert words.game_title("Genoa") == "Les marchands de Gênes"
+    with translation.override("de"):
+        assert words.game_title("Genoa") == "Die Händler von Genua" and words.game_title("Manila") == "Manila"
 
 
 def test_a_seat_left_out_at_the_start_time_takes_its_country_with_it() -> None:

@@ -55,7 +55,7 @@ class PiraeusEngine(DecisionEngine):
             kind="seat-list",
             default=None,
             choices=tuple(Choice(country, country_name(country)) for country in COUNTRIES),
-            item="country",
+            item=M("country"),
         ),
     )
     decisions = DECISIONS
