@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import QueryDict
 
+from games import words
 from games.engines import get_engine
 from games.engines.base import Choice, Field, NextSteps, Prompt, StepChoice
 from games.incoming import ranked
@@ -182,7 +183,7 @@ def test_a_genoa_offer_built_in_the_form_is_the_order_typed() -> None:
     state = genoa_table(start="palace")
     give(state, BLUE, goods=("silk",))
     engine = get_engine("genoa")
-    prompt = engine.prompts(state)[BLUE].to_json()
+    prompt = words.prompt(engine.prompts(state)[BLUE].to_json())  # as the page has it (Phase.prompt_for)
     source = StepsSource(
         lambda name, steps: engine.next_steps(state, BLUE, name, steps),
         lambda name, text: engine.builder_steps(state, BLUE, name, text),
