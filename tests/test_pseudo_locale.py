@@ -51,7 +51,7 @@ from tests.support.lobby import spec as lobby_spec
 PENDING: set[str] = set()
 # The boards (each engine's templates/ and view.py) of the two engines that speak in messages: the board on a
 # game's page (.board) and in its emails (the board rendered alone, as the email drew it).
-PENDING_BOARDS = {"piraeus", "manila"}
+PENDING_BOARDS = {"manila"}
 # The guides: a guide is a whole document per language (each engine's GUIDE.md, GUIDE.de.md, GUIDE.fr.md), not the
 # catalogue's, so the pseudo-locale reads the English one. The phases' names speak (False).
 PENDING_GUIDES = True

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import State
+from games.engines.base import Mp, Msg, State, joined
 from games.engines.piraeus.data import (
     COUNTRY_COLOURS,
     DAYS,
@@ -19,7 +19,9 @@ from games.engines.piraeus.data import (
     MAX_PRICE,
     MIN_PRICE,
     card_label,
+    country_name,
     country_of,
+    good_name,
     good_of,
 )
 from games.engines.piraeus.flow import price_of
@@ -31,8 +33,8 @@ def card_view(state: State, card: str, slot: str = "") -> Card:
     good, country = good_of(card), country_of(card)
     return {
         "slot": slot,
-        "good": good,
-        "country": country,
+        "good": good_name(good),
+        "country": country_name(country),
         "label": card_label(card),
         "price": price_of(state, card),
         "colour": GOOD_COLOURS[good],
@@ -47,7 +49,7 @@ def _row(state: State, row: str, letter: str) -> list[Card]:
 def _tracks(state: State) -> list[dict[str, Any]]:
     return [
         {
-            "good": good,
+            "good": good_name(good),
             "price": state["prices"][number],
             "colour": GOOD_COLOURS[good],
             "cells": [
@@ -59,16 +61,20 @@ def _tracks(state: State) -> list[dict[str, Any]]:
     ]
 
 
-def _role(state: State, seat: int) -> str | None:
+ROLE_NAMES = {"buyer": Mp("piraeus role", "buyer"), "seller": Mp("piraeus role", "seller")}
+
+
+def _role(state: State, seat: int) -> Msg | None:
     # Roles last one day; once the game is over, yesterday's token means nothing.
-    return None if state["finished"] else state["roles"][seat]
+    role = None if state["finished"] else state["roles"][seat]
+    return ROLE_NAMES[role] if role else None
 
 
 def _players(state: State, viewer: int | None) -> list[dict[str, Any]]:
     return [
         {
             "seat": seat,
-            "country": country,
+            "country": country_name(country),
             "colour": COUNTRY_COLOURS[country],
             "cash": state["cash"][seat],
             "role": _role(state, seat),
@@ -86,7 +92,7 @@ def _private(state: State, seat: int | None) -> dict[str, Any]:
         return {"seat": None, "country": None, "cash": None, "role": None, "hand": None, "collected": None}
     return {
         "seat": seat,
-        "country": state["countries"][seat],
+        "country": country_name(state["countries"][seat]),
         "cash": state["cash"][seat],
         "role": _role(state, seat),
         "hand": [card_view(state, card) for card in state["hands"][seat]],
@@ -100,7 +106,7 @@ def build_view(state: State, seat: int | None, phase: str, final: list[dict[str,
     contests = [
         {
             "card": card_view(state, contest["card"]),
-            "countries": [state["countries"][other] for other in contest["seats"]],
+            "countries": joined([country_name(state["countries"][other]) for other in contest["seats"]], last=","),
         }
         for contest in state["contests"]
     ]
