@@ -49,9 +49,9 @@ from tests.support.lobby import spec as lobby_spec
 # Still English while others convert them (issue 40); walked for their layout, their words not read until they land.
 # An engine whose words are being turned into messages (item 1): its pages and emails. Every engine speaks now.
 PENDING: set[str] = set()
-# The boards (each engine's templates/ and view.py) of the two engines that speak in messages: the board on a
-# game's page (.board) and in its emails (the board rendered alone, as the email drew it).
-PENDING_BOARDS = {"manila"}
+# The boards (each engine's templates/ and view.py) still English: the board on a game's page (.board) and in its
+# emails (the board rendered alone, as the email drew it). Every board speaks now.
+PENDING_BOARDS: set[str] = set()
 # The guides: a guide is a whole document per language (each engine's GUIDE.md, GUIDE.de.md, GUIDE.fr.md), not the
 # catalogue's, so the pseudo-locale reads the English one. The phases' names speak (False).
 PENDING_GUIDES = True

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.engines.base import State
+from games.engines.base import Mp, State
 from games.engines.manila.data import (
     BERTH_COSTS,
     BERTH_PAYOUTS,
@@ -22,20 +22,25 @@ from games.engines.manila.data import (
     VALUE_TRACK,
     WARE_HEX,
     WARES,
+    seat_colour,
     share_price,
+    ware_name,
+    ware_title,
 )
 from games.engines.manila.money import can_raise, free_shares
 
 Row = dict[str, Any]
 # Geometry of the web picture of the sea routes (templates cannot do arithmetic).
 CELL_X0, CELL_W, ROW_H = 6, 24, 84
+FREE = Mp("manila space", "free")
 
 
 def _who(state: State, seat: int | None) -> Row:
+    """A seat's colour (a message; "" for none), "holder" the same or "free", and its hex colour."""
     if seat is None:
-        return {"seat": None, "name": "", "colour": ""}
-    name = state["names"][seat]
-    return {"seat": seat, "name": name, "colour": COLOUR_HEX[name]}
+        return {"seat": None, "name": "", "holder": FREE, "colour": ""}
+    name = seat_colour(state, seat)
+    return {"seat": seat, "name": name, "holder": name, "colour": COLOUR_HEX[state["names"][seat]]}
 
 
 def _routes(state: State) -> list[Row]:
@@ -47,7 +52,8 @@ def _routes(state: State) -> list[Row]:
         routes.append(
             {
                 "number": number,
-                "ware": ware,
+                "ware": ware_name(ware),
+                "title": ware_title(ware),
                 "colour": WARE_HEX[ware],
                 "pos": punt["pos"],
                 "berth": punt["berth"] or "",
@@ -86,7 +92,7 @@ def _berths(state: State, kind: str) -> list[Row]:
             "space": f"{kind}:{letter}",
             "cost": BERTH_COSTS[letter],
             "payout": BERTH_PAYOUTS[letter],
-            "punt": landed.get(f"{kind}:{letter}", ""),
+            "punt": ware_name(landed[f"{kind}:{letter}"]) if f"{kind}:{letter}" in landed else "",
             "punt_colour": WARE_HEX.get(landed.get(f"{kind}:{letter}", ""), ""),
             **_who(state, state["spaces"][f"{kind}:{letter}"]),
         }
@@ -97,7 +103,7 @@ def _berths(state: State, kind: str) -> list[Row]:
 def _values(state: State) -> list[Row]:
     return [
         {
-            "ware": ware,
+            "ware": ware_name(ware),
             "colour": WARE_HEX[ware],
             "value": state["values"][ware],
             "price": share_price(state["values"][ware]),
@@ -156,7 +162,9 @@ def build_view(state: State, seat: int | None, phase: str, final: list[Row] | No
             **_who(state, seat),
             "cash": state["cash"][seat],
             "shares": [
-                {"ware": ware, "count": held[ware], "value": state["values"][ware]} for ware in WARES if held[ware]
+                {"ware": ware_name(ware), "count": held[ware], "value": state["values"][ware]}
+                for ware in WARES
+                if held[ware]
             ],
             "loans": state["loans"][seat],
             "free_shares": free_shares(state, seat),
