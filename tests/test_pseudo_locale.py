@@ -58,9 +58,7 @@ PENDING_GUIDES = True
 PENDING_PHASE_NAMES = False
 # Pages and emails (as the walk names them) still English, and texts (by their start) still English, each with where
 # it comes from: remove an entry once it speaks.
-PENDING_PLACES = {
-    "vote-": "the votes' emails (templates/emails/votes)",
-}
+PENDING_PLACES: dict[str, str] = {}
 PENDING_TEXTS = {
     r".* \(\d–\d players\)$": "a game's name and players, a form's choice (games/engines/__init__.py engine_choices)",
     r".*'= (Red|Blue|Green|Yellow|Purple)'": "a seat's colour in Genoa's moves' help ('= Blue', its {other})",

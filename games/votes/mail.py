@@ -19,7 +19,7 @@ from games.outgoing.dispatch import after_commit, task_name
 from games.outgoing.emails import GAME_SUBJECT, first_sent, game_link
 from games.outgoing.facts import addressee, game_facts
 from games.outgoing.mailpolicy import Need
-from games.votes.models import Proposal, VoteEmail
+from games.votes.models import Kind, Proposal, VoteEmail
 from games.votes.rules import GUIDE_SECTION
 
 # The votes' sender, woken after commit (bound in games/votes/tasks.py).
@@ -72,11 +72,12 @@ def _seats(game: Game) -> list[Seat]:
 def vote_opened(game: Game, proposal: Proposal, exclude: int) -> None:
     """Every player asked to vote but the proposer (seat `exclude`), who knows."""
     seats = [seat for seat in _seats(game) if seat.number != exclude]
-    _queue(game, proposal, "opened", seats, {"what": proposal.get_kind_display(), "closes_at": proposal.closes_at})
+    _queue(game, proposal, "opened", seats, {"what": Kind(proposal.kind).label, "closes_at": proposal.closes_at})
 
 
 def vote_failed(game: Game, proposal: Proposal) -> None:
-    context = {"what": proposal.get_kind_display(), "why": proposal.get_reason_display()}
+    # The choices' lazy labels, rendered in each reader's language (get_*_display would fix the writer's).
+    context = {"what": Kind(proposal.kind).label, "why": Proposal.Reason(proposal.reason).label}
     _queue(game, proposal, "failed", _seats(game), context)
 
 

@@ -26,6 +26,7 @@ from games.incoming.mail import replies
 from games.models import Player
 from games.outgoing.order_text import order_lines
 from games.play import orders
+from games.votes import services as votes
 from tests.support.accounts import emailed_sign_in_link, sign_in_by_email, signed_in
 from tests.support.phases import open_phase
 
@@ -366,3 +367,18 @@ def test_a_german_seat_reads_phoenician_sea_trader_without_an_english_word_from_
         assert "Handelsplatz" in text or "Laderaum" in text, where
         found = [stretch for stretch in english if stretch in text]
         assert not found, f"{where}: {found}"
+
+
+def test_a_german_player_reads_a_votes_email_in_german(make_game):
+    """The votes' emails (templates/emails/votes) speak the catalogue: no sentence of the English template."""
+    Player.objects.create(email="player1@example.com", name="Anke", language="de")
+    game = make_game(humans=3)
+    proposer = game.seats.get(player__email="player2@example.com")
+    mail.outbox.clear()
+    votes.propose(proposer.pk, proposer.player_id, "draw")
+    message = next(m for m in mail.outbox if m.to == ["player1@example.com"])
+    text, page = str(message.body), message.alternatives[0][0]
+    assert "Hallo Anke," in text and "schlägt ein Unentschieden vor" in text and "Die Abstimmung endet" in text
+    assert "Auf der Seite des Spiels abstimmen" in page and "Die Abstimmung ist geheim" in page
+    for english in ("Hello", "proposes", "It passes only if", "The vote closes", "Votes are secret", "How ending"):
+        assert english not in text and english not in page, english

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.leagues import emails, services, substitutes
 from games.leagues.models import League, LeagueEmail, Membership
 from games.leagues.tasks import send_digests_task, sweep_leagues
-from games.models import Game, OutboundEmail, Phase
+from games.models import Game, OutboundEmail, Phase, Player
 from games.play import orders, turns
 from tests.support.leagues import autopilot, first_game, make_league, open_phase_of, seat, started_round
 from tests.support.phases import headline
@@ -169,3 +169,17 @@ def test_a_forged_settings_link_signs_nobody_in(client):
     response = client.get(forged)
     assert response.status_code == 403 and "not valid" in response.content.decode()
     assert client.get(reverse("leagues-member", args=[league.slug])).status_code == 403
+
+
+def test_a_german_member_reads_the_leagues_emails_in_german():
+    """The league's emails (templates/emails/leagues) speak the catalogue: no sentence of the English template."""
+    league = make_league(players=4)
+    Player.objects.filter(email="p1@example.com").update(language="de")
+    started_round(league)
+    message = next(m for m in mail.outbox if m.to == ["p1@example.com"] and kind(m) == "round-started")
+    text, page = str(message.body), message.alternatives[0][0]
+    assert "Runde 1 von" in text and "hat begonnen. Dein Tisch:" in text and "Tisch 1 (" in text
+    assert "Die erste Zug-E-Mail für jeden Tisch kommt separat." in page
+    assert "Deine Einstellungen für diese Liga" in page
+    for english in ("Hello", "has started", "Your table", "Your first turn email", "Your settings for this league"):
+        assert english not in text and english not in page, english
