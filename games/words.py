@@ -20,6 +20,7 @@ from typing import Any
 from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext, npgettext, pgettext, pgettext_lazy
 
+from games.engines import all_engines
 from games.engines.base import Msg, NextSteps, ReadBack, StepChoice, from_json
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,21 @@ GAME_TITLES = (
 def game_title(title: str) -> str:
     """A game's name (an engine's `title`) in the active language."""
     return pgettext("game name", title)
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """The registered games as a form's choices in the active language: each game's name and how many play it
+    (games.engines.engine_choices is the English one the migrations name, as the engines import no gettext)."""
+    return [
+        (
+            engine.slug,
+            ngettext(
+                "%(game)s (%(least)s–%(most)s player)", "%(game)s (%(least)s–%(most)s players)", engine.max_players
+            )
+            % {"game": game_title(engine.title), "least": engine.min_players, "most": engine.max_players},
+        )
+        for engine in all_engines()
+    ]
 
 
 # A game's name rendered when it is read as text (facts shared by the emails of one batch).

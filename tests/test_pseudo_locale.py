@@ -60,7 +60,6 @@ PENDING_PHASE_NAMES = False
 # it comes from: remove an entry once it speaks.
 PENDING_PLACES: dict[str, str] = {}
 PENDING_TEXTS = {
-    r".* \(\d–\d players\)$": "a game's name and players, a form's choice (games/engines/__init__.py engine_choices)",
     r".*'= (Red|Blue|Green|Yellow|Purple)'": "a seat's colour in Genoa's moves' help ('= Blue', its {other})",
     r"\d+ +[.A-Z#:~ ]+$": "a row of Phoenician's text map: the trade centres' short names, EGY, CAR (its email.txt)",
 }

@@ -11,7 +11,7 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from games import extensions, words
-from games.engines import all_engines, engine_choices
+from games.engines import all_engines
 from games.models import BotLevel, Game
 from games.play.newgame import read_options, read_player, start_game
 
@@ -41,7 +41,7 @@ def options_help() -> str:
 class NewGameForm(forms.Form):
     """A one-off game, as `manage.py creategame` starts it."""
 
-    engine = forms.ChoiceField(label=_("Game"), choices=engine_choices)
+    engine = forms.ChoiceField(label=_("Game"), choices=words.game_choices)
     title = forms.CharField(label=_("Title"), required=False, max_length=120, help_text=_("Blank: the game's name."))
     players = forms.CharField(
         label=_("Players"),

@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games import words
 from games.admin.games import extend_page, shown_phases
 from games.admin.scope import StaffScoped, report
 from games.leagues import ical, jobs, services, vacations
@@ -61,11 +62,25 @@ SIGNUPS_CLOSED = Verb(
 @admin.register(League)
 class LeagueAdmin(OrganisersOwn):
     league_path = "pk"
-    list_display = ["name", "console", "engine", "signups_open", "deadline_mode", "time_zone", "public_page"]
+    list_display = ["name", "console", "game", "signups_open", "deadline_mode", "time_zone", "public_page"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
     readonly_fields = ["invite_link", "public_page"]
     actions = ["open_signups", "close_signups", "draw_round_now", "draw_round_tomorrow", "new_season"]
+
+    @admin.display(description=gettext_lazy("engine"), ordering="engine")
+    def game(self, league: League) -> str:
+        """The league's game in the organiser's language (get_engine_display says the model's English)."""
+        return dict(words.game_choices()).get(league.engine, league.engine)
+
+    def formfield_for_choice_field(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """The game's choices in the organiser's language (the model's are the English the migrations name)."""
+        if db_field.name == "engine" and "choices" not in kwargs:
+            labels = dict(words.game_choices())
+            blank = db_field.blank or not (db_field.has_default() or "initial" in kwargs)
+            kwargs["choices"] = [(value, labels.get(value, label)) for value, label in db_field.get_choices(blank)]
+        return super().formfield_for_choice_field(db_field, request, **kwargs)
+
     fieldsets = [
         (None, {"fields": ["name", "slug", "engine", "options", "organisers", "invite_link", "public_page"]}),
         (gettext_lazy("Sign-ups"), {"fields": ["signups_open", "invite_key"]}),
