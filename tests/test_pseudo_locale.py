@@ -65,10 +65,8 @@ PENDING_TEXTS = {
 }
 
 # Words that are no language's: the site's name (the brand, as in every language), each language's own name (the
-# switcher and My games name each language in itself), the time zones' names (tz database identifiers), and the
-# alternative texts Django's admin writes in English whatever the language (a yes/no column's icon, the search
-# box's magnifier: django/contrib/admin's _boolean_icon and search_form.html).
-EXCEPTIONS = {"pbem", *(name for _code, name in settings.LANGUAGES), "True", "False", "None", "Search"}
+# switcher and My games name each language in itself) and the time zones' names (tz database identifiers).
+EXCEPTIONS = {"pbem", *(name for _code, name in settings.LANGUAGES)}
 ZONES = available_timezones() | {"localtime"}
 
 _FOLDER: list[Path] = []

@@ -124,3 +124,31 @@ def test_an_organiser_reads_the_admin_in_their_language(client, language, phrase
     Round.objects.filter(pk=round_.pk).update(status=Round.Status.FINISHED)
     drawn = act(client, "league", "draw_round_now", League.objects.get(pk=league.pk))
     assert said(drawn) and said(drawn)[0].endswith(phrases["drawn"]), said(drawn)
+
+
+@pytest.mark.parametrize(
+    "language, yes, no, search",
+    [("de", "Ja", "Nein", "Suchen"), ("fr", "Oui", "Non", "Rechercher"), ("en", "Yes", "No", "Search")],
+)
+def test_the_admins_icons_say_yes_no_and_search_in_the_organisers_language(client, language, yes, no, search):
+    """Django writes a yes/no icon's and the search box's alternative texts in English ("True", "False",
+    "Search") whatever the page's language: ours say them in the organiser's (games/admin/yes_no.py,
+    templates/admin/search_form.html), Django's icons kept."""
+    league = make_league(players=4)
+    League.objects.filter(pk=league.pk).update(signups_open=True)
+    game = first_game(started_round(league))
+    client.force_login(organiser_of(league))
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    pages = [
+        client.get(reverse("admin:leagues_league_changelist")),  # 'sign-ups open': yes
+        client.get(reverse("admin:leagues_membership_changelist")),  # 'away now': no; a search box
+        client.get(reverse("admin:games_seat_change", args=[game.seats.first().pk])),  # a bot's seat: no
+    ]
+    icons = set(
+        re.findall(
+            r'<img src="[^"]*/admin/img/(icon-\w+|search)\.svg" alt="([^"]*)"',
+            "".join(page.content.decode() for page in pages),
+        )
+    )
+    assert icons == {("icon-yes", yes), ("icon-no", no), ("search", search)}
+    assert [page["Content-Language"] for page in pages] == [language] * 3
