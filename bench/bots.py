@@ -157,6 +157,8 @@ def direct(match: Match, games: int, budget: Budget, seed: int) -> Result:
             winners = [standing.seat for standing in standings if standing.rank == 1]
             strong = levels.index(match.levels[0])
             wins += 1 / len(winners) if strong in winners else 0.0
+            # Progress on stderr: a long line on a loaded machine shows how far it has come.
+            print(f"{match.engine} {players}p game {k + 1}/{games}: strong wins {wins:g}", file=sys.stderr, flush=True)
     return Result(match, games, wins, sum(spent) / len(spent) if spent else None)
 
 
@@ -166,10 +168,11 @@ def measure(
     budget: Budget,
     run: Callable[[Match, int, Budget, int], Result] = simulate,
     say: Callable[[str], None] = print,
+    seed: int = 1,
 ) -> list[Result]:
     results = []
     for number, match in enumerate(found):
-        results.append(run(match, games, budget, 1000 * number + 1))
+        results.append(run(match, games, budget, 1000 * number + seed))
         say(results[-1].row())
     return results
 
@@ -222,6 +225,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=16, help="iterations per strong decision (default 16)")
     parser.add_argument("--engine", action="append", help="a game's slug (repeatable; default every game)")
     parser.add_argument("--players", type=int, action="append", help="table sizes (default 3 and 4)")
+    parser.add_argument("--seed", type=int, default=1, help="the first line's seed (default 1; a line 1000 more)")
     parser.add_argument("--readme", type=Path, default=ROOT / "bench" / "README.md")
     parser.add_argument(
         "--direct",
@@ -237,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         found = matches(engines, opts.players or [3, 4])
         print(HEADER)
         budget = Budget(opts.budget, opts.iterations)
-        results = measure(found, opts.games, budget, direct if opts.direct else simulate)
+        results = measure(found, opts.games, budget, direct if opts.direct else simulate, seed=opts.seed)
     write_readme(opts.readme, table(results, opts.games, budget, opts.direct))
     print(f"written to {opts.readme}")
 

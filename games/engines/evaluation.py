@@ -14,10 +14,13 @@ import importlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from games.engines.base import Engine, State
+from games.engines.base import Engine, Order, State
 
 Worth = Callable[[State], list[float]]
+# The orders a player would think of first for the decision a seat is asked (a game's `plans` module).
+Planner = Callable[[State, int], list[Order]]
 
 
 @dataclass(frozen=True)
@@ -32,12 +35,23 @@ class Evaluation:
 
 def evaluation_of(engine: Engine) -> Evaluation | None:
     """The engine's evaluation (its package's `evaluation` module), None for a game without one."""
+    found: Evaluation | None = _part_of(engine, "evaluation", "EVALUATION")
+    return found
+
+
+def planner_of(engine: Engine) -> Planner | None:
+    """The engine's planner (its package's `plans` module's `plans`), None for a game without one."""
+    found: Planner | None = _part_of(engine, "plans", "plans")
+    return found
+
+
+def _part_of(engine: Engine, module_name: str, name: str) -> Any:
     package = type(engine).__module__
     try:
-        module = importlib.import_module(f"{package}.evaluation")
+        module = importlib.import_module(f"{package}.{module_name}")
     except ModuleNotFoundError:
         return None
-    return getattr(module, "EVALUATION", None)
+    return getattr(module, name, None)
 
 
 def win_chances(worths: list[float], scale: float) -> list[float]:

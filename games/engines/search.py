@@ -10,7 +10,9 @@ on with the engines' rollout policy (`random_order`, greedy where the engine mak
 end at random, a play-out measures the random players that finish it more than the order it tries; a game
 without an evaluation is still played to the end.
 
-The tree's root is the seat's information set; its children are the seat's orders. The first are the best
+The tree's root is the seat's information set; its children are the seat's orders. The first are a game's
+plans where it has them (games/engines/<game>/plans.py: the orders a player would think of first, such as
+Genoa's offers priced by what the action is worth to the offerer), then the best
 of a few orders scored one phase on in the same drawn world (the rollout policy's, and for a turn of
 actions an order built a step at a time from the steps `next_steps` offers, each the step that scores
 best): a search starts from what a greedy player would do and spends its iterations checking it against
@@ -20,6 +22,12 @@ progressively: a new order is tried as the visits grow (sqrt), so a game with fe
 one with thousands searches the promising ones. Below the root the game is sampled, not stored: at the
 budgets a person will wait for (seconds), the decisions of later turns would not get enough visits to be
 worth storing, and this keeps the search small.
+
+Candidates are compared on common random numbers: a candidate's n-th try plays in the n-th drawn world, the
+same for every candidate at the root (the same hidden cards, the same other seats' sealed orders and the same
+dice and rollout draws, each phase and seat on its own seeded stream so one candidate's extra draw does not
+shift the next's), so two candidates' rewards differ by the orders and not by the luck of the draw (variance
+reduction by common random numbers; Genoa's candidates' rewards ranged 0.11 to 0.92 on independent draws).
 
 The reward of a finished game is the seat's share of the win (a shared first place split), plus a quarter
 of its score's place between the lowest and the highest at the table, so a lost game is still played for
@@ -41,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from games.engines.base import Engine, Field, Order, OrderError, State
-from games.engines.evaluation import Evaluation, evaluation_of, win_chances
+from games.engines.evaluation import Evaluation, Planner, evaluation_of, planner_of, win_chances
 
 T = TypeVar("T")
 EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
@@ -70,6 +78,7 @@ class Child:
     order: Order
     visits: int = 0
     reward: float = 0.0
+    tries: int = 0  # the common worlds it was tried in, counting those where it was not legal
 
     def mean(self) -> float:
         return self.reward / self.visits if self.visits else 0.0
@@ -83,17 +92,25 @@ class Search:
     seat: int
     rng: random.Random
     judge: Evaluation | None = None
+    planner: Planner | None = None
     children: list[Child] = field(default_factory=list)
     known: set[str] = field(default_factory=set)
     visits: int = 0
     draws: int = 0  # candidate orders drawn so far: two in three from the rollout policy, the third step by step
+    common: str = ""  # the seed of the common worlds every candidate is tried in (drawn once a decision)
 
     def choose(self, state: State, budget: Budget) -> Order:
         started = time.perf_counter()
+        self.common = str(self.rng.random())
         first = self.engine.determinize(state, self.seat, random.Random(self.rng.random()))
-        if self.judge is not None:
-            for order in self._greedy(first, budget.iterations):
-                self.known.add(json.dumps(order, sort_keys=True))
+        # A game's plans (the orders a player would think of first, games/engines/<game>/plans.py) and then
+        # the greedy orders are tried first, all in a drawn world: neither reads what the seat cannot see.
+        planned = self._planned(first) if self.planner is not None else []
+        greedy = self._greedy(first, budget.iterations) if self.judge is not None else []
+        for order in [*planned, *greedy]:
+            key = json.dumps(order, sort_keys=True)
+            if key not in self.known:
+                self.known.add(key)
                 self.children.append(Child(order))
         self._widen(first, attempts=4)
         if not self.children:
@@ -105,11 +122,19 @@ class Search:
         best = max(self.children, key=lambda child: (child.visits, child.mean()))
         return best.order
 
+    def world(self, state: State, number: int) -> State:
+        """The `number`th common world: a state the seat cannot tell from `state`, the same for every
+        candidate (its hidden parts drawn from the decision's common seed alone)."""
+        return self.engine.determinize(state, self.seat, random.Random(f"{self.common}:{number}:world"))
+
     def iterate(self, state: State) -> None:
-        world = self.engine.determinize(state, self.seat, random.Random(self.rng.random()))
         if len(self.children) < 1 + WIDENING * math.sqrt(self.visits):
-            self._widen(world, attempts=2)
+            drawn = self.engine.determinize(state, self.seat, random.Random(self.rng.random()))
+            self._widen(drawn, attempts=2)
         child = self._select()
+        number = child.tries
+        child.tries += 1
+        world = self.world(state, number)
         try:
             order = self.engine.validate(world, self.seat, child.order)
         except OrderError:
@@ -117,7 +142,7 @@ class Search:
             # counts availability; the seat's own orders should not depend on what it cannot see.
             self.visits += 1
             return
-        reward = self._play_out(world, order)
+        reward = self._play_out(world, order, number)
         child.visits += 1
         child.reward += reward
         self.visits += 1
@@ -147,20 +172,28 @@ class Search:
                 self.children.append(Child(order))
                 return
 
-    def _play_out(self, world: State, order: Order) -> float:
-        engine, rng = self.engine, self.rng
+    def _play_out(self, world: State, order: Order, number: int) -> float:
+        """The reward of `order` played in the `number`th common world: the other seats' orders and the dice
+        of each phase come from streams seeded by the world, the phase and the seat, so every candidate
+        tried in that world meets the same rivals' orders and the same dice as far as their games agree."""
+        engine = self.engine
+
+        def stream(phase: int, who: str) -> random.Random:
+            return random.Random(f"{self.common}:{number}:{phase}:{who}")
+
         # The other asked seats' sealed orders, drawn as the rest of the game is.
-        orders = {other: engine.random_order(world, other, rng) for other in engine.prompts(world)}
+        orders = {other: engine.random_order(world, other, stream(0, str(other))) for other in engine.prompts(world)}
         orders[self.seat] = order
-        world, _ = engine.resolve(world, orders, rng)
+        world, _ = engine.resolve(world, orders, stream(0, "dice"))
         # With an evaluation the play-out stops after a few phases and scores the position there: played to
         # the end at random, a game scores the random players more than the order tried.
         phases = self.judge.horizon if self.judge else MAX_PHASES
-        for _ in range(phases):
+        for phase in range(1, phases + 1):
             prompts = engine.prompts(world)
             if not prompts:
                 break
-            world, _ = engine.resolve(world, {seat: engine.random_order(world, seat, rng) for seat in prompts}, rng)
+            played = {seat: engine.random_order(world, seat, stream(phase, str(seat))) for seat in prompts}
+            world, _ = engine.resolve(world, played, stream(phase, "dice"))
         return self.score(world)
 
     def score(self, world: State) -> float:
@@ -168,6 +201,16 @@ class Search:
         if self.judge is None or self.engine.outcome(world) is not None:
             return reward(self.engine, world, self.seat)
         return position_reward(self.judge, world, self.seat)
+
+    def _planned(self, world: State) -> list[Order]:
+        assert self.planner is not None
+        found = []
+        for order in self.planner(world, self.seat):
+            try:
+                found.append(self.engine.validate(world, self.seat, order))
+            except OrderError:
+                continue  # a plan the rules refuse (the engine knows best): the drawn orders remain
+        return found
 
     def _greedy(self, world: State, iterations: int) -> list[Order]:
         """Orders worth trying first, best first: of a few drawn (the rollout policy's and built step by
@@ -322,4 +365,4 @@ def integer_values(least: int, most: int) -> list[int]:
 def choose_order(engine: Engine, state: State, seat: int, seed: str, budget: Budget) -> Order:
     """The order the search chooses for `seat` in `state`, reading only what the seat sees (through
     `determinize`); the same under the same `seed` whenever the search reaches `budget.iterations` in time."""
-    return Search(engine, seat, random.Random(seed), evaluation_of(engine)).choose(state, budget)
+    return Search(engine, seat, random.Random(seed), evaluation_of(engine), planner_of(engine)).choose(state, budget)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+from typing import cast
 
 import pytest
 
 from games.engines import all_engines
-from games.engines.base import Engine, State
-from games.engines.search import BUILD_FROM, Budget, choose_order, draw_order, integer_values, reward
+from games.engines.base import Engine, Event, Order, State
+from games.engines.evaluation import evaluation_of
+from games.engines.search import BUILD_FROM, Budget, Search, choose_order, draw_order, integer_values, reward
 
 ENGINES = all_engines()
 # Enough iterations for the search to try several orders, few enough for a fast suite (a Ports of Call
@@ -143,3 +145,67 @@ def test_the_reward_is_the_win_shared_plus_the_score_place(engine: Engine) -> No
     winners = [s.seat for s in standings if s.rank == 1]
     assert all(rewards[w] >= 0.75 / len(winners) for w in winners)
     assert all(0 <= r <= 0.25 for seat, r in rewards.items() if seat not in winners)
+
+
+class Recording:
+    """An engine that notes what each resolution was given: the orders and the state of its random stream."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.resolved: list[tuple[dict[int, Order], object]] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.engine, name)
+
+    def resolve(self, state: State, orders: dict[int, Order], rng: random.Random) -> tuple[State, list[Event]]:
+        self.resolved.append((dict(orders), rng.getstate()))
+        return self.engine.resolve(state, orders, rng)
+
+
+class Noting(Search):
+    """A search that notes, for each play-out, its common world's number, the order tried, the world drawn,
+    and the first phase's other orders and dice stream."""
+
+    tried: list[tuple[int, str, str, dict[int, Order], object]]
+
+    def _play_out(self, world: State, order: Order, number: int) -> float:
+        recording = self.engine
+        assert isinstance(recording, Recording)
+        start = len(recording.resolved)
+        result = super()._play_out(world, order, number)
+        orders, dice = recording.resolved[start]
+        others = {seat: other for seat, other in orders.items() if seat != self.seat}
+        self.tried.append((number, json.dumps(order, sort_keys=True), dumped(world), others, dice))
+        return result
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_candidates_at_a_root_are_tried_in_the_same_worlds(engine: Engine) -> None:
+    """Common random numbers: every candidate's n-th try meets the n-th drawn world (the same hidden cards),
+    the same sealed orders of the other seats and the same dice, so candidates differ by their orders."""
+    state, seat = states(engine, seed=1, every=9)[1]
+    search = Noting(cast(Engine, Recording(engine)), seat, random.Random("crn"), evaluation_of(engine))
+    search.tried = []
+    search.choose(state, Budget(seconds=60, iterations=10))
+    by_number: dict[int, list[tuple[str, str, dict[int, Order], object]]] = {}
+    for number, order, world, others, dice in search.tried:
+        by_number.setdefault(number, []).append((order, world, others, dice))
+    compared = [tries for tries in by_number.values() if len({order for order, *_ in tries}) > 1]
+    assert compared, "no two candidates were tried in the same world"
+    for tries in compared:
+        assert len({world for _, world, _, _ in tries}) == 1
+        assert all(others == tries[0][2] and dice == tries[0][3] for _, _, others, dice in tries)
+    assert len({world for _, _, world, _, _ in search.tried}) > 1 or not _has_hidden(engine, state, seat)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_a_seeded_search_is_reproducible(engine: Engine) -> None:
+    """The same seed and iteration cap give the same candidates, tried as often with the same rewards."""
+    state, seat = states(engine, seed=2, every=9)[1]
+
+    def searched(seed: str) -> list[tuple[str, int, float]]:
+        search = Search(engine, seat, random.Random(seed), evaluation_of(engine))
+        search.choose(state, TINY)
+        return [(json.dumps(c.order, sort_keys=True), c.visits, c.reward) for c in search.children]
+
+    assert searched("again") == searched("again")
