@@ -4,13 +4,18 @@ after which the log says what each bid was and who got what."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
 from django.core import mail
+from django.template import Context, Template
 from django.urls import reverse
+from django.utils import translation
 
+from games.engines import board_templates, get_engine
+from games.engines.manila.data import PUNT_COSTS
 from games.models import Game, OutboundEmail, Player
 from games.outgoing import emails
 from games.outgoing.links import make_token
@@ -18,6 +23,7 @@ from tests.support.manila import submit
 from tests.support.phases import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
 
 @pytest.fixture
 def make_game(make_game: Any) -> Any:
@@ -71,8 +77,6 @@ def unsigned(body: str) -> str:
 
 def last_email_to(seat_number: int) -> str:
     return str([m for m in mail.outbox if m.to == [f"player{seat_number + 1}@example.com"]][-1].body)
-
-
 
 
 def test_the_page_and_turn_email_draw_the_board_and_show_only_the_count_of_other_players_shares(client, make_game):
@@ -154,3 +158,56 @@ def test_placement_lists_stay_sealed_until_the_round_resolves_and_the_log_says_w
     news = last_email_to(BLUE)
     assert "Red's list: the large pilot, the insurance office." in news
     assert "Yellow's list: the insurance office, the jade punt." in news
+
+
+def route_lines(state: dict[str, Any], language: str) -> list[str]:
+    """The sea routes' lines of the text email's board for `state`, rendered in `language` as an email renders it."""
+    view = get_engine("manila").view(state, 0)
+    template = (
+        "{% load l10n %}{% autoescape off %}{% localize off %}{% include name %}{% endlocalize %}{% endautoescape %}"
+    )
+    with translation.override(language):
+        text = Template(template).render(Context({"name": board_templates("manila").email_text, "view": view}))
+    return [line.strip() for line in text.splitlines() if line.strip().startswith("Route ")]
+
+
+@pytest.mark.parametrize(
+    "language, lines",
+    [
+        (
+            "en",
+            [
+                "Route 1: jade (load 36) on space 4",
+                "Route 2: silk (load 30, last die 6) in Manila, port space B, plundered by the pirates",
+                "Route 3: ginseng (load 18, last die 1) in the shipyard, space A",
+            ],
+        ),
+        (
+            "de",
+            [
+                "Route 1: Jade (Ladung 36) auf Feld 4",
+                "Route 2: Seide (Ladung 30, letzter Wurf 6) in Manila, Hafenplatz B, von den Piraten geplündert",
+                "Route 3: Ginseng (Ladung 18, letzter Wurf 1) in der Werft, Platz A",
+            ],
+        ),
+    ],
+)
+def test_a_routes_line_in_the_text_email_is_one_sentence_in_the_readers_language(language, lines):
+    """Each sea route's line of the text board is one message (its die and where its punt is as parameters), so a
+    translator reads a whole sentence, not a parenthesis opened in one message and closed outside it; English as
+    before."""
+    engine = get_engine("manila")
+    rng = random.Random(3)
+    state = engine.setup(3, {}, rng)
+    while not state["punts"]:
+        state, _ = engine.resolve(state, {s: engine.random_order(state, s, rng) for s in engine.prompts(state)}, rng)
+    state["punts"] = [
+        {"ware": ware, "pos": pos, "berth": berth, "plundered": plundered, "crew": [None] * len(PUNT_COSTS[ware])}
+        for ware, pos, berth, plundered in (
+            ("jade", 4, None, False),
+            ("silk", 14, "port:B", True),
+            ("ginseng", 9, "yard:A", False),
+        )
+    ]
+    state["roll"] = {"silk": 6, "ginseng": 1}
+    assert route_lines(state, language) == lines
