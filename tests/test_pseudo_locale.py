@@ -61,7 +61,6 @@ PENDING_PHASE_NAMES = False
 PENDING_PLACES: dict[str, str] = {}
 PENDING_TEXTS = {
     r".*'= (Red|Blue|Green|Yellow|Purple)'": "a seat's colour in Genoa's moves' help ('= Blue', its {other})",
-    r"\d+ +[.A-Z#:~ ]+$": "a row of Phoenician's text map: the trade centres' short names, EGY, CAR (its email.txt)",
 }
 
 # Words that are no language's: the site's name (the brand, as in every language), each language's own name (the

@@ -11,6 +11,7 @@ then played only through orders.submit_order and the eager Celery tasks.
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from typing import Any
@@ -19,9 +20,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.mail import EmailMultiAlternatives
+from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
+from games.engines import board_templates, get_engine
 from games.engines.phoenician.data import COLOURS, full_deck, parse_square
 from games.models import Game, Order, Player
 from games.outgoing.links import make_token
@@ -29,6 +33,7 @@ from games.play import orders
 from tests.support.phases import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
 
 @pytest.fixture
 def make_game(make_game: Any) -> Any:
@@ -204,3 +209,27 @@ def test_pages_emails_and_admin_show_the_public_table_and_each_ship_only_its_own
         assert (OFFER_TEXT in shown) == (seat in (first, second)), seat
     organiser = admin_pages(game)
     assert all(secret not in organiser for secret in (SECOND_SECRET, THIRD_SECRET, OFFER_TEXT, "You drew"))
+
+
+@pytest.mark.parametrize(
+    ("language", "codes", "english"),
+    [
+        ("de", {"ROM", "ÄGY", "GRI", "PER", "KAR", "KRE"}, {"EGY", "GRE", "CAR", "CRE"}),
+        ("fr", {"ÉGY", "GRÈ", "CRÈ"}, {"EGY", "GRE", "CRE"}),
+    ],
+)
+def test_the_text_maps_trade_centres_are_short_for_their_names_in_the_readers_language(language, codes, english):
+    """The plain-text map names each trade centre by three letters of its name in the reader's language (Karthago is
+    KAR, Égypte ÉGY), as its legend and the centres' list name them: not the English abbreviations."""
+    engine = get_engine("phoenician")
+    state = engine.setup(3, {}, random.Random(1))
+    wrapped = (
+        "{% load l10n %}{% autoescape off %}{% localize off %}{% include name %}{% endlocalize %}{% endautoescape %}"
+    )
+    with translation.override(language):
+        text = Template(wrapped).render(
+            Context({"name": board_templates("phoenician").email_text, "view": engine.view(state, 0)})
+        )
+    map_rows = [line for line in text.splitlines() if re.match(r"\s?\d+  ", line)]
+    shown = set(re.findall(r"[A-ZÄÖÜÉÈ]{3}", " ".join(map_rows)))
+    assert codes <= shown and not english & shown, shown
