@@ -15,13 +15,16 @@ English, never to an error page.
 from __future__ import annotations
 
 import logging
+import re
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.utils.functional import lazy
-from django.utils.translation import gettext, ngettext, npgettext, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, ngettext, npgettext, pgettext, pgettext_lazy
 
-from games.engines import all_engines
-from games.engines.base import Msg, NextSteps, ReadBack, StepChoice, from_json
+from games.engines import all_engines, get_engine
+from games.engines.base import TYPED, Msg, NextSteps, ReadBack, StepChoice, from_json
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +37,8 @@ def render(value: Any) -> str:
         return "" if value is None else str(value)
     if not value.id:
         return ""  # gettext("") is the catalogue's header
+    if value.context.startswith(TYPED):
+        return vocabulary(value.context.removeprefix(TYPED)).write(value.id)
     if value.plural:
         count = value.n if value.n is not None else 0
         template = (
@@ -72,18 +77,92 @@ def message(value: Any) -> dict[str, Any] | None:
 
 def prompt(stored: dict[str, Any]) -> dict[str, Any]:
     """A stored prompt (Prompt.to_json) with its words rendered: text, each field's label, help, step and
-    choices' labels."""
+    choices' labels. In a language other than English, each label's English too ("english"): a reply names a
+    field or a choice by either (games/incoming/mail/replies.py)."""
+    english = not (get_language() or "en").startswith("en")
+
+    def said(value: Any) -> dict[str, str]:
+        return {"english": str(from_json(value) or "")} if english else {}
+
     fields = [
         {
             **field,
             "label": render(field.get("label")),
             "help": render(field.get("help")),
             "step": render(field.get("step")),
-            "choices": [{**choice, "label": render(choice.get("label"))} for choice in field.get("choices", ())],
+            "choices": [
+                {**choice, "label": render(choice.get("label")), **said(choice.get("label"))}
+                for choice in field.get("choices", ())
+            ],
+            **said(field.get("label")),
         }
         for field in stored.get("fields", ())
     ]
     return {**stored, "text": render(stored.get("text")), "fields": fields}
+
+
+# --- a typed order's words ------------------------------------------------------------------------------------------
+
+# What a translated word may not hold: the typed syntaxes' separators and marks (a word holding one would split).
+NOT_IN_A_WORD = re.compile(r"[;:+,=|\n]")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """An engine's typed words (Engine.typed_words) in one language: `written` each English word's word in it
+    (the first of its translation's alternatives), `english` each word of it (lower case) back to the English.
+
+    Reading replaces every word of the language by its English, whole words only, the longest first (a building
+    of two words before a word of one); what is not a word of the language is left as typed, so English reads
+    as English. When a word of the language is also an English word of the syntax with another meaning, the
+    language's meaning wins (the player's email taught it); when two English words share one translation, the
+    first the engine declares wins. Writing replaces each English word by its word in the language."""
+
+    written: dict[str, str]
+    english: dict[str, str]
+
+    def read(self, text: str) -> str:
+        """Typed steps in the language (or English, or a mix) as the engine's English."""
+        found = _pattern(tuple(self.english))
+        return text if found is None else found.sub(lambda match: self.english[match.group().lower()], text)
+
+    def write(self, text: str) -> str:
+        """Steps in the engine's English as a player of the language types them."""
+        found = _pattern(tuple(self.written))
+        return text if found is None else found.sub(lambda match: self.written[match.group().lower()], text)
+
+
+@cache
+def _pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(word) for word in sorted(words, key=lambda word: (-len(word), word)))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+
+
+def vocabulary_of(words: dict[str, Any]) -> Vocabulary:
+    """The Vocabulary of typed words {English: message or its translation} in the active language."""
+    written: dict[str, str] = {}
+    english: dict[str, str] = {}
+    for word, said in words.items():
+        parts = (part.strip() for part in render(said).split("|"))
+        alternatives = [part for part in parts if part and not NOT_IN_A_WORD.search(part)]
+        if not alternatives or [part.lower() for part in alternatives] == [word.lower()]:
+            continue  # the same in this language
+        written[word.lower()] = alternatives[0]
+        for part in alternatives:
+            english.setdefault(part.lower(), word)
+    return Vocabulary(written, english)
+
+
+def vocabulary(slug: str) -> Vocabulary:
+    """Engine `slug`'s typed words in the active language."""
+    return _vocabulary(slug, get_language() or "en")
+
+
+@cache
+def _vocabulary(slug: str, language: str) -> Vocabulary:
+    return vocabulary_of(get_engine(slug).typed_words())
 
 
 def read_back(words: ReadBack) -> ReadBack:

@@ -59,9 +59,7 @@ PENDING_PHASE_NAMES = False
 # Pages and emails (as the walk names them) still English, and texts (by their start) still English, each with where
 # it comes from: remove an entry once it speaks.
 PENDING_PLACES: dict[str, str] = {}
-PENDING_TEXTS = {
-    r".*'= (Red|Blue|Green|Yellow|Purple)'": "a seat's colour in Genoa's moves' help ('= Blue', its {other})",
-}
+PENDING_TEXTS: dict[str, str] = {}
 
 # Words that are no language's: the site's name (the brand, as in every language), each language's own name (the
 # switcher and My games name each language in itself) and the time zones' names (tz database identifiers).

@@ -102,6 +102,18 @@ def Mp(context: str, template: str, **params: Any) -> Msg:
     return Msg(template, params, context=context)
 
 
+# A typed order's words (a "steps" field's syntax: "Harbor: 20 ducats + silk") quoted in a message, in English: the
+# server writes them in the reader's language through the engine's typed words (Engine.typed_words), the same
+# declaration its reply reader reads them back with (games/words.py Vocabulary). Not a catalogue message.
+TYPED = "typed in "
+
+
+def Typed(slug: str, text: str) -> Msg:
+    """`text`, steps of engine `slug`'s typed syntax in English, as a message's parameter the reader reads in their
+    language."""
+    return Msg(text, context=TYPED + slug)
+
+
 def as_json(value: Any) -> Any:
     """An engine's word as plain JSON: a message as its JSON, anything else (a str, a number) as it is."""
     return value.to_json() if isinstance(value, Msg) else value
@@ -185,6 +197,9 @@ class Field:
     # A "steps" field's word for one of its steps, in the game's own terms ("offer item", "stop"): the builder
     # says "Offer item 1" and "Add this offer item" rather than the vaguer "Step 1" and "Add a step".
     step: str = ""
+    # A "steps" field's typed syntax is written in the words of this engine (its slug; Engine.typed_words): the
+    # server reads and writes them in the player's language as well as in English.
+    words: str = ""
 
 
 @dataclass(frozen=True)
@@ -211,6 +226,7 @@ class Prompt:
                 "optional": f.optional,
                 "ranked": f.ranked,
                 "step": as_json(f.step),
+                "words": f.words,
             }
             for f in self.fields
         ]
@@ -414,6 +430,13 @@ class Engine(ABC):
         contract test checks that `view(state, seat)` does not change under it: that is how we know a view
         leaks nothing."""
         return self.determinize(state, seat, rng)
+
+    def typed_words(self) -> dict[str, Msg]:
+        """The English words the typed steps of this engine's "steps" fields are written with (verbs, goods,
+        places, colours), each with the message that says it in a reader's language: the server writes each as
+        that message's translation and reads it back, and English too (games/words.py Vocabulary). A translation
+        may give alternatives between "|", the first written ("tausche|Tausch"). The engine parses English only."""
+        return {}
 
     def seat_name(self, state: State, seat: int) -> str:
         """How the rules name a seat (a country, a colour); the server adds the player's own name."""

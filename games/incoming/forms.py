@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from games.incoming import ranked
 from games.incoming.steps_form import DROP_DOWN_SHOWS, EMPTY, StepsForm, StepsSource, field_messages, match_step
 from games.models import Player
+from games.outgoing.order_text import read_steps
 
 __all__ = [
     "DROP_DOWN_SHOWS",
@@ -140,6 +141,8 @@ class OrderForm(StepsForm):
             elif spec["kind"] == "multichoice" and spec.get("repeat"):
                 picks = (self.cleaned_data.get(f"{name}__{i}") for i in range(spec["max"]))
                 order[name] = [p for p in picks if p]
+            elif spec["kind"] in ("text", "steps") and isinstance(value := self.cleaned_data.get(name), str):
+                order[name] = read_steps(spec, value)  # typed in the player's words or English: the engine's English
             else:
                 order[name] = self.cleaned_data.get(name)
         return order

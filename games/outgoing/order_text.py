@@ -17,6 +17,8 @@ from typing import Any
 
 from django.utils.translation import pgettext
 
+from games.words import vocabulary
+
 
 @dataclass(frozen=True)
 class ReplySyntax:
@@ -73,7 +75,7 @@ def order_lines(
         if spec["kind"] == "multichoice":
             written = syntax.picks_joined().join(str(pick) for pick in value) or syntax.no_pick_written()
         elif syntax.spans_lines(spec) and isinstance(value, str):
-            steps = split_steps(value, syntax)
+            steps = written_steps(spec, split_steps(value, syntax))
             if not one_line:
                 lines += [head, *steps]
                 continue
@@ -82,3 +84,17 @@ def order_lines(
             written = str(value)
         lines.append(f"{head} {written}".rstrip())
     return lines
+
+
+def written_steps(spec: dict[str, Any], steps: list[str]) -> list[str]:
+    """A steps field's steps (the engine's English) as the reader types them: in their language's words, the
+    ones its reply is read back with (games/words.py Vocabulary)."""
+    if not spec.get("words"):
+        return steps
+    words = vocabulary(spec["words"])
+    return [words.write(step) for step in steps]
+
+
+def read_steps(spec: dict[str, Any], value: str) -> str:
+    """A steps field's value as the player typed it (their language's words or English) in the engine's English."""
+    return vocabulary(spec["words"]).read(value) if spec.get("words") else value

@@ -310,8 +310,8 @@ def test_a_german_seat_reads_genoas_page_and_turn_email_with_no_english_from_the
     """Red (seat 0) reads German and is the merchant; once Blue and Green have made offers, Red's page and turn
     email hold the prompt, the log, the offers and the board: none of the engine's sentences (a message whose
     English differs from its German, the turn's name among them) and none of the board's fixed English is there.
-    The game's terms inside them are German too (a term alone is not sought: the reply syntax's examples write
-    'Harbor: 20 ducats')."""
+    The game's terms inside them are German too (a term alone is not sought: it may be a German word too), and the
+    route's help teaches the typed steps in German: another seat's colour ('= Blau'), 'ich', 'niemand'."""
     Player.objects.create(email="player1@example.com", name="Anke", language="de")
     game = make_game(humans=3, engine="genoa", seed=5)
     Player.objects.update(notify=Player.Notify.ALL)
@@ -337,6 +337,7 @@ def test_a_german_seat_reads_genoas_page_and_turn_email_with_no_english_from_the
     texts = {"page": body, "email": turn_email.body, "email html": html.unescape(turn_email.alternatives[0][0])}
     for where, text in texts.items():
         assert "Du bist der Händler" in text and german_phase in text, where
+        assert "'= Blau'" in text and "'= niemand'" in text and "'= Blue'" not in text, where
         found = sorted(s for s in sentences if s in text) + [p for p in GENOA_BOARD_ENGLISH if p in text]
         assert not found, f"{where}: {found}"
 

@@ -32,6 +32,7 @@ from games.engines.genoa.decisions import DECISIONS
 from games.engines.genoa.flow import begin_turn
 from games.engines.genoa.orders import not_asked_reason
 from games.engines.genoa.rules import delivery_goods
+from games.engines.genoa.syntax import TYPED_WORDS
 from games.engines.genoa.view import build_view
 from games.engines.kit import DecisionEngine, Placing, copy_state, less, ranked, redealt
 
@@ -167,6 +168,9 @@ class GenoaEngine(DecisionEngine):
         for other in others:
             hidden["ducats"][other] = max(round(own * rng.uniform(0.6, 1.4)), pledged[other][1])
         return hidden
+
+    def typed_words(self) -> dict[str, Msg]:
+        return TYPED_WORDS
 
     def seat_name(self, state: State, seat: int) -> str:
         return colour(seat)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engines.base import Choice, Field, M, Mn, Msg, Prompt, State, joined
 from games.engines.genoa.actions import and_chain, colour, named_for_a_newcomer
-from games.engines.genoa.data import COLOURS, MARKER_VALUE, MOVES, OWNER_FEE
+from games.engines.genoa.data import COLOURS, COMMODITIES, MARKER_VALUE, MOVES, OWNER_FEE
 from games.engines.genoa.map import (
     BUILDINGS,
     MARKET,
@@ -15,15 +15,21 @@ from games.engines.genoa.map import (
     space_name,
     space_term,
 )
+from games.engines.genoa.syntax import typed
 
 OFFERS_HELP = M(
-    "One offer per line or separated by ';': the space, a colon, what you pay. E.g. "
-    "'Harbor: 20 ducats + silk; Street 3-2: 5; Villa Colini: 10 + gained + deliver L3 + reward extra'. "
-    "Pay with ducats, commodities (ale, wine, silver, copper, linen, silk, pepper, saffron), your cards "
-    "(L3), tiles ('extra tile'), ownership markers ('1 marker') or 'gained' (what the action gives you). "
-    "'deliver L3' delivers an order when you take the action; 'reward extra' picks a large order's tile. "
-    "A step starting with '+' adds to the offer before it ('Harbor: 20 ducats; + silk'). "
-    "Leave empty to offer nothing."
+    "One offer per line or separated by ';': the space, a colon, what you pay. E.g. '{example}'. Pay with ducats, "
+    "commodities ({goods}), your cards (L3), tiles ('{tile}'), ownership markers ('{marker}') or '{gained}' (what the "
+    "action gives you). '{deliver}' delivers an order when you take the action; '{reward}' picks a large order's "
+    "tile. A step starting with '+' adds to the offer before it ('{plus}'). Leave empty to offer nothing.",
+    example=typed("Harbor: 20 ducats + silk; Street 3-2: 5; Villa Colini: 10 + gained + deliver L3 + reward extra"),
+    goods=typed(", ".join(COMMODITIES)),
+    tile=typed("extra tile"),
+    marker=typed("1 marker"),
+    gained=typed("gained"),
+    deliver=typed("deliver L3"),
+    reward=typed("reward extra"),
+    plus=typed("Harbor: 20 ducats; + silk"),
 )
 
 
@@ -32,19 +38,24 @@ def route_help(other: str) -> Msg:
     read as "me"."""
     return M(
         "The spaces the tower moves to, in order, separated by ';' or ',' (at most 4 moves; never twice the "
-        "same space). After a building, '= me' takes its action yourself, '= {other}' gives it to {other}'s "
-        "offer, '= nobody' leaves it unused; after a street, '= {other}' accepts {other}'s offer for it. Name the "
-        "start space first to give its action, e.g. 'start = me; Street 3-2; Coach House = {other}; Spices = me "
-        "deliver S14'. Leave empty to stop on the start space.",
-        other=other,
+        "same space). After a building, '= {me}' takes its action yourself, '= {other}' gives it to {other}'s "
+        "offer, '= {nobody}' leaves it unused; after a street, '= {other}' accepts {other}'s offer for it. Name the "
+        "start space first to give its action, e.g. '{example}'. Leave empty to stop on the start space.",
+        me=typed("me"),
+        nobody=typed("nobody"),
+        other=typed(other),
+        example=typed(f"start = me; Street 3-2; Coach House = {other}; Spices = me deliver S14"),
     )
 
 
 TILES_HELP = M(
-    "Special tiles to play, separated by ';': 'trade wine for silk' (Trade 1:1), 'choose pepper' "
-    "(Commodity of your choice), 'build Guild Hall' (Building action: that building's action without the "
-    "tower, your action this turn). Trades and choices happen before the tower moves; building actions after "
-    "it stops. Extra action tiles are played by themselves when you take a second action."
+    "Special tiles to play, separated by ';': '{trade}' (Trade 1:1), '{choose}' (Commodity of your choice), "
+    "'{build}' (Building action: that building's action without the tower, your action this turn). Trades and "
+    "choices happen before the tower moves; building actions after it stops. Extra action tiles are played by "
+    "themselves when you take a second action.",
+    trade=typed("trade wine for silk"),
+    choose=typed("choose pepper"),
+    build=typed("build Guild Hall"),
 )
 
 
@@ -84,8 +95,8 @@ def offers_prompt(state: State, seat: int) -> Prompt:
             more=OFFERS_HELP,
         )
     fields = (
-        Field("offers", "steps", M("My offers"), help=rule_b, step=M("offer item")),
-        Field("tiles", "steps", M("Special tiles I play"), help=TILES_HELP, step=M("tile play")),
+        Field("offers", "steps", M("My offers"), help=rule_b, step=M("offer item"), words="genoa"),
+        Field("tiles", "steps", M("Special tiles I play"), help=TILES_HELP, step=M("tile play"), words="genoa"),
     )
     return Prompt("offers", text, fields)
 
@@ -106,8 +117,8 @@ def route_prompt(state: State, seat: int) -> Prompt:
     )
     other = COLOURS[(seat + 1) % state["players"]]
     fields = (
-        Field("route", "steps", M("Route and who acts"), help=route_help(other), step=M("stop")),
-        Field("tiles", "steps", M("Special tiles I play"), help=TILES_HELP, step=M("tile play")),
+        Field("route", "steps", M("Route and who acts"), help=route_help(other), step=M("stop"), words="genoa"),
+        Field("tiles", "steps", M("Special tiles I play"), help=TILES_HELP, step=M("tile play"), words="genoa"),
     )
     return Prompt("route", text, fields)
 

@@ -15,9 +15,51 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games.engines.base import M, Mn, Msg, OrderError, joined
-from games.engines.genoa.data import ALL_CARDS, COLOURS, COMMODITIES, TILE_SHORT, TILES, ducats, good_term
-from games.engines.genoa.map import MARKET, parse_space, space_name, space_term
+from games.engines.base import M, Mn, Mp, Msg, OrderError, Typed, joined
+from games.engines.genoa.data import (
+    ALL_CARDS,
+    COLOUR_TERMS,
+    COLOURS,
+    COMMODITIES,
+    COMMODITY_TERMS,
+    TILE_SHORT,
+    TILES,
+    ducats,
+    good_term,
+)
+from games.engines.genoa.map import BUILDING_NAMES, BUILDING_TERMS, MARKET, parse_space, space_name, space_term
+
+# The words of the typed syntax, each with what says it in a reader's language (Engine.typed_words): the game's
+# terms (buildings, commodities, colours, the special tiles' short names, which are also the tile plays' verbs
+# 'trade' and 'build' and the route's 'start'), and the syntax's own words. The help's examples (Typed) and the
+# reply reader both go through it.
+TYPED_WORDS: dict[str, Msg] = {
+    **{BUILDING_NAMES[building]: term for building, term in BUILDING_TERMS.items()},
+    "Market": Mp("genoa space", "Market"),
+    "Street": Mp("genoa reply word", "Street"),
+    **COMMODITY_TERMS,
+    **COLOUR_TERMS,
+    **TILE_SHORT,
+    "ducats": Mp("genoa reply word", "ducats"),
+    "ducat": Mp("genoa reply word", "ducat"),
+    "tile": Mp("genoa reply word", "tile"),
+    "markers": Mp("genoa reply word", "markers"),
+    "marker": Mp("genoa reply word", "marker"),
+    "gained": Mp("genoa reply word", "gained"),
+    "deliver": Mp("genoa reply word", "deliver"),
+    "reward": Mp("genoa reply word", "reward"),
+    "nothing": Mp("genoa reply word", "nothing"),
+    "me": Mp("genoa reply word", "me"),
+    "nobody": Mp("genoa reply word", "nobody"),
+    "choose": Mp("genoa reply word", "choose"),
+    "for": Mp("genoa reply word", "for"),
+}
+
+
+def typed(text: str) -> Msg:
+    """Steps of the typed syntax in a message: written in the reader's words (TYPED_WORDS)."""
+    return Typed("genoa", text)
+
 
 STEP_SPLIT = re.compile(r"[;\n]+")
 ROUTE_SPLIT = re.compile(r"[;\n,]+|->")

@@ -21,6 +21,7 @@ from games.engines.kit import DecisionEngine, Placing, copy_state, less, ranked,
 from games.engines.phoenician.data import DEFAULT_ROUND_LIMIT, HAND_SIZE, START_GOLD, WIN_GOLD, colour, full_deck, gold
 from games.engines.phoenician.decisions import DECISIONS
 from games.engines.phoenician.map import generate
+from games.engines.phoenician.syntax import TYPED_WORDS
 from games.engines.phoenician.view import build_view
 
 
@@ -138,6 +139,9 @@ class PhoenicianEngine(DecisionEngine):
         if hidden["offer"] and seat not in (hidden["offer"]["from"], hidden["offer"]["to"]):
             hidden["offer"]["give"], hidden["offer"]["want"] = [], []
         return hidden
+
+    def typed_words(self) -> dict[str, Msg]:
+        return TYPED_WORDS
 
     def seat_name(self, state: State, seat: int) -> Msg:
         return colour(seat)

@@ -94,5 +94,5 @@ def turn_prompt(state: State, seat: int) -> Prompt:
             where=where,
             building=building,
         )
-    steps = Field("steps", "steps", M("Your turn"), min=0, max=2000, help=HELP)
+    steps = Field("steps", "steps", M("Your turn"), min=0, max=2000, help=HELP, words="phoenician")
     return Prompt(kind="turn", text=text, fields=(steps,))

@@ -24,8 +24,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games.engines.base import M, Msg, OrderError, OrderIncomplete, joined
-from games.engines.phoenician.data import COLOURS, COMMODITIES, DIRECTIONS, colour, good_name, parse_square, square_name
+from games.engines.base import M, Mp, Msg, OrderError, OrderIncomplete, Typed, joined
+from games.engines.phoenician.data import (
+    COLOUR_NAMES,
+    COLOURS,
+    COMMODITIES,
+    DIRECTIONS,
+    GOOD_NAMES,
+    colour,
+    good_name,
+    parse_square,
+    square_name,
+)
 
 Step = tuple[Any, ...]
 SEPARATORS = re.compile(r"[;\n\r]+")
@@ -44,15 +54,55 @@ DIRECTION_WORDS = {
 GOOD_WORDS = {good.lower(): good for good in COMMODITIES} | {"spice": "Spices"}
 PHASE_OF = {"row": 0, "sail": 0, "buy": 0, "sell": 0, "offer": 1, "pirate": 2, "storm": 3}
 ADDS_TO_OFFER = {"give": 2, "want": 3}  # the offer tuple's place each adds cards to
+# The words of the typed syntax, each with what says it in a reader's language (Engine.typed_words): the
+# commodities and the ships' colours as the game names them, and the steps' own words. The compass's letters stay
+# N, NE, E ... in every language (docs/glossary-phoenician.md). The help's examples and the reply reader both go
+# through it.
+TYPED_WORDS: dict[str, Msg] = {
+    **{good.lower(): term for good, term in GOOD_NAMES.items()},
+    **COLOUR_NAMES,
+    "row": Mp("phoenician reply word", "row"),
+    "sail": Mp("phoenician reply word", "sail"),
+    "buy": Mp("phoenician reply word", "buy"),
+    "sell": Mp("phoenician reply word", "sell"),
+    "offer": Mp("phoenician reply word", "offer"),
+    "give": Mp("phoenician reply word", "give"),
+    "want": Mp("phoenician reply word", "want"),
+    "for": Mp("phoenician reply word", "for"),
+    "hold": Mp("phoenician reply word", "hold"),
+    "hand": Mp("phoenician reply word", "hand"),
+    "all": Mp("phoenician reply word", "all"),
+    "nothing": Mp("phoenician reply word", "nothing"),
+    "pirate": Mp("phoenician reply word", "pirate"),
+    "storm": Mp("phoenician reply word", "storm"),
+    "pass": Mp("phoenician reply word", "pass"),
+}
+
+
+def typed(text: str) -> Msg:
+    """Steps of the typed syntax in a message: written in the reader's words (TYPED_WORDS)."""
+    return Typed("phoenician", text)
+
+
 HELP = M(
-    "Steps in order, separated by ';' or new lines. Sail and trade in any mix: 'row NE' (a Row card: "
-    "1 space, any direction), 'sail E 2' (a Sail East card: 1 or 2 spaces east), 'buy' or 'buy 2' (at a "
-    "centre: your hand's cards of its commodity into your hold, 1 gold each), 'sell wine', 'sell 2 wine' or "
-    "'sell all' (hold cards: 2 gold, 3 for what the centre most desires). You may end with "
-    "'offer Blue give hold silk, hand 2 wine for hold oil' (or 'offer Blue; give hold silk; give hand 2 wine; "
-    "want hold oil') to trade with an adjacent ship: your turn continues after the answer. Then piracy: "
-    "'pirate 1 NE 2' (a Sail NE card moves pirate 1). Then "
-    "'storm C4' (discard a Storm card). 'pass' or nothing ends the turn with no moves."
+    "Steps in order, separated by ';' or new lines. Sail and trade in any mix: '{row}' (a Row card: 1 space, any "
+    "direction), '{sail}' (a Sail East card: 1 or 2 spaces east), '{buy}' or '{buy_2}' (at a centre: your hand's "
+    "cards of its commodity into your hold, 1 gold each), '{sell}', '{sell_2}' or '{sell_all}' (hold cards: 2 gold, "
+    "3 for what the centre most desires). You may end with '{offer}' (or '{offer_steps}') to trade with an adjacent "
+    "ship: your turn continues after the answer. Then piracy: '{pirate}' (a Sail NE card moves pirate 1). Then "
+    "'{storm}' (discard a Storm card). '{pass_}' or nothing ends the turn with no moves.",
+    row=typed("row NE"),
+    sail=typed("sail E 2"),
+    buy=typed("buy"),
+    buy_2=typed("buy 2"),
+    sell=typed("sell wine"),
+    sell_2=typed("sell 2 wine"),
+    sell_all=typed("sell all"),
+    offer=typed("offer Blue give hold silk, hand 2 wine for hold oil"),
+    offer_steps=typed("offer Blue; give hold silk; give hand 2 wine; want hold oil"),
+    pirate=typed("pirate 1 NE 2"),
+    storm=typed("storm C4"),
+    pass_=typed("pass"),
 )
 
 

@@ -22,6 +22,7 @@ from games.engines.ports_of_call.decisions import DECISIONS
 from games.engines.ports_of_call.flow import new_state, standings_rows
 from games.engines.ports_of_call.money import name
 from games.engines.ports_of_call.orders import not_asked_reason
+from games.engines.ports_of_call.prompts import TYPED_WORDS
 from games.engines.ports_of_call.view import build_view
 
 
@@ -130,6 +131,9 @@ class PortsOfCallEngine(DecisionEngine):
         shown = 2 if hidden["options"]["forecast"] else 0
         hidden["news_deck"] = hidden["news_deck"][:shown] + redealt(hidden["news_deck"][shown:], rng)
         return hidden
+
+    def typed_words(self) -> dict[str, Msg]:
+        return TYPED_WORDS
 
     def seat_name(self, state: State, seat: int) -> str:
         return name(seat)

@@ -27,7 +27,7 @@ from typing import Any
 from anymail.inbound import AnymailInboundMessage
 
 from games.incoming.mail.quotes import NONE_OF_OURS, QUOTE_MARK, WRAP_AT, Ours, bottom_posted, is_field, key, written
-from games.outgoing.order_text import SYNTAX
+from games.outgoing.order_text import SYNTAX, read_steps
 
 # --- Automatic messages (RFC 3834 and the conventions of common auto-responders) -----------------------------------
 
@@ -289,27 +289,29 @@ def thread_headers(message_id: str, references: str, root: str) -> dict[str, str
 
 
 def choice_value(spec: dict[str, Any], word: str) -> str:
-    """The value of the choice of `spec` that `word` names: its value as written (in any case), else its value
-    or label with punctuation ignored; else `word` itself, for `validate` to refuse. The value as written comes
-    first, since keys alone confuse values that differ only in punctuation ("jade+1", "jade-1")."""
+    """The value of the choice of `spec` that `word` names: its value as written (in any case), else its value,
+    label or English label with punctuation ignored; else `word` itself, for `validate` to refuse. The value as
+    written comes first, since keys alone confuse values that differ only in punctuation ("jade+1", "jade-1")."""
     written = word.strip()
     for choice in spec["choices"]:
         if choice["value"].strip().lower() == written.lower():
             return str(choice["value"])
-    for part in ("value", "label"):
+    for part in ("value", "label", "english"):
         for choice in spec["choices"]:
-            if key(choice[part]) == key(written):
+            if (said := key(choice.get(part) or "")) and said == key(written):
                 return str(choice["value"])
     return written
 
 
 def field_keys(prompt: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The prompt's fields by their names and labels as keys (games/incoming/mail/quotes.py key): how a line names
-    one."""
+    """The prompt's fields by their names, labels and English labels as keys (games/incoming/mail/quotes.py key):
+    how a line names one."""
     fields = {}
     for spec in prompt["fields"]:
         fields[key(spec["name"])] = spec
         fields[key(spec["label"])] = spec
+    for spec in prompt["fields"]:  # the English label (games/words.py prompt) after every name and label read
+        fields.setdefault(key(spec.get("english") or spec["label"]), spec)
     return fields
 
 
@@ -461,4 +463,4 @@ def _value(spec: dict[str, Any], value: str) -> Any:
         return [choice_value(spec, w) for w in words]
     if spec["kind"] == "choice":
         return choice_value(spec, value)
-    return value.strip()
+    return read_steps(spec, value.strip())

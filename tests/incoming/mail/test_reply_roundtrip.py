@@ -1,7 +1,9 @@
-"""Issue 37 item 2: every legal order of every game, written as the turn email teaches (one line a value and one
-step a line, or the steps between ";" on their field's line), above, under or around what players add (a greeting,
-a phone's signature, their name), through every client shape of tests/support/reply_shapes.py, is read back as
-that order, or refused with a receipt that says why. Nothing else: never a different order.
+"""Issue 37 item 2, and issue 40 item 3 in each language: every legal order of every game, written as the turn email
+teaches in English, German and French (a step's words too: games/words.py Vocabulary; in German and French no
+English word of the steps' syntax is left), one line a value and one step a line, or the steps between ";" on
+their field's line, above, under or around what players add (a greeting, a phone's signature, their name), through
+every client shape of tests/support/reply_shapes.py, is read back as that order, or refused with a receipt that says
+why. Nothing else: never a different order.
 
 The turns come from a seeded random game of each engine (every kind of prompt it asks), the orders from the
 engine's random_order, and the quoted email from the turn email's own templates (its fields' help and the example,
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -18,6 +21,7 @@ from typing import Any
 import pytest
 from anymail.inbound import AnymailInboundMessage
 from django.template.loader import render_to_string
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,8 +55,17 @@ class Asked:
     slug: str
 
 
+LANGUAGES = ("en", "de", "fr")
+
+
 @cache
-def asked(slug: str) -> list[Asked]:
+def asked(slug: str, language: str = "en") -> list[Asked]:
+    """The game's turns, each prompt rendered in `language` (as Phase.prompt_for renders it for the player)."""
+    with translation.override(language):
+        return _asked(slug)
+
+
+def _asked(slug: str) -> list[Asked]:
     engine = get_engine(slug)
     players = engine.min_players + 1 if engine.max_players > engine.min_players else engine.min_players
     rng = random.Random(slug)
@@ -100,19 +113,36 @@ AROUND = {
 }
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("slug", [engine.slug for engine in all_engines()])
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_every_legal_order_written_as_taught_comes_back_through_every_client_or_is_refused_saying_why(slug, data):
+def test_every_legal_order_written_as_taught_comes_back_through_every_client_or_is_refused_saying_why(
+    slug, language, data
+):
     engine = get_engine(slug)
-    case = data.draw(st.sampled_from(asked(slug)), label="turn")
+    case = data.draw(st.sampled_from(asked(slug, language)), label="turn")
     order = engine.random_order(case.state, case.seat, random.Random(data.draw(st.integers(0, 2**32), label="seed")))
     meant = engine.validate(case.state, case.seat, order)
-    lines = order_lines(case.prompt, order, one_line=data.draw(st.booleans(), label="steps on one line"))
-    around = data.draw(st.sampled_from(sorted(AROUND)), label="around")
-    shape = data.draw(st.sampled_from(sorted(SHAPES)), label="client")
-    example = order_lines(case.prompt, engine.example_order(case.state, case.seat))
-    assert came_back(case, meant, shape, AROUND[around](lines), example) == ""
+    with translation.override(language):  # the reply is read in its writer's language (inbound.handle_inbound)
+        lines = order_lines(case.prompt, order, one_line=data.draw(st.booleans(), label="steps on one line"))
+        assert language == "en" or english_left(case, order) == []
+        around = data.draw(st.sampled_from(sorted(AROUND)), label="around")
+        shape = data.draw(st.sampled_from(sorted(SHAPES)), label="client")
+        example = order_lines(case.prompt, engine.example_order(case.state, case.seat))
+        assert came_back(case, meant, shape, AROUND[around](lines), example) == ""
+
+
+def english_left(case: Asked, order: dict[str, Any]) -> list[str]:
+    """The English typed words of the game (each one that the active language says otherwise) in the steps written
+    for `order` as the email teaches: none in German or French."""
+    steps = {**case.prompt, "fields": [spec for spec in case.prompt["fields"] if SYNTAX.spans_lines(spec)]}
+    text = "\n".join(line for line in order_lines(steps, order) if not line.endswith(SYNTAX.name_separator))
+    typed = get_engine(case.slug).typed_words()
+    said = {word.lower(): words.render(message).lower().split("|") for word, message in typed.items()}
+    others = {part for parts in said.values() for part in parts}
+    english = [word for word, parts in said.items() if word not in parts and word not in others]
+    return [word for word in english if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE)]
 
 
 def came_back(case: Asked, meant: dict[str, Any], shape: str, typed: list[str], example: list[str]) -> str:
@@ -134,30 +164,32 @@ def came_back(case: Asked, meant: dict[str, Any], shape: str, typed: list[str], 
     return "" if read == meant else f"read {reading.order}, not {meant}"
 
 
-def longest(slug: str) -> tuple[Asked, dict[str, Any]]:
+def longest(slug: str, language: str = "en") -> tuple[Asked, dict[str, Any]]:
     """Of the game's turns, the one whose random order (seeded) takes the most lines written as taught: the most
     fields and steps a reply of this game carries."""
     engine = get_engine(slug)
     rng = random.Random(f"{slug}:longest")
-    made = [(case, engine.random_order(case.state, case.seat, rng)) for case in asked(slug)]
+    made = [(case, engine.random_order(case.state, case.seat, rng)) for case in asked(slug, language)]
     return max(made, key=lambda made: len(order_lines(made[0].prompt, made[1])))
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("slug", [engine.slug for engine in all_engines()])
-def test_every_client_shape_carries_each_games_longest_order_both_ways_it_is_taught(slug):
+def test_every_client_shape_carries_each_games_longest_order_both_ways_it_is_taught(slug, language):
     """The property test draws shapes at random, so one run may pass a shape by; here every shape carries the
     game's longest order, one step a line and between ";", under each way of writing around it in turn."""
     engine = get_engine(slug)
-    case, order = longest(slug)
+    case, order = longest(slug, language)
     meant = engine.validate(case.state, case.seat, order)
-    example = order_lines(case.prompt, engine.example_order(case.state, case.seat))
-    arounds = sorted(AROUND)
     wrong = {}
-    for number, shape in enumerate(sorted(SHAPES)):
-        for one_line in (False, True):
-            typed = AROUND[arounds[number % len(arounds)]](order_lines(case.prompt, order, one_line=one_line))
-            if went_wrong := came_back(case, meant, shape, typed, example):
-                wrong[shape, one_line] = went_wrong
+    with translation.override(language):
+        example = order_lines(case.prompt, engine.example_order(case.state, case.seat))
+        arounds = sorted(AROUND)
+        for number, shape in enumerate(sorted(SHAPES)):
+            for one_line in (False, True):
+                typed = AROUND[arounds[number % len(arounds)]](order_lines(case.prompt, order, one_line=one_line))
+                if went_wrong := came_back(case, meant, shape, typed, example):
+                    wrong[shape, one_line] = went_wrong
     assert wrong == {}
 
 

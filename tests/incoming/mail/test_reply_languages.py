@@ -1,0 +1,229 @@
+"""Issue 40 item 3: the reply reader accepts field names and option labels in the player's language and in English,
+and a typed order's steps in the words of either (the steps' verbs, goods, places and colours: each engine's
+typed words, games/words.py Vocabulary). What is stored is the engine's canonical order whatever the language.
+
+Where the labels come from: the prompt a reply is read against is the stored prompt rendered in the active
+language (Phase.prompt_for, games/words.py prompt), and inbound.handle_inbound activates the player's language
+before reading, so a German label is read as the German email wrote it; the English label rides along ("english").
+Pure: the prompts of seeded random games of each engine, no database."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from games import words
+from games.engines import all_engines, get_engine
+from games.engines.base import OrderError, State
+from games.engines.genoa.syntax import parse_offers, parse_route, parse_tiles
+from games.engines.phoenician.syntax import parse
+from games.incoming.forms import OrderForm
+from games.incoming.mail import replies
+from games.outgoing.order_text import order_lines
+
+LANGUAGES = ("de", "fr")
+SLUGS = [engine.slug for engine in all_engines()]
+
+
+@cache
+def stored_prompts(slug: str) -> tuple[tuple[State, int, dict[str, Any]], ...]:
+    """(state, seat, stored prompt JSON) of every seat asked over the first turns of a seeded random game."""
+    engine = get_engine(slug)
+    rng = random.Random(slug)
+    state = engine.setup(engine.min_players + (engine.max_players > engine.min_players), {}, random.Random(slug))
+    found = []
+    for step in range(30):
+        prompts = engine.prompts(state)
+        if not prompts:
+            break
+        found += [(state, seat, prompt.to_json()) for seat, prompt in prompts.items()]
+        orders = {seat: engine.validate(state, seat, engine.random_order(state, seat, rng)) for seat in prompts}
+        state, _ = engine.resolve(state, orders, random.Random(f"{slug}:{step}"))
+    return tuple(found)
+
+
+def read(prompt: dict[str, Any], *lines: str) -> dict[str, Any]:
+    return replies.read_order(prompt, replies.Texts("\n".join(lines), False, "")).order
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_choice_is_read_by_its_fields_label_and_its_own_in_the_players_language_and_in_english(slug, language):
+    """Every choice field a game asks, named by its label and its choice by its label, as the German or French
+    email shows them (the prompt rendered when the reply is read), and as the English one does."""
+    tried = 0
+    translated = 0
+    for _state, _seat, stored in stored_prompts(slug):
+        with translation.override(language):
+            prompt = words.prompt(stored)
+        for spec in prompt["fields"]:
+            if spec["kind"] != "choice":
+                continue
+            keys = {replies.key(choice["label"]) for choice in spec["choices"]}
+            for choice in spec["choices"]:
+                if len(keys) < len(spec["choices"]) or ":" in spec["label"]:
+                    continue  # two labels alike, read as the first: only its value names it
+                with translation.override(language):
+                    assert read(prompt, f"{spec['label']}: {choice['label']}")[spec["name"]] == choice["value"]
+                    said = read(prompt, f"{spec['english']}: {choice['english']}")
+                    assert said[spec["name"]] == choice["value"]
+                tried += 1
+                translated += choice["label"] != choice["english"]
+    assert tried and translated, "no choice field, or none in the language"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_field_is_read_by_its_name_its_label_and_its_english_label(slug, language):
+    _state, _seat, stored = stored_prompts(slug)[-1]
+    with translation.override(language):
+        prompt = words.prompt(stored)
+        for spec in prompt["fields"]:
+            keys = replies.field_keys(prompt)
+            for name in (spec["name"], spec["label"], spec["english"]):
+                assert keys[replies.key(name)]["name"] == spec["name"]
+
+
+GENOA = [
+    # (language, typed, the English it reads as)
+    (
+        "de",
+        "Hafen: 20 Dukaten + Seide + Plättchen extra + 1 Besitzmarker",
+        "Harbor: 20 ducats + silk + extra tile + 1 marker",
+    ),
+    ("fr", "Port: 20 ducats + soie; + tuile extra; + 1 marqueur", "Harbor: 20 ducats + silk + extra tile + 1 marker"),
+    ("de", "Harbor: 20 Dukaten + silk; Straße 3-2: 5", "Harbor: 20 ducats + silk; Street 3-2: 5"),
+    ("fr", "Remise: 3 + gain + livrer L3 + récompense extra", "Coach House: 3 + gained + deliver L3 + reward extra"),
+]
+
+
+@pytest.mark.parametrize(("language", "typed", "english"), GENOA)
+def test_genoas_offers_typed_in_german_french_or_a_mix_read_as_the_english(language, typed, english):
+    with translation.override(language):
+        said = words.vocabulary("genoa").read(typed)
+    assert parse_offers(said)[0] == parse_offers(english)[0]
+
+
+def test_genoas_route_and_tile_plays_typed_in_german_and_french():
+    with translation.override("de"):
+        vocabulary = words.vocabulary("genoa")
+        route = vocabulary.read("Start = ich; Straße 3-2; Kutscherei = Blau; Gewürzlager = niemand")
+        tiles = vocabulary.read("Tausch Wein gegen Seide; wähle Pfeffer; Bau Gildehalle liefere S14")
+    english_route = "start = me; Street 3-2; Coach House = Blue; Spices = nobody"
+    assert parse_route(route, 3, 0, "harbor") == parse_route(english_route, 3, 0, "harbor")
+    assert parse_tiles(tiles) == parse_tiles("trade wine for silk; choose pepper; build Guild Hall deliver S14")
+    with translation.override("fr"):
+        tiles = words.vocabulary("genoa").read("échange vin contre soie; choisir poivre; bâtiment Maison des guildes")
+    assert parse_tiles(tiles) == parse_tiles("trade wine for silk; choose pepper; build Guild Hall")
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "english"),
+    [
+        (
+            "de",
+            "rudere NE; segle E 2; kaufe 2; verkaufe 2 Wein; "
+            "biete Blau gib Laderaum Seide, Hand 2 Wein gegen Laderaum Öl",
+            "row NE; sail E 2; buy 2; sell 2 wine; offer Blue give hold silk, hand 2 wine for hold oil",
+        ),
+        (
+            "fr",
+            "ramer NE; naviguer E 2; vendre tout; proposer Bleu; donner cale soie; demander main huile",
+            "row NE; sail E 2; sell all; offer Blue; give hold silk; want hand oil",
+        ),
+        ("de", "Pirat 1 NE 2; Sturm C4", "pirate 1 NE 2; storm C4"),
+        ("fr", "passer", "pass"),
+    ],
+)
+def test_phoenicians_steps_typed_in_german_or_french_read_as_the_english(language, typed, english):
+    with translation.override(language):
+        said = words.vocabulary("phoenician").read(typed)
+    assert parse(said, 3, complete=False) == parse(english, 3, complete=False)
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "english"),
+    [
+        (
+            "de",
+            "fahre S1 Kapstadt 2; kaufe Öl S1 L1; Auftrag verdeckt; Schiff groß; Aktien kaufe",
+            "move S1 Cape Town 2; buy oil S1 L1; order hidden; ship large; shares buy",
+        ),
+        (
+            "fr",
+            "déplacer S1 Le Cap; produire Londres bonus acier gauche; construire Hambourg; actions vendre",
+            "move S1 Cape Town; produce London bonus steel left; build Hamburg; shares sell",
+        ),
+        ("de", "move S1 Tokio; sell S1 Windturbinen", "move S1 Tokyo; sell S1 turbines"),
+    ],
+)
+def test_ports_of_calls_actions_typed_in_german_or_french_read_as_the_english(language, typed, english):
+    with translation.override(language):
+        assert words.vocabulary("ports-of-call").read(typed) == english
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_each_typed_word_is_its_own_in_each_language_and_no_other_english_word(slug, language):
+    """The catalogues' typed words: each translation's alternatives are words a step can hold (no separator) and
+    none is another English word of the game's syntax (it would read as this one: the player's language wins)."""
+    typed = get_engine(slug).typed_words()
+    english = {word.lower() for word in typed}
+    clashes, unusable = [], []
+    with translation.override(language):
+        for word, said in typed.items():
+            for part in words.render(said).split("|"):
+                if words.NOT_IN_A_WORD.search(part) or not part.strip():
+                    unusable.append((word, part))
+                elif part.strip().lower() in english - {word.lower()}:
+                    clashes.append((word, part))
+    assert (clashes, unusable) == ([], [])
+
+
+def test_a_word_of_the_language_that_is_another_english_word_reads_in_the_language_and_ties_go_to_the_first():
+    """Resolved the same way every time: the player's language wins over English (their email taught the word),
+    and of two English words with one translation the first the engine declares is read."""
+    clash = words.vocabulary_of({"buy": "kaufe", "sell": "buy", "markers": "Zähler", "marker": "Zähler"})
+    assert clash.read("buy 2; kaufe 2") == "sell 2; buy 2"
+    assert clash.read("2 Zähler; 1 ZÄHLER") == "2 markers; 1 markers"
+    assert clash.write("sell 2; buy 1 marker") == "buy 2; kaufe 1 Zähler"
+    assert words.vocabulary_of({"silk": "Seide", "wine": "wine"}).english == {"seide": "silk"}  # same word: skipped
+
+
+def test_a_word_the_reader_cannot_place_gets_the_engines_refusal_naming_the_step():
+    with translation.override("de"):
+        said = words.vocabulary("genoa").read("Hafen: 20 Dukaten; Taverne: 5 Taler")
+        with pytest.raises(OrderError) as refused:
+            parse_offers(said)
+        told = words.refusal(refused.value)
+    assert "Angebot 2" in told and "Taler" in told
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_turn_emails_example_writes_the_steps_in_the_players_words_and_reads_back(language):
+    """Genoa's offers and tile plays as the German or French email's example writes them: no English typed word
+    of the syntax left, and the reader reads them back as the order."""
+    engine = get_engine("genoa")
+    state, seat, stored = next(case for case in stored_prompts("genoa") if case[2]["kind"] == "offers")
+    order = engine.validate(state, seat, {"offers": "Harbor: 3 ducats; Tavern: 2 ducats", "tiles": ""})
+    with translation.override(language):
+        prompt = words.prompt(stored)
+        lines = order_lines(prompt, order)
+        assert "Harbor" not in "\n".join(lines) and "Tavern:" not in "\n".join(lines)
+        assert language != "de" or "ducats" not in "\n".join(lines)
+        assert engine.validate(state, seat, read(prompt, *lines)) == order
+
+
+def test_the_game_pages_typed_form_reads_the_players_words_too():
+    _state, _seat, stored = next(case for case in stored_prompts("genoa") if case[2]["kind"] == "offers")
+    with translation.override("de"):
+        prompt = words.prompt(stored)
+        form = OrderForm(
+            prompt, {"phase": 1, "how": "typed", "offers": "Hafen: 3 Dukaten + Seide", "tiles": ""}, typed=True
+        )
+        assert form.is_valid(), form.errors
+        assert form.order()["offers"] == "Harbor: 3 ducats + silk"
