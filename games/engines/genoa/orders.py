@@ -22,6 +22,7 @@ from games.engines.genoa.syntax import (
     steps,
     tiles_text,
 )
+from games.engines.genoa.syntax import typed as typed_steps
 
 MAX_TEXT = 2000
 
@@ -294,11 +295,11 @@ def _check_unused_offers(
             step = "start" if typed < len(route) and index == 0 else space_name(entry["space"])
             message = M(
                 "{where}: {names} offered for this action, so give it to an offerer "
-                "(e.g. {step} = {seat}) or take it yourself ({step} = me).",
+                "(e.g. {give}) or take it yourself ({take}).",
                 where=where(index),
                 names=names,
-                step=step,
-                seat=COLOURS[bidders[0]],
+                give=typed_steps(f"{step} = {COLOURS[bidders[0]]}"),
+                take=typed_steps(f"{step} = me"),
             )
             # An empty route only lacks its first step ("start = ..."); any other is wrong as written.
             raise (OrderIncomplete if typed == 0 else OrderError)(message)

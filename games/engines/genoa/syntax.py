@@ -171,7 +171,7 @@ def offer_steps(text: Any) -> list[str]:
                 M(
                     "Offer 1 ({step}): a step starting with '+' adds to the offer before it; begin with the "
                     "space, e.g. 'Harbor: 20 ducats'.",
-                    step=step[:40],
+                    step=typed(step[:40]),
                 )
             )
     return offers
@@ -182,7 +182,7 @@ def parse_offers(text: Any) -> list[dict[str, Any]]:
 
 
 def parse_offer(step: str, number: int) -> dict[str, Any]:
-    where = M("Offer {number} ({step})", number=number, step=step[:40])
+    where = M("Offer {number} ({step})", number=number, step=typed(step[:40]))
     if ":" not in step:
         raise OrderError(
             M("{where}: write the space, a colon, then the price, e.g. 'Harbor: 20 ducats + silk'.", where=where)
@@ -302,7 +302,7 @@ def parse_route(text: Any, players: int, merchant: int, start: str) -> list[dict
     names the start space."""
     parsed = []
     for number, step in enumerate(steps(text, ROUTE_SPLIT), start=1):
-        where = M("Route step {number} ({step})", number=number, step=step[:40])
+        where = M("Route step {number} ({step})", number=number, step=typed(step[:40]))
         head, has_who, tail = step.partition("=")
         named = re.sub(r"^\s*start\b", "", head, flags=re.I).strip()
         space = parse_space(named) if named else start
@@ -353,7 +353,7 @@ def route_text(route: list[dict[str, Any]]) -> str:
 def parse_tiles(text: Any) -> list[dict[str, Any]]:
     plays = []
     for number, step in enumerate(steps(text), start=1):
-        where = M("Tile play {number} ({step})", number=number, step=step[:40])
+        where = M("Tile play {number} ({step})", number=number, step=typed(step[:40]))
         words = step.split()
         verb = words[0].lower()
         if verb == "trade":

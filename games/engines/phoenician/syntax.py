@@ -139,9 +139,9 @@ def parse(text: str, players: int, complete: bool = True) -> list[Step]:
     return steps
 
 
-def step_problem(number: int, typed: str, problem: Any) -> Msg:
-    """ "Step 2 ('sail E 2'): that would sail off the map." """
-    return M("Step {number} ({step}): {problem}", number=number, step=f"'{typed}'", problem=problem)
+def step_problem(number: int, written: str, problem: Any) -> Msg:
+    """ "Step 2 ('sail E 2'): that would sail off the map." (the step in the reader's words)"""
+    return M("Step {number} ({step}): {problem}", number=number, step=typed(f"'{written}'"), problem=problem)
 
 
 def _add_to_offer(steps: list[Step], words: list[str], number: int, part: str) -> None:

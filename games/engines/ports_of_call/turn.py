@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from games.engines.base import Event, M, OrderError, State
+from games.engines.base import Event, M, OrderError, State, Typed
 from games.engines.ports_of_call.actions import ACTION_STEPS, Turn, start_turn
 from games.engines.ports_of_call.money import claim_achievements
 from games.engines.ports_of_call.trade import TRADE_STEPS
@@ -59,6 +59,11 @@ def run_turn(state: State, seat: int, text: str, events: list[Event]) -> list[st
         except OrderError as error:
             # Each step's refusal ends without a full stop: this sentence ends it.
             raise OrderError(
-                M("Step {number} ({step}): {problem}.", number=number, step=step[:60], problem=error.message)
+                M(
+                    "Step {number} ({step}): {problem}.",
+                    number=number,
+                    step=Typed("ports-of-call", step[:60]),
+                    problem=error.message,
+                )
             ) from None
     return done

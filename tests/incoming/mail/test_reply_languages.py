@@ -194,13 +194,23 @@ def test_a_word_of_the_language_that_is_another_english_word_reads_in_the_langua
     assert words.vocabulary_of({"silk": "Seide", "wine": "wine"}).english == {"seide": "silk"}  # same word: skipped
 
 
-def test_a_word_the_reader_cannot_place_gets_the_engines_refusal_naming_the_step():
-    with translation.override("de"):
-        said = words.vocabulary("genoa").read("Hafen: 20 Dukaten; Taverne: 5 Taler")
+@pytest.mark.parametrize(
+    ("language", "slug", "typed", "told"),
+    [
+        ("de", "genoa", "Hafen: 20 Dukaten; Taverne: 5 Taler", "Angebot 2 (Taverne: 5 Taler)"),
+        ("fr", "genoa", "Port: 20 ducats; Taverne: 5 écus", "Offre 2 (Taverne: 5 écus)"),
+        ("de", "phoenician", "kaufe; segle nach O 2", "Schritt 2 ('segle nach O 2')"),
+        ("fr", "phoenician", "acheter; naviguer vers O 2", "Étape 2 ('naviguer vers O 2')"),
+    ],
+)
+def test_a_word_the_reader_cannot_place_gets_the_engines_refusal_naming_the_step_as_typed(language, slug, typed, told):
+    """The word stays as typed, the rest is read; the engine's refusal names the step, written back in the
+    player's words (its step is a Typed parameter)."""
+    with translation.override(language):
+        said = words.vocabulary(slug).read(typed)
         with pytest.raises(OrderError) as refused:
-            parse_offers(said)
-        told = words.refusal(refused.value)
-    assert "Angebot 2" in told and "Taler" in told
+            parse_offers(said) if slug == "genoa" else parse(said, 3)
+        assert told in words.refusal(refused.value)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
