@@ -79,6 +79,12 @@ class Child:
     visits: int = 0
     reward: float = 0.0
     tries: int = 0  # the common worlds it was tried in, counting those where it was not legal
+    rewards: dict[int, float] = field(default_factory=dict)  # by common world
+
+    def mean_in(self, worlds: int) -> float:
+        """Its mean reward in the first `worlds` common worlds (where it was legal)."""
+        shared = [reward for number, reward in self.rewards.items() if number < worlds]
+        return sum(shared) / len(shared) if shared else self.mean()
 
     def mean(self) -> float:
         return self.reward / self.visits if self.visits else 0.0
@@ -119,8 +125,17 @@ class Search:
             if self.visits and time.perf_counter() - started >= budget.seconds:
                 break
             self.iterate(state)
-        best = max(self.children, key=lambda child: (child.visits, child.mean()))
-        return best.order
+        return self.best().order
+
+    def best(self) -> Child:
+        """The child chosen: of those visited at least half as often as the most visited, the best mean over
+        the common worlds all of them were tried in (a paired comparison: the same worlds and dice), the
+        first found on a tie (a game's plans and the greedy orders come first). At the few iterations a
+        person waits for, visit counts differ by one or two and say little; the shared worlds' rewards more."""
+        most = max(child.visits for child in self.children)
+        contenders = [child for child in self.children if 2 * child.visits >= most]
+        worlds = min(child.tries for child in contenders)
+        return max(contenders, key=lambda child: child.mean_in(worlds))
 
     def world(self, state: State, number: int) -> State:
         """The `number`th common world: a state the seat cannot tell from `state`, the same for every
@@ -145,6 +160,7 @@ class Search:
         reward = self._play_out(world, order, number)
         child.visits += 1
         child.reward += reward
+        child.rewards[number] = reward
         self.visits += 1
 
     def _select(self) -> Child:
