@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from games.incoming import ranked
 from games.incoming.steps_form import DROP_DOWN_SHOWS, EMPTY, StepsForm, StepsSource, field_messages, match_step
 from games.models import Player
-from games.outgoing.order_text import read_steps
+from games.outgoing.order_text import SYNTAX, read_steps, split_steps, written_steps
 
 __all__ = [
     "DROP_DOWN_SHOWS",
@@ -149,8 +149,8 @@ class OrderForm(StepsForm):
 
     @staticmethod
     def initial_from(prompt: dict[str, Any], order: dict[str, Any] | None, phase_number: int) -> dict[str, Any]:
-        """Form values showing the seat's stored order, so revising starts from it (a steps field's text is
-        turned into the builder's steps by the form itself)."""
+        """Form values showing the seat's stored order, so revising starts from it (a steps field's text, in the
+        player's words as the typed box shows it, is turned into the builder's steps by the form itself)."""
         initial: dict[str, Any] = {"phase": phase_number}
         for spec in prompt["fields"]:
             value = (order or {}).get(spec["name"])
@@ -159,6 +159,8 @@ class OrderForm(StepsForm):
             if spec["kind"] == "multichoice" and spec.get("repeat"):
                 for i, pick in enumerate(value):
                     initial[f"{spec['name']}__{i}"] = pick
+            elif spec["kind"] in ("text", "steps") and isinstance(value, str):
+                initial[spec["name"]] = SYNTAX.steps_joined().join(written_steps(spec, split_steps(value)))
             else:
                 initial[spec["name"]] = value
         return initial

@@ -23,6 +23,7 @@ from django import forms
 from django.utils.translation import gettext, ngettext, pgettext
 
 from games.engines.base import NextSteps, StepChoice
+from games.outgoing.order_text import read_steps
 
 EMPTY = ""
 DIGITS = re.compile(r"[0-9]{1,9}")
@@ -119,8 +120,8 @@ class StepsForm(forms.Form):
             wanted = list(self._posted_steps(name))
         else:
             stored = self.initial.get(name) or []
-            if isinstance(stored, str):
-                stored = source.builder_steps(name, stored)
+            if isinstance(stored, str):  # the typed box's text, in the player's words (forms.initial_from)
+                stored = source.builder_steps(name, read_steps(spec, stored))
             wanted = [(step, "") for step in stored]
         steps: list[str] = []
         choices_at: list[tuple[StepChoice, ...]] = []

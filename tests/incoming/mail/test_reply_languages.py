@@ -23,6 +23,7 @@ from games.engines.genoa.syntax import parse_offers, parse_route, parse_tiles
 from games.engines.phoenician.syntax import parse
 from games.incoming.forms import OrderForm
 from games.incoming.mail import replies
+from games.incoming.steps_form import StepsSource
 from games.outgoing.order_text import order_lines
 
 LANGUAGES = ("de", "fr")
@@ -237,3 +238,32 @@ def test_the_game_pages_typed_form_reads_the_players_words_too():
         )
         assert form.is_valid(), form.errors
         assert form.order()["offers"] == "Harbor: 3 ducats + silk"
+
+
+@pytest.mark.parametrize("slug", ["genoa", "phoenician", "ports-of-call"])
+def test_the_game_pages_typed_box_shows_a_stored_order_in_the_players_words_and_the_builder_reads_it(slug):
+    """Revising a stored order on the page: the typed box holds it in the player's words (read back as the order),
+    and the builder beside it, built from the same initial values, finds the same steps as for an English reader."""
+    engine = get_engine(slug)
+    rng = random.Random(40)
+    asked = [case for case in stored_prompts(slug) if any(spec["kind"] == "steps" for spec in case[2]["fields"])]
+    made = [(case, engine.validate(case[0], case[1], engine.random_order(case[0], case[1], rng))) for case in asked]
+    (state, seat, stored), order = max(made, key=lambda pair: sum(len(str(value)) for value in pair[1].values()))
+    source = StepsSource(
+        lambda field, steps: words.next_steps(engine.next_steps(state, seat, field, steps)),
+        lambda field, text: engine.builder_steps(state, seat, field, text),
+    )
+    shown, built = {}, {}
+    for language in ("en", "de", "fr"):
+        with translation.override(language):
+            prompt = words.prompt(stored)
+            initial = OrderForm.initial_from(prompt, order, 1)
+            steps = [spec for spec in prompt["fields"] if spec["kind"] == "steps"]
+            shown[language] = {spec["name"]: initial.get(spec["name"]) for spec in steps}
+            assert {spec["name"]: replies._value(spec, initial[spec["name"]]) for spec in steps} == {
+                spec["name"]: order[spec["name"]] for spec in steps
+            }
+            form = OrderForm(prompt, initial=initial, source=source)
+            built[language] = {name: steps.steps for name, steps in form.built.items()}
+    assert shown["de"] != shown["en"] != shown["fr"]
+    assert built["de"] == built["fr"] == built["en"] and any(built["en"].values())
