@@ -49,8 +49,6 @@ from tests.support.workers import worker, workers  # noqa: F401
 RABBITMQ_URL = os.environ.get("PBEM_TEST_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:5672/")
 
 
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """The catalogues compiled when a .po is newer than its .mo (`make pytest` compiles them too; a bare pytest
     run would otherwise test yesterday's translations). Once, in the controlling process, before the workers."""

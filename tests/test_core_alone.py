@@ -30,7 +30,9 @@ def test_no_plug_in_imports_a_private_name_of_the_core() -> None:
         f"{name} line {node.lineno}: {node.module}.{alias.name}"
         for name in PLUGINS
         for node in ast.walk(ast.parse(MODULES[name].read_text()))
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "games"
+        if isinstance(node, ast.ImportFrom)
+        and node.module
+        and node.module.split(".")[0] == "games"
         and not node.module.startswith(PACKAGES)
         for alias in node.names
         if alias.name.startswith("_")

@@ -147,8 +147,5 @@ def test_the_contributors_layout_names_every_module_of_the_core() -> None:
     layout = text.split("## Architecture and layout", 1)[1].split("\n## ", 1)[0]
     core = [ROOT / "games" / name for name in ("incoming", "play", "outgoing", "models", "admin")]
     modules = [*(ROOT / "games").glob("*.py"), *(path for folder in core for path in folder.rglob("*.py"))]
-    unnamed = [
-        str(path.relative_to(ROOT)) for path in modules if path.stem != "__init__" and path.name not in layout
-    ]
+    unnamed = [str(path.relative_to(ROOT)) for path in modules if path.stem != "__init__" and path.name not in layout]
     assert unnamed == []
-

@@ -16,11 +16,7 @@ NOT_SOURCE = {"support", "screenshots", "replies", "templates", "__pycache__"}
 
 
 def folders_of_tests() -> list[Path]:
-    return [
-        path
-        for path in TESTS.rglob("*")
-        if path.is_dir() and not NOT_SOURCE & set(path.relative_to(TESTS).parts)
-    ]
+    return [path for path in TESTS.rglob("*") if path.is_dir() and not NOT_SOURCE & set(path.relative_to(TESTS).parts)]
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -43,8 +39,7 @@ def test_each_folder_of_tests_is_a_package_of_the_source() -> None:
     unmatched = [
         str(folder.relative_to(ROOT))
         for folder in folders_of_tests()
-        if not (ROOT / "games" / folder.relative_to(TESTS)).is_dir()
-        and folder.relative_to(TESTS).parts[0] != "pbem"
+        if not (ROOT / "games" / folder.relative_to(TESTS)).is_dir() and folder.relative_to(TESTS).parts[0] != "pbem"
     ]
     assert unmatched == []
 

@@ -33,9 +33,7 @@ def test_the_right_password_signs_an_organiser_in(client, organisers):
     assert log_in(client, "ann", "right-pw").status_code == 302 and signed_in(client)
 
 
-def test_after_the_failure_limit_the_right_password_is_refused_until_the_cool_off_passes(
-    client, organisers, settings
-):
+def test_after_the_failure_limit_the_right_password_is_refused_until_the_cool_off_passes(client, organisers, settings):
     start = timezone.now()
     with time_machine.travel(start, tick=False) as clock:
         for _ in range(settings.AXES_FAILURE_LIMIT):

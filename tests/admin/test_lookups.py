@@ -227,8 +227,11 @@ def test_no_admin_page_shows_an_unreported_private_message(as_user, request):
             read.append(page)
     reported = as_user.get(changelist(Message))
     assert reported.context["cl"].result_count == 2 and "UNREPORTED" not in reported.content.decode()
-    assert "reported private in spring" in as_user.get(
-        reverse("admin:talk_message_change", args=[Message.objects.get(text="reported private in spring").pk])
-    ).content.decode()
+    assert (
+        "reported private in spring"
+        in as_user.get(
+            reverse("admin:talk_message_change", args=[Message.objects.get(text="reported private in spring").pk])
+        ).content.decode()
+    )
     user = request.node.callspec.params["as_user"]
     print(f"\nadmin views read as {user} with private messages present: {len(read)}")

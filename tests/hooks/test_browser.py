@@ -87,9 +87,10 @@ def test_a_player_adds_tests_and_deletes_a_signed_webhook_on_a_phone(chromium, l
         (item,) = receiver.received
         key = base64.b64decode(secret.removeprefix("whsec_"))
         signed = f"{item.headers['webhook-id']}.{item.headers['webhook-timestamp']}.".encode() + item.body
-        assert item.headers["webhook-signature"] == "v1," + base64.b64encode(
-            hmac.new(key, signed, hashlib.sha256).digest()
-        ).decode()
+        assert (
+            item.headers["webhook-signature"]
+            == "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+        )
         look("my games after a test notice")
         page.locator("#webhooks").get_by_role("button", name="Delete Phone alerts").click()
         page.wait_for_load_state()

@@ -41,12 +41,6 @@ def core_alone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
                 signal.connect(receiver, dispatch_uid=uid)
 
 
-
-
-
-
-
-
 def test_a_game_no_hook_concerns_resolves_in_the_statements_of_the_core_alone(
     toy_game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

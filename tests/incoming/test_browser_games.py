@@ -43,8 +43,6 @@ TURNS = 2
 HUMAN = "player1@example.com"
 
 
-
-
 def turn_email(game: Game) -> Any:
     """The newest email to the player that carries a link to their seat."""
     mine = [m for m in mail.outbox if m.to == [HUMAN] and "/l/" in str(m.body)]
@@ -61,8 +59,6 @@ def email_link(message: Any) -> str:
 
 def html_of(message: Any) -> str:
     return next(content for content, kind in message.alternatives if kind == "text/html")
-
-
 
 
 @pytest.mark.parametrize("width", [PHONE, DESKTOP], ids=WIDTH_NAMES.get)
@@ -123,8 +119,10 @@ def test_the_checks_see_a_page_that_scrolls_sideways_and_text_too_faint_to_read(
     head = '<!doctype html><html lang="en"><head><title>t</title></head><body style="margin:0"><main>'
     try:
         unfit, fit = Findings(), Findings()
-        page.set_content(head + '<table style="width:1400px"><tr><td>wide</td></tr></table>'
-                         '<p style="color:#ccc;background:#fff">faint</p></main></body></html>')
+        page.set_content(
+            head + '<table style="width:1400px"><tr><td>wide</td></tr></table>'
+            '<p style="color:#ccc;background:#fff">faint</p></main></body></html>'
+        )
         check(page, "unfit", unfit)
         page.set_content(head + '<p style="color:#222;background:#fff">plain</p></main></body></html>')
         check(page, "fit", fit)

@@ -3,7 +3,9 @@ browser asks for German reads My games in German and switches it to French with 
 signs in, chooses Deutsch on My games and presses Save, and their pages, game page included, are then German
 whatever their browser asks for. Each page fits its width, every control is a thumb's size, and axe finds no
 violation of any impact (its `html-has-lang` and `valid-lang` rules read `<html lang>`). Skips without Chromium
-unless PBEM_REQUIRE_SERVICES=1."""
+unless PBEM_REQUIRE_SERVICES=1. Every page (each game's at its start, after a resolution and at its end, earlier
+turns, guides, My games, the lobby, a vote with table talk, a league, the organisers' admin) and every email kind,
+walked in German and in French for any English sentence of the catalogues: tests/test_pseudo_locale.py."""
 
 from __future__ import annotations
 

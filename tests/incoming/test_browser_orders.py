@@ -104,8 +104,9 @@ def test_a_genoa_offer_is_built_with_a_number_box_only_under_steps_that_take_duc
     def choose(row: int, kind: str) -> str:
         select = builder.locator(f"select[name=offers__{row}]")
         values = select.locator("option").evaluate_all("options => options.map(o => o.value)")
-        value = next(value for value in values if (value.endswith(": {n} ducats") if kind == "offer" else
-                                                   value.startswith("+ ")))
+        value = next(
+            value for value in values if (value.endswith(": {n} ducats") if kind == "offer" else value.startswith("+ "))
+        )
         select.select_option(value)
         return str(value)
 

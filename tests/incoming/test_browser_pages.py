@@ -44,8 +44,6 @@ def look(page: Any, url: str, what: str, looking_at: list[str], findings: Findin
     picture(page, "pages", width, re.sub(r"[^a-z]+", "-", what.lower()).strip("-"))  # with PBEM_SCREENSHOTS
 
 
-
-
 @pytest.mark.parametrize("width", [PHONE, DESKTOP], ids=WIDTH_NAMES.get)
 def test_my_games_the_settings_and_the_league_pages_fit_and_pass_axe(chromium, live_server, width):
     league = make_league(players=4, notify=Membership.Notify.OWED)  # what a new player and member start with

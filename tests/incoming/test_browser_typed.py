@@ -228,5 +228,3 @@ def test_what_a_player_types_or_builds_is_what_is_stored(chromium, live_server, 
     assert {name: problems for name, problems in wrong.items() if problems} == {}
     assert set(played) >= {name for name, _ in WAYS}
     findings.assert_none()
-
-

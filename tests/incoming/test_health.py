@@ -60,7 +60,10 @@ def test_without_a_broker_healthz_says_tasks_run_inline(client, settings, db):
 
 
 def test_healthz_is_503_once_a_phase_with_every_order_in_has_waited_past_the_limit(
-    client, make_game, lost, settings  # noqa: F811
+    client,
+    make_game,
+    lost,
+    settings,  # noqa: F811
 ):
     settings.PBEM_HEALTH_COMPLETE_PHASE_SECONDS = 120
     game = make_game(humans=3)

@@ -25,8 +25,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BLUE = 1
 
 
-
-
 def post(client: Client, game: Game, data: dict[str, Any]) -> Any:
     """Post the order form as its buttons do, and follow where it sends the browser: every post answers with a
     redirect (Post/Redirect/Get), to the game page or, in a one-seat turn, to the review page."""
@@ -130,9 +128,7 @@ def test_the_last_sealed_order_says_the_turn_has_been_resolved_when_it_has(clien
     assert b"being resolved" not in response.content
 
 
-def test_a_chosen_step_too_long_for_a_phones_drop_down_is_written_out_under_it(
-    client: Client, make_game: Any
-) -> None:
+def test_a_chosen_step_too_long_for_a_phones_drop_down_is_written_out_under_it(client: Client, make_game: Any) -> None:
     """A phone's drop-down shows only the start of its chosen text: a step whose label is longer than that is
     also written out in full beside it (hidden from screen readers, which read the whole choice anyway)."""
     game, seat = phoenician(make_game)

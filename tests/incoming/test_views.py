@@ -20,10 +20,6 @@ from tests.support.phases import open_phase
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
-
-
-
 def test_a_signed_link_signs_the_player_in_and_opens_their_game(client, make_game):
     game = make_game(humans=3)
     response = client.get(link(game, 0), follow=True)
@@ -181,7 +177,7 @@ def test_the_outbox_page_lists_emails_in_development(client, make_game, file_out
     for mail in response.context["mails"]:
         assert mail["first"].startswith("It is your turn") or "Day 1" in mail["first"], mail["first"]
         assert mail["first"] != mail["subject"] and html.escape(mail["first"], quote=False) in listing
-    assert '<iframe title="The email\'s HTML part: ' in detail.content.decode()
+    assert "<iframe title=\"The email's HTML part: " in detail.content.decode()
 
 
 def test_every_page_has_an_icon(client):

@@ -73,8 +73,7 @@ def test_the_draw_moves_an_away_members_first_deadline_and_leaves_out_one_away_t
     assert lines[0] == f"{round_} drawn: 2 tables started."
     assert "P2 is away 12 more days, longer than the league's vacation cap (7): not drawn this round." in lines
     assert any(
-        line.startswith(f"Table {mine.number}: a player is away, so its first deadline moved 3 days")
-        for line in lines
+        line.startswith(f"Table {mine.number}: a player is away, so its first deadline moved 3 days") for line in lines
     )
 
 

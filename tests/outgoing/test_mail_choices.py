@@ -128,8 +128,6 @@ def test_the_migration_changes_the_default_and_keeps_every_existing_choice(db):
 # --- One-click unsubscribe ---------------------------------------------------------------------------
 
 
-
-
 def test_only_news_carries_the_one_click_unsubscribe(make_game):
     game = make_game(humans=3)
     Player.objects.update(notify=Player.Notify.ALL)
@@ -193,16 +191,21 @@ def test_an_unsubscribe_mail_to_the_mailto_address_works_through_the_inbound_web
     payload = postmark_payload(mailto, "", sender="someone@elsewhere.example")  # what a mail client writes
     payload["Subject"] = "unsubscribe"
     before = len(mail.outbox)
-    response = Client().post("/anymail/postmark/inbound/", payload, content_type="application/json",
-                             HTTP_AUTHORIZATION=AUTH)
+    response = Client().post(
+        "/anymail/postmark/inbound/", payload, content_type="application/json", HTTP_AUTHORIZATION=AUTH
+    )
     assert response.status_code == 200
     assert Player.objects.get(email=news.to[0]).notify == "owed"
     assert len(mail.outbox) == before  # no receipt: it is an unsubscribe, not a reply
     # A mailto address with a wrong signature is nobody's.
     other = Player.objects.get(email="player3@example.com")
     forged = unsubscribe_mailto(other).replace("-", "-0", 1)[:-1]
-    Client().post("/anymail/postmark/inbound/", postmark_payload(forged, ""), content_type="application/json",
-                  HTTP_AUTHORIZATION=AUTH)
+    Client().post(
+        "/anymail/postmark/inbound/",
+        postmark_payload(forged, ""),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=AUTH,
+    )
     assert Player.objects.get(pk=other.pk).notify == "all"
 
 

@@ -14,8 +14,6 @@ from tests.support.races import run_together
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
-
 def test_the_last_two_orders_arriving_together_resolve_the_phase_exactly_once(postgres, make_game):
     for attempt in range(5):  # several rounds, so the interleavings vary
         game = make_game(humans=3, seed=attempt)

@@ -26,14 +26,6 @@ from tests.support.phases import open_phase
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
-
-
-
-
-
-
-
 def last_order_at(phase: Phase) -> datetime:
     return Order.objects.filter(phase=phase).aggregate(last=Max("submitted_at"))["last"]
 
@@ -49,9 +41,7 @@ def test_revising_an_order_of_a_complete_phase_enqueues_its_resolution_again(mak
     assert Phase.objects.filter(game=game).count() == 2
 
 
-def test_the_sweep_resolves_a_complete_phase_whose_resolution_was_lost_once_it_has_settled(
-    make_game, lost, settings
-):
+def test_the_sweep_resolves_a_complete_phase_whose_resolution_was_lost_once_it_has_settled(make_game, lost, settings):
     settings.PBEM_SETTLE_SECONDS = 30
     game = make_game(humans=3)
     phase = complete_but_unresolved(game, lost)
@@ -80,9 +70,7 @@ def test_the_sweep_leaves_a_complete_phase_of_a_paused_game_for_its_resume(make_
     assert phase.status == Phase.Status.RESOLVED
 
 
-def test_the_sweep_plays_bots_whose_task_was_lost_so_a_bot_table_moves_on(
-    make_game, lost, settings
-):
+def test_the_sweep_plays_bots_whose_task_was_lost_so_a_bot_table_moves_on(make_game, lost, settings):
     settings.PBEM_SETTLE_SECONDS = 30
     dropped = lost.start("games.tasks.play_bots")
     game = make_game(humans=1, bots=2)
@@ -114,8 +102,6 @@ def test_bots_played_again_only_play_the_seats_still_owing(make_game):
 # --- The broker is unreachable when the last order commits ------------------------------------------------
 
 
-
-
 @pytest.fixture
 def silent_broker() -> Iterator[str]:
     """A port that accepts connections and never answers: a broker that hangs (not one that is down)."""
@@ -144,9 +130,7 @@ def assert_stored_and_logged(response, game: Game, caplog) -> None:
     assert not any("buyer" in r.getMessage() or "seller" in r.getMessage() for r in caplog.records)
 
 
-def test_the_last_order_is_stored_and_the_player_told_so_when_the_broker_refuses(
-    client, make_game, broker_at, caplog
-):
+def test_the_last_order_is_stored_and_the_player_told_so_when_the_broker_refuses(client, make_game, broker_at, caplog):
     game = make_game(humans=3)
     broker_at("redis://127.0.0.1:1/0")  # nothing listens there
     caplog.set_level(logging.INFO, logger="games")

@@ -144,3 +144,28 @@ def plain_words(text: str, names: Iterable[str] = ()) -> list[str]:
         if name:
             text = text.replace(name, " ")
     return PLAIN.findall(text)
+
+
+# What splits a message into its literal stretches: placeholders (%-style, {}-style, a template's), tags, line ends.
+BETWEEN = re.compile(r"%\([^)]+\)[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]|%[sdif]|\{\{.*?\}\}|\{[^{}]*\}|<[^<>]+>|\n")
+
+
+def english_left(language: str, sources: Iterable[Path] | None = None) -> set[str]:
+    """The catalogues' English that `language` does not share: each msgid's literal stretches between its
+    placeholders and tags, two words or more, that no msgstr of that language's catalogues (every catalogue folder
+    unless told) contains. A city's name or a word both languages spell alike (German's "Markers", a marker's) is
+    no sign of English; a stretch of these on a page in `language` is an English sentence left."""
+    ids: set[str] = set()
+    translated: list[str] = []
+    for source in catalogue_folders() if sources is None else sources:
+        path = source / language / "LC_MESSAGES" / "django.po"
+        if not path.exists():
+            continue
+        for entry in polib.pofile(str(path)):
+            if entry.obsolete:
+                continue
+            ids.update(filter(None, (entry.msgid, entry.msgid_plural)))
+            translated += [entry.msgstr, *entry.msgstr_plural.values()]
+    every = "\n".join(translated)
+    stretches = {part.strip(" .,:;()'\"!?") for text in ids for part in BETWEEN.split(text)}
+    return {part for part in stretches if re.search(r"[A-Za-z]{2,} +[A-Za-z]{2,}", part) and part not in every}

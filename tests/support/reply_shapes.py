@@ -134,7 +134,7 @@ def _html_body(lines: list[str], how: str, turn: Turn) -> str:
         )
     quote = html.escape(turn.text).replace("\n", "<br>")
     return (
-        f"<html><body>{written}<div class=\"gmail_quote\">On Wed, 2 Dec 2026 at 17:40, pbem "
+        f'<html><body>{written}<div class="gmail_quote">On Wed, 2 Dec 2026 at 17:40, pbem '
         f"&lt;{html.escape(turn.sender_address)}&gt; wrote:<br><blockquote>{quote}</blockquote></div></body></html>\n"
     )
 

@@ -93,9 +93,7 @@ def dkim_key(folder: Path) -> Path:
     """A new 2048-bit RSA key in PEM (PKCS #8), as Debian 12's `openssl genrsa` writes one (docs/operators.md)."""
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     path = folder / "dkim.pem"
-    pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     path.write_bytes(pem)
     return path
 

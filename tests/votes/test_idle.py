@@ -39,12 +39,6 @@ def core_alone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
                 signal.connect(receiver, sender=Game)
 
 
-
-
-
-
-
-
 def test_a_game_with_no_open_vote_resolves_in_the_statements_of_the_core_alone(
     toy_game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -20,6 +20,7 @@ from tests.support.phases import open_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+
 @pytest.fixture
 def make_game(make_game: Any) -> Any:
     """These tests read what every seat's emails show after each phase: their players chose every phase."""
@@ -30,6 +31,7 @@ def make_game(make_game: Any) -> Any:
         return game
 
     return make
+
 
 RED, BLUE, GREEN = 0, 1, 2
 BLUE_OFFER = "Harbor: 13 ducats"

@@ -35,14 +35,10 @@ class Dice(random.Random):
 # --- building a table ------------------------------------------------------------------------------
 
 
-
-
 def deal(state: State, seat: int, *cards: str) -> None:
     for card in cards:
         state["decks"][card[0]].remove(card)
         state["hands"][seat].append(card)
-
-
 
 
 def make_offers(

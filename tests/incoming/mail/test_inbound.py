@@ -41,12 +41,6 @@ def replies_on(settings):
     cache.clear()  # the owner's notices of refused replies are capped through the cache
 
 
-
-
-
-
-
-
 def test_a_turn_email_invites_a_reply_with_a_signed_address(make_game):
     make_game(humans=3)
     address = reply_to_of("player1@example.com")
@@ -227,12 +221,6 @@ def test_replies_are_refused_when_replies_are_turned_off(client, make_game, sett
 # --- Mailgun and SendGrid: the same reply through other providers' shapes --------------------------------------------
 
 
-
-
-
-
-
-
 @pytest.fixture
 def mailgun_on(settings):
     settings.ANYMAIL = {**settings.ANYMAIL, "MAILGUN_WEBHOOK_SIGNING_KEY": MAILGUN_KEY}
@@ -243,8 +231,9 @@ def post_form(client, url: str, fields: dict):
 
 
 @pytest.mark.usefixtures("mailgun_on")
-@pytest.mark.parametrize(("url", "fields"), [("/anymail/mailgun/inbound/", mailgun_fields),
-                                             ("/anymail/sendgrid/inbound/", sendgrid_fields)])
+@pytest.mark.parametrize(
+    ("url", "fields"), [("/anymail/mailgun/inbound/", mailgun_fields), ("/anymail/sendgrid/inbound/", sendgrid_fields)]
+)
 def test_other_providers_deliver_a_reply_but_not_one_from_another_sender(client, make_game, url, fields):
     game = make_game(humans=3)
     address = reply_to_of("player1@example.com")
@@ -256,7 +245,7 @@ def test_other_providers_deliver_a_reply_but_not_one_from_another_sender(client,
 
 # --- Malformed payloads with a valid secret: 400 if unreadable, 200 if read and refused, never 500 -------------------
 
-BROKEN_MIME = "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"zz\"\nFrom: =?x-bogus?q?=FF?= <\n\n--zz\nContent-Type: text/plain; charset=x-no-such-charset\nContent-Transfer-Encoding: base64\n\n@@@not base64\n"  # noqa: E501
+BROKEN_MIME = 'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="zz"\nFrom: =?x-bogus?q?=FF?= <\n\n--zz\nContent-Type: text/plain; charset=x-no-such-charset\nContent-Transfer-Encoding: base64\n\n@@@not base64\n'  # noqa: E501
 HUGE = "x" * 200_000
 
 
@@ -306,7 +295,7 @@ def mailgun_shapes(to: str) -> list[tuple[str, dict]]:
 
     return [
         ("no message headers", changed(**{"message-headers": None})),
-        ("broken JSON message headers", changed(**{"message-headers": "[[\"From\", "})),
+        ("broken JSON message headers", changed(**{"message-headers": '[["From", '})),
         ("message headers as a JSON dict", changed(**{"message-headers": '{"From": "x"}'})),
         ("message headers that are not pairs", changed(**{"message-headers": '[["From"], 3, null]'})),
         ("a timestamp that is not a number", changed(timestamp="yesterday")),
@@ -365,7 +354,7 @@ def malformed_posts(client, address: str) -> list[tuple[str, int]]:
     for url, shapes in [("/anymail/mailgun/inbound/", mailgun_shapes), ("/anymail/sendgrid/inbound/", sendgrid_shapes)]:
         for name, fields in shapes(address):
             answers.append((f"{url.split('/')[2]}: {name}", post_form(client, url, fields).status_code))
-    broken = b"--zz\r\nContent-Disposition: form-data; name=\"token\"\r\n\r\nabc"
+    broken = b'--zz\r\nContent-Disposition: form-data; name="token"\r\n\r\nabc'
     for url in ("/anymail/mailgun/inbound/", "/anymail/sendgrid/inbound/"):
         response = client.post(url, broken, content_type="multipart/form-data; boundary=zz", HTTP_AUTHORIZATION=AUTH)
         answers.append((f"{url.split('/')[2]}: a multipart body cut short", response.status_code))

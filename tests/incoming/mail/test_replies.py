@@ -435,7 +435,10 @@ OFFERS = {
 @pytest.mark.parametrize(
     ("text", "order"),
     [
-        ("actions:\nmove S1 Hamburg 1\nmove L1 Hamburg 1\norder hidden", "move S1 Hamburg 1\nmove L1 Hamburg 1\norder hidden"),  # noqa: E501
+        (
+            "actions:\nmove S1 Hamburg 1\nmove L1 Hamburg 1\norder hidden",
+            "move S1 Hamburg 1\nmove L1 Hamburg 1\norder hidden",
+        ),  # noqa: E501
         ("Here it is:\n\nactions: move S1 Hamburg 1\nboost S1\n\n-- \nAnn", "move S1 Hamburg 1\nboost S1"),
         ("Your actions: boost S1; sell S1\norder hidden\n\nOn Mon pbem wrote:\n> x", "boost S1; sell S1\norder hidden"),
         ("actions: order hidden", "order hidden"),
