@@ -62,7 +62,7 @@ def my_games(request: HttpRequest) -> list[dict[str, Any]]:
         game = seat.game
         phase = phases.get(game.pk)
         engine = get_engine(game.engine)
-        owes = phase is not None and phase.prompt_for(seat.number) is not None
+        owes = phase is not None and phase.owes(seat.number)
         rows.append(
             {
                 "game": {
@@ -99,7 +99,7 @@ def game_view(request: HttpRequest, game_id: int) -> dict[str, Any]:
     seats = list(game.seats.select_related("player"))
     table = facts.seat_facts(game, engine, seats, phase, calls.submitted_seats(phase) if phase else set())
     own = None
-    if phase is not None and seat is not None and phase.prompt_for(seat.number) is not None:
+    if phase is not None and seat is not None and phase.owes(seat.number):
         stored = unique_row(Order.objects.filter(phase=phase, seat=seat))
         if stored is not None:
             own = _own(game, seat, phase, stored)

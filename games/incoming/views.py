@@ -168,7 +168,7 @@ def _rows(seats: list[Seat]) -> list[MyGame]:
     rows = []
     for seat in seats:
         phase = phases.get((seat.game_id, seat.game.phase_number))
-        owes = phase is not None and phase.prompt_for(seat.number) is not None
+        owes = phase is not None and phase.owes(seat.number)
         rows.append(MyGame(seat=seat, phase=phase, owes=owes))
     # Owed orders first, then games in play, newest first.
     rows.sort(key=lambda r: (not r.owes, r.seat.game.status == Game.Status.FINISHED, -r.seat.game_id))

@@ -83,7 +83,7 @@ def table_rows(league: League, round_: Round, now: datetime) -> list[TableRow]:
         for seat in seats[game.pk]:
             holder = _("bot") if seat.is_bot else (seat.player.display_name if seat.player else _("open seat"))
             row.seats.append(SeatRow(seat.number + 1, holder, reverse("admin:games_seat_change", args=[seat.pk])))
-            owes = phase is not None and phase.prompt_for(seat.number) is not None and not seat.is_bot
+            owes = phase is not None and phase.owes(seat.number) and not seat.is_bot
             if owes and phase is not None and (phase.pk, seat.pk) not in ordered:
                 row.owing.append(_("seat %(number)s: %(who)s") % {"number": seat.number + 1, "who": holder})
         if phase is not None:

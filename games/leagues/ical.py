@@ -32,7 +32,7 @@ def deadlines_feed(membership: Membership) -> bytes:
     phases = Phase.objects.filter(game_id__in=list(seats), status=Phase.Status.OPEN).select_related("game")
     for phase in phases:
         seat = seats[phase.game_id]
-        if phase.prompt_for(seat.number) is None:
+        if not phase.owes(seat.number):
             continue
         event = Event()
         event.add("uid", f"pbem-{phase.game_id}-{phase.number}-{seat.number}@{mail_domain()}")

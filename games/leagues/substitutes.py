@@ -245,5 +245,5 @@ def hand_to_bot(offer: Substitution) -> None:
         link_key=new_link_key(),
     )
     phase = turns.current_phase(game)
-    if phase is not None and phase.prompt_for(offer.seat_number) is not None:
+    if phase is not None and phase.owes(offer.seat_number):
         bots.ask_bots(phase)

@@ -136,7 +136,7 @@ def start(table: Table, seats: list[TableSeat], now: datetime) -> Game | None:
     waiting.update(answer=Invitation.Answer.WITHDRAWN, answered_at=now)
     game_page = settings.SITE_URL + reverse("games-game", args=[game.pk])
     for seat in game.seats.filter(player__isnull=False).select_related("player"):
-        if first is None or first.prompt_for(seat.number) is None:  # the others have their turn email
+        if first is None or not first.owes(seat.number):  # the others have their turn email
             assert seat.player is not None
             game_url = seat_url(seat, first) if first is not None else game_page  # their seat's link
             emails.queue(table, emails.STARTED, seat.player, game_id=game.pk, game_url=game_url)

@@ -265,6 +265,11 @@ class Phase(models.Model):
     def owed_seats(self) -> list[int]:
         return sorted(int(seat) for seat in self.prompts)
 
+    def owes(self, seat_number: int) -> bool:
+        """Whether `seat_number` owes an order in this phase: what `prompt_for` is not None says, without rendering
+        the prompt's words (the order's POST and every list of games ask it)."""
+        return self.prompts.get(str(seat_number)) is not None
+
     def prompt_for(self, seat_number: int) -> dict[str, Any] | None:
         """What `seat_number` is asked, its words rendered in the active language (games/words.py); None if it
         owes nothing. The stored prompt keeps the engine's messages (a phase stored before they were is English)."""

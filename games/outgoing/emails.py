@@ -259,6 +259,7 @@ def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> 
     board = board_templates(batch.game.engine)
     phase = batch.phase(row.phase)
     prompt = row.phase.prompt_for(seat.number)
+    can_reply = reply_address(row) is not None
     return {
         "game": batch.facts,
         "phase": phase,
@@ -276,10 +277,10 @@ def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> 
         "prompt": prompt,
         "time_zone": seat.player.time_zone if seat.player else "UTC",
         "link": seat_url(seat, batch.current),
-        "can_reply": reply_address(row) is not None,
+        "can_reply": can_reply,
         # The lines a reply would hold, filled with an order the engine says is legal now
         # (games/incoming/mail/replies.py).
-        "reply_example": reply_example(row, batch) if reply_address(row) is not None else [],
+        "reply_example": reply_example(row, batch, prompt) if can_reply else [],
         "reply_syntax": SYNTAX,  # its separators, and (reply_steps) whether a value here may span lines
         "reply_steps": any(SYNTAX.spans_lines(spec) for spec in (prompt or {}).get("fields", [])),
         "news": log_lines(news),
@@ -288,8 +289,8 @@ def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> 
     }
 
 
-def reply_example(row: OutboundEmail, batch: Batch) -> list[str]:
-    prompt = row.phase.prompt_for(row.seat.number)
+def reply_example(row: OutboundEmail, batch: Batch, prompt: dict[str, Any] | None) -> list[str]:
+    """`prompt`: the row's phase's prompt for its seat, rendered (`_context` has it)."""
     if prompt is None or row.phase.status != Phase.Status.OPEN:  # the game's state is this open phase's
         return []
     return order_lines(prompt, batch.engine.example_order(batch.game.state, row.seat.number))

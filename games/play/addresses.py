@@ -121,7 +121,7 @@ def stand_in_for(player: Player) -> None:
         phase = unique_row(
             Phase.objects.filter(game=seat.game, number=seat.game.phase_number, status=Phase.Status.OPEN)
         )
-        if phase is not None and phase.prompt_for(seat.number) is not None:
+        if phase is not None and phase.owes(seat.number):
             bots.ask_bots(phase)
 
 

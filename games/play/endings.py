@@ -120,7 +120,7 @@ def leave_seat(seat_id: int, player_id: int, line: str, now: datetime) -> bool:
             Seat.objects.filter(pk=seat.pk).update(
                 player=None, is_bot=True, bot_plays_defaults=True, link_key=new_link_key()
             )
-            if phase is not None and phase.prompt_for(seat.number) is not None:
+            if phase is not None and phase.owes(seat.number):
                 bots.ask_bots(phase)
     log.info("seat %s of game %s given up", seat.number + 1, seat.game_id)
     return True

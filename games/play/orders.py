@@ -90,7 +90,7 @@ def _closed(phase: Phase | None, seat: Seat) -> TurnClosed | None:
             )
             % {"turn": phase.label}
         )
-    if phase.prompt_for(seat.number) is None:
+    if not phase.owes(seat.number):
         return TurnClosed(gettext("You owe no order in this turn."))
     return None
 

@@ -289,7 +289,7 @@ def replace_player(seat: Seat, email: str, name: str = "", shown_holder: str | N
         seat.save(update_fields=["player", "is_bot", "bot_plays_defaults", "link_key"])
         extensions.seat_replaced.send(sender=Seat, seat=seat, previous=previous, now=timezone.now())
         phase = turns.current_phase(seat.game)
-        if phase is not None and phase.prompt_for(seat.number) is not None:
+        if phase is not None and phase.owes(seat.number):
             # A fresh row even if the seat was emailed before: the old email's links are dead.
             OutboundEmail.objects.filter(phase=phase, seat=seat, kind=OutboundEmail.Kind.TURN_STARTED).delete()
             turns.queue_emails(phase, turns.email_rows(seat.game, phase, [seat], OutboundEmail.Kind.TURN_STARTED))
