@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.utils.functional import lazy
 from django.utils.translation import get_language, gettext, ngettext, npgettext, pgettext, pgettext_lazy
 
@@ -31,31 +33,67 @@ log = logging.getLogger(__name__)
 
 def render(value: Any) -> str:
     """`value` (a Msg, a message's JSON, a plain str, or None) as text in the active language."""
-    if isinstance(value, dict) and "id" in value:
-        value = from_json(value)
-    if not isinstance(value, Msg):
-        return "" if value is None else str(value)
-    if not value.id:
-        return ""  # gettext("") is the catalogue's header
-    if value.context.startswith(TYPED):
-        return vocabulary(value.context.removeprefix(TYPED)).write(value.id)
-    if value.plural:
-        count = value.n if value.n is not None else 0
-        template = (
-            npgettext(value.context, value.id, value.plural, count)
-            if value.context
-            else ngettext(value.id, value.plural, count)
+    return _words(value, get_language())
+
+
+def _words(value: Any, language: str | None) -> str:
+    """`render` in `language`, the active one (read once for a message and all its parameters)."""
+    if isinstance(value, Msg):
+        return _render(value.id, value.plural, value.n, value.context, value.params, language)
+    if isinstance(value, dict) and "id" in value:  # a message's JSON: rendered as its Msg would be
+        params = value.get("params") or {}
+        return _render(
+            value["id"], value.get("plural", ""), value.get("count"), value.get("context", ""), params, language
         )
-    else:
-        template = pgettext(value.context, value.id) if value.context else gettext(value.id)
-    if not value.params and value.n is None:
+    return "" if value is None else str(value)
+
+
+# Each language's translation of each message id (with its plural's count), looked up in Django's catalogues once
+# per process: a board's email says the same goods and countries dozens of times, and Django's lookup (the active
+# translation, then each of a dozen catalogues in turn) was most of a word's cost. Emptied when the settings that
+# choose the catalogues change (tests).
+_TRANSLATED: dict[tuple[str | None, str, str, str, int | None], str] = {}
+
+
+def forget_translations() -> None:
+    """Look every message up anew (the catalogues, or the functions that read them, changed: tests)."""
+    _TRANSLATED.clear()
+
+
+@receiver(setting_changed)
+def _catalogues_changed(*, setting: str, **_: Any) -> None:
+    if setting in ("INSTALLED_APPS", "LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"):
+        forget_translations()
+
+
+def _translated(language: str | None, id: str, plural: str, n: int | None, context: str) -> str:
+    key = (language, context, id, plural, n if plural else None)
+    found = _TRANSLATED.get(key)
+    if found is None:
+        if plural:
+            count = n if n is not None else 0
+            found = npgettext(context, id, plural, count) if context else ngettext(id, plural, count)
+        else:
+            found = pgettext(context, id) if context else gettext(id)
+        _TRANSLATED[key] = found
+    return found
+
+
+def _render(id: str, plural: str, n: int | None, context: str, params: dict[str, Any], language: str | None) -> str:
+    """A message's fields (a Msg's, or its JSON's) in `language`, the active one, each parameter rendered first."""
+    if not id:
+        return ""  # gettext("") is the catalogue's header
+    if context.startswith(TYPED):
+        return _vocabulary(context.removeprefix(TYPED), language or "en").write(id)
+    template = _translated(language, id, plural, n, context)
+    if not params and n is None:
         return template
-    params = {"count": value.n, **{name: _param(param) for name, param in value.params.items()}}
+    values = {"count": n, **{name: _param(param, language) for name, param in params.items()}}
     try:
-        return template.format(**params)
+        return template.format(**values)
     except (KeyError, IndexError, ValueError, AttributeError):
-        log.warning("translation of %r does not format with its parameters; the English is shown", value.id)
-        return (value.plural if value.plural and value.n != 1 else value.id).format(**params)
+        log.warning("translation of %r does not format with its parameters; the English is shown", id)
+        return (plural if plural and n != 1 else id).format(**values)
 
 
 # `value` rendered when it is read as text, in the language active then: facts shared by the emails of one batch
@@ -63,9 +101,9 @@ def render(value: Any) -> str:
 later = lazy(render, str)
 
 
-def _param(value: Any) -> Any:
+def _param(value: Any, language: str | None) -> Any:
     # Numbers stay numbers (a template may format them: "{amount:+d}"); words are rendered.
-    return render(value) if isinstance(value, (str, dict)) else value
+    return _words(value, language) if isinstance(value, (str, dict)) else value
 
 
 def message(value: Any) -> dict[str, Any] | None:

@@ -166,6 +166,15 @@ def test_lists_join_as_each_language_joins_them() -> None:
     assert joined(["A", "B"], "+") == "A + B"
 
 
+@pytest.fixture(autouse=True)
+def translations_looked_up_anew() -> Iterator[None]:
+    # The tests below replace games.words' gettext functions: what the renderer kept from earlier lookups (each
+    # message's translation, once per process) would hide them.
+    words.forget_translations()
+    yield
+    words.forget_translations()
+
+
 def test_the_renderer_translates_the_id_and_its_params(monkeypatch: pytest.MonkeyPatch) -> None:
     german = {
         ("manila good", "jade"): "Jade",
