@@ -103,11 +103,12 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
-            # Django's default loaders (cached, as it caches them by default), then each game's board
+            # Django's default loaders, cached (as Django caches them by default: games/outgoing/translating.py's
+            # cached loader also keeps each template's fixed translations per language), then each game's board
             # templates from the game's own folder (games/outgoing/boards.py).
             "loaders": [
                 (
-                    "django.template.loaders.cached.Loader",
+                    "games.outgoing.translating.Loader",
                     [
                         "django.template.loaders.filesystem.Loader",
                         "django.template.loaders.app_directories.Loader",
