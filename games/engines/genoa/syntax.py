@@ -143,7 +143,14 @@ def _choice_item(item: str, choices: dict[str, Any], where: Msg) -> bool:
     if lowered.startswith("deliver"):
         card = parse_card(item[len("deliver") :])
         if card is None or card[0] not in "LS":
-            raise OrderError(M("{where}: 'deliver' needs a large or small order card, e.g. deliver L3.", where=where))
+            raise OrderError(
+                M(
+                    "{where}: '{deliver}' needs a large or small order card, e.g. {example}.",
+                    where=where,
+                    deliver=typed("deliver"),
+                    example=typed("deliver L3"),
+                )
+            )
         if card not in choices["deliver"]:
             choices["deliver"].append(card)
         return True
@@ -151,7 +158,13 @@ def _choice_item(item: str, choices: dict[str, Any], where: Msg) -> bool:
         tile = parse_tile(item[len("reward") :])
         if tile is None:
             raise OrderError(
-                M("{where}: 'reward' names a special tile: start, trade, choice, extra or build.", where=where)
+                M(
+                    "{where}: '{reward}' names a special tile: {tiles} or {last}.",
+                    where=where,
+                    reward=typed("reward"),
+                    tiles=typed("start, trade, choice, extra"),
+                    last=typed("build"),
+                )
             )
         choices["reward"] = tile
         return True
@@ -170,7 +183,8 @@ def offer_steps(text: Any) -> list[str]:
             raise OrderError(
                 M(
                     "Offer 1 ({step}): a step starting with '+' adds to the offer before it; begin with the "
-                    "space, e.g. 'Harbor: 20 ducats'.",
+                    "space, e.g. '{example}'.",
+                    example=typed("Harbor: 20 ducats"),
                     step=typed(step[:40]),
                 )
             )
@@ -185,7 +199,11 @@ def parse_offer(step: str, number: int) -> dict[str, Any]:
     where = M("Offer {number} ({step})", number=number, step=typed(step[:40]))
     if ":" not in step:
         raise OrderError(
-            M("{where}: write the space, a colon, then the price, e.g. 'Harbor: 20 ducats + silk'.", where=where)
+            M(
+                "{where}: write the space, a colon, then the price, e.g. '{example}'.",
+                where=where,
+                example=typed("Harbor: 20 ducats + silk"),
+            )
         )
     head, _, tail = step.partition(":")
     space = parse_space(head)
@@ -221,8 +239,9 @@ def _payment_item(item: str, offer: dict[str, Any], where: Msg) -> None:
         if tile is None:
             raise OrderError(
                 M(
-                    "{where}: unknown tile {typed}; tiles are start, trade, choice, extra, build.",
+                    "{where}: unknown tile {typed}; tiles are {tiles}.",
                     where=where,
+                    tiles=typed("start, trade, choice, extra, build"),
                     typed=repr(item[:30]),
                 )
             )
@@ -236,7 +255,12 @@ def _payment_item(item: str, offer: dict[str, Any], where: Msg) -> None:
         offer["ducats"] += count if match else 0
         if not match:
             raise OrderError(
-                M("{where}: {typed} is not a price; write e.g. '20 ducats'.", where=where, typed=repr(item[:30]))
+                M(
+                    "{where}: {typed} is not a price; write e.g. '{example}'.",
+                    where=where,
+                    typed=repr(item[:30]),
+                    example=typed("20 ducats"),
+                )
             )
         return
     if rest.startswith("marker") or rest.startswith("ownership marker"):
@@ -247,10 +271,12 @@ def _payment_item(item: str, offer: dict[str, Any], where: Msg) -> None:
         raise OrderError(
             M(
                 "{where}: {typed} is not something to pay with; use ducats, commodities ({goods}), cards (L3), "
-                "tiles (extra tile), markers or 'gained'.",
+                "tiles ({tile}), markers or '{gained}'.",
                 where=where,
                 typed=repr(item[:30]),
-                goods=", ".join(COMMODITIES),
+                goods=typed(", ".join(COMMODITIES)),
+                tile=typed("extra tile"),
+                gained=typed("gained"),
             )
         )
     if count > 5:
@@ -314,13 +340,22 @@ def parse_route(text: Any, players: int, merchant: int, start: str) -> list[dict
         if has_who:
             words = tail.split()
             if not words:
-                raise OrderError(M("{where}: after '=' name who acts: me, a colour, or nobody.", where=where))
+                raise OrderError(
+                    M(
+                        "{where}: after '=' name who acts: {me}, a colour, or {nobody}.",
+                        where=where,
+                        me=typed("me"),
+                        nobody=typed("nobody"),
+                    )
+                )
             seat = parse_seat(words[0], players, merchant)
             if seat is None:
                 raise OrderError(
                     M(
-                        "{where}: {typed} is not a player here; write me, a colour or nobody.",
+                        "{where}: {typed} is not a player here; write {me}, a colour or {nobody}.",
                         where=where,
+                        me=typed("me"),
+                        nobody=typed("nobody"),
                         typed=repr(words[0][:20]),
                     )
                 )
@@ -360,13 +395,25 @@ def parse_tiles(text: Any) -> list[dict[str, Any]]:
             match = re.fullmatch(r"trade\s+(\w+)\s+(?:for|->|to)\s+(\w+)", step.strip(), flags=re.I)
             give, take = (parse_good(match.group(1)), parse_good(match.group(2))) if match else (None, None)
             if give is None or take is None or give == take:
-                raise OrderError(M("{where}: write 'trade <commodity> for <another commodity>'.", where=where))
+                raise OrderError(
+                    M(
+                        "{where}: write '{trade} <commodity> {for_} <another commodity>'.",
+                        where=where,
+                        trade=typed("trade"),
+                        for_=typed("for"),
+                    )
+                )
             plays.append({"tile": "trade", "give": give, "take": take})
         elif verb in {"choose", "commodity", "choice", "take"}:
             good = parse_good(" ".join(words[1:]))
             if good is None:
                 raise OrderError(
-                    M("{where}: write 'choose <commodity>', one of {goods}.", where=where, goods=", ".join(COMMODITIES))
+                    M(
+                        "{where}: write '{choose} <commodity>', one of {goods}.",
+                        where=where,
+                        choose=typed("choose"),
+                        goods=typed(", ".join(COMMODITIES)),
+                    )
                 )
             plays.append({"tile": "choice", "good": good})
         elif verb in {"build", "building"}:
@@ -374,14 +421,26 @@ def parse_tiles(text: Any) -> list[dict[str, Any]]:
             building = parse_space(rest[0]) if rest else None
             if building is None or building == MARKET or "-" in building:
                 raise OrderError(
-                    M("{where}: write 'build <building>' to take a building's action with the tile.", where=where)
+                    M(
+                        "{where}: write '{build} <building>' to take a building's action with the tile.",
+                        where=where,
+                        build=typed("build"),
+                    )
                 )
             play: dict[str, Any] = {"tile": "build", "building": building, "deliver": [], "reward": None}
             for item in rest[1:]:
                 _choice_item(item, play, where)
             plays.append(play)
         else:
-            raise OrderError(M("{where}: a tile play starts with trade, choose or build.", where=where))
+            raise OrderError(
+                M(
+                    "{where}: a tile play starts with {trade}, {choose} or {build}.",
+                    where=where,
+                    trade=typed("trade"),
+                    choose=typed("choose"),
+                    build=typed("build"),
+                )
+            )
     return plays
 
 

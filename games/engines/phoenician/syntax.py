@@ -147,14 +147,18 @@ def step_problem(number: int, written: str, problem: Any) -> Msg:
 def _add_to_offer(steps: list[Step], words: list[str], number: int, part: str) -> None:
     """'give hand 2 wine' or 'want hold oil' after an offer: more cards for it."""
     if not steps or steps[-1][0] != "offer":
-        problem = M("{word} adds cards to the offer just before it; start with 'offer <ship>'.", word=f"'{words[0]}'")
+        problem = M(
+            "{word} adds cards to the offer just before it; start with '{offer} <ship>'.",
+            word=typed(f"'{words[0]}'"),
+            offer=typed("offer"),
+        )
         raise OrderError(step_problem(number, part, problem))
     try:
         items = _items(" ".join(words[1:]))
     except OrderError as error:
         raise OrderError(step_problem(number, part, error.message)) from None
     if not items:
-        problem = M("say which cards, e.g. {example}.", example=f"'{words[0]} hand wine'")
+        problem = M("say which cards, e.g. {example}.", example=typed(f"'{words[0]} hand wine'"))
         raise OrderError(step_problem(number, part, problem))
     offer = list(steps[-1])
     place = ADDS_TO_OFFER[words[0]]
@@ -174,11 +178,19 @@ def _parse_step(words: list[str], players: int) -> Step:
     verb, rest = words[0], words[1:]
     if verb == "row":
         if len(rest) != 1:
-            raise OrderError(M("write 'row' and one direction, e.g. 'row NE'."))
+            raise OrderError(
+                M("write '{row}' and one direction, e.g. '{example}'.", row=typed("row"), example=typed("row NE"))
+            )
         return ("row", _direction(rest[0]))
     if verb == "sail":
         if len(rest) not in (1, 2):
-            raise OrderError(M("write 'sail', a direction and 1 or 2 spaces, e.g. 'sail E 2'."))
+            raise OrderError(
+                M(
+                    "write '{sail}', a direction and 1 or 2 spaces, e.g. '{example}'.",
+                    sail=typed("sail"),
+                    example=typed("sail E 2"),
+                )
+            )
         return ("sail", _direction(rest[0]), _spaces(rest[1:]))
     if verb == "buy":
         return ("buy", *_amount_and_good(rest, "buy"))
@@ -190,14 +202,31 @@ def _parse_step(words: list[str], players: int) -> Step:
         return _parse_offer(rest, players)
     if verb == "pirate":
         if len(rest) not in (2, 3) or rest[0] not in ("1", "2"):
-            raise OrderError(M("write 'pirate', the pirate's number (1 or 2), a direction and 1 or 2 spaces."))
+            raise OrderError(
+                M(
+                    "write '{pirate}', the pirate's number (1 or 2), a direction and 1 or 2 spaces.",
+                    pirate=typed("pirate"),
+                )
+            )
         return ("pirate", int(rest[0]), _direction(rest[1]), _spaces(rest[2:]))
     if verb == "storm":
         square = parse_square(rest[0]) if len(rest) == 1 else None
         if square is None:
-            raise OrderError(M("write 'storm' and a space of the map, e.g. 'storm C4'."))
+            raise OrderError(
+                M(
+                    "write '{storm}' and a space of the map, e.g. '{example}'.",
+                    storm=typed("storm"),
+                    example=typed("storm C4"),
+                )
+            )
         return ("storm", square)
-    raise OrderError(M("unknown step; steps are row, sail, buy, sell, offer, pirate, storm or pass."))
+    raise OrderError(
+        M(
+            "unknown step; steps are {steps} or {last}.",
+            steps=typed("row, sail, buy, sell, offer, pirate, storm"),
+            last=typed("pass"),
+        )
+    )
 
 
 def _direction(word: str) -> str:
@@ -230,12 +259,27 @@ def _amount_and_good(words: list[str], verb: str) -> tuple[str, int]:
             good = GOOD_WORDS[word]
         else:
             raise OrderError(
-                M("write 'buy', a number of cards and a commodity, e.g. 'buy 2 wine'.")
+                M(
+                    "write '{buy}', a number of cards and a commodity, e.g. '{example}'.",
+                    buy=typed("buy"),
+                    example=typed("buy 2 wine"),
+                )
                 if verb == "buy"
-                else M("write 'sell', a number of cards and a commodity, e.g. 'sell 2 wine'.")
+                else M(
+                    "write '{sell}', a number of cards and a commodity, e.g. '{example}'.",
+                    sell=typed("sell"),
+                    example=typed("sell 2 wine"),
+                )
             )
     if verb == "sell" and not good:
-        raise OrderError(M("say what to sell, e.g. 'sell wine', 'sell 2 wine' or 'sell all'."))
+        raise OrderError(
+            M(
+                "say what to sell, e.g. '{one}', '{two}' or '{all}'.",
+                one=typed("sell wine"),
+                two=typed("sell 2 wine"),
+                all=typed("sell all"),
+            )
+        )
     return good, amount
 
 
@@ -245,7 +289,14 @@ def _parse_offer(words: list[str], players: int) -> Step:
     text = " ".join(words).replace(",", " , ")
     match = re.fullmatch(r"(\S+)\s+give\s+(.*?)\s*\bfor\b\s*(.*)", text)
     if not match:
-        raise OrderError(M("write 'offer', a player, 'give', what you give, 'for' and what you want."))
+        raise OrderError(
+            M(
+                "write '{offer}', a player, '{give}', what you give, '{for_}' and what you want.",
+                offer=typed("offer"),
+                give=typed("give"),
+                for_=typed("for"),
+            )
+        )
     seat = seat_named(match.group(1), players)
     give, want = _items(match.group(2)), _items(match.group(3))
     if not give and not want:

@@ -26,6 +26,7 @@ from games.engines.ports_of_call.data import (
     STOCK_MIN,
     canal_space,
     route_between,
+    typed,
 )
 from games.engines.ports_of_call.money import city_name, city_of, money, move_stock, name, ships_of
 
@@ -108,7 +109,13 @@ def base_spaces(state: State, ship: dict[str, Any], route: int) -> int:
 
 def step_move(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if len(words) < 2:
-        raise OrderError(M("write it as: move <ship> <city> [spaces], e.g. move S1 Rotterdam"))
+        raise OrderError(
+            M(
+                "write it as: {move} <ship> <city> [spaces], e.g. {example}",
+                move=typed("move"),
+                example=typed("move S1 Rotterdam"),
+            )
+        )
     ship = find_ship(state, turn.seat, words[0])
     wanted: int | None = None
     rest = words[1:]
@@ -225,7 +232,7 @@ def _enter_port(state: State, turn: Turn, ship: dict[str, Any], city: str, fees:
 
 def step_boost(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if len(words) != 1:
-        raise OrderError(M("write it as: boost <ship>"))
+        raise OrderError(M("write it as: {boost} <ship>", boost=typed("boost")))
     ship = find_ship(state, turn.seat, words[0])
     if ship["port"]:
         raise OrderError(M("{ship} is in port; only a ship at sea can be boosted", ship=ship["id"]))
@@ -245,7 +252,7 @@ def step_boost(state: State, turn: Turn, words: list[str], events: list[Event]) 
 
 def step_ship(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if len(words) != 1 or words[0] not in SHIP_PRICE:
-        raise OrderError(M("write it as: ship small, or ship large"))
+        raise OrderError(M("write it as: {small}, or {large}", small=typed("ship small"), large=typed("ship large")))
     size = words[0]
     small = size == "small"
     fleet = ships_of(state, turn.seat, size)
@@ -279,7 +286,7 @@ def step_ship(state: State, turn: Turn, words: list[str], events: list[Event]) -
 
 def step_shares(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if len(words) != 1 or words[0] not in {"buy", "sell"}:
-        raise OrderError(M("write it as: shares buy, or shares sell"))
+        raise OrderError(M("write it as: {buy}, or {sell}", buy=typed("shares buy"), sell=typed("shares sell")))
     if words[0] == "buy":
         spend(turn, state, SHARE_BUY_AP, SHARE_BUY_PRICE, Mp("ports_of_call action", "Buying shares"))
         if move_stock(state, turn.seat, 1) == 0:
@@ -309,7 +316,7 @@ def step_shares(state: State, turn: Turn, words: list[str], events: list[Event])
 
 def step_extra(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     if words:
-        raise OrderError(M("write it as: extra"))
+        raise OrderError(M("write it as: {extra}", extra=typed("extra")))
     if turn.extra_bought:
         raise OrderError(M("an additional action point may be bought only once per turn"))
     spend(turn, state, 0, EXTRA_AP_PRICE, Mp("ports_of_call action", "An additional action point"))

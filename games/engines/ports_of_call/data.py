@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Mp
+from games.engines.base import Mp, Msg, Typed
 
 # --- goods and cities (RULEBOOK) --------------------------------------------------------------------
 
@@ -428,3 +428,8 @@ def _news() -> tuple[dict[str, Any], ...]:
 
 NEWS = _news()
 LASTING_NEWS = frozenset({"close-port", "close-canal", "weather"})
+
+
+def typed(text: str) -> Msg:
+    """Steps of the typed syntax in a message: written in the reader's words (prompts.TYPED_WORDS)."""
+    return Typed("ports-of-call", text)

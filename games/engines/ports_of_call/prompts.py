@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.engines.base import Choice, Field, M, Mp, Msg, Prompt, State, Typed, joined
+from games.engines.base import Choice, Field, M, Mp, Msg, Prompt, State, joined
 from games.engines.ports_of_call import readback
-from games.engines.ports_of_call.data import CITY_NAMES, GOOD_NAMES, GOODS, REGION_OF
+from games.engines.ports_of_call.data import CITY_NAMES, GOOD_NAMES, GOODS, REGION_OF, typed
 from games.engines.ports_of_call.flow import home_choices
 from games.engines.ports_of_call.money import SIZE_NAMES, city_name, good_name, money, order_label
 
@@ -31,11 +31,6 @@ TYPED_WORDS: dict[str, Msg] = {
     "shares": Mp("ports_of_call reply word", "shares"),
     "extra": Mp("ports_of_call reply word", "extra"),
 }
-
-
-def typed(text: str) -> Msg:
-    """Steps of the typed syntax in a message: written in the reader's words (TYPED_WORDS)."""
-    return Typed("ports-of-call", text)
 
 
 ACTIONS_HELP = M(

@@ -22,6 +22,7 @@ from games.engines.ports_of_call.data import (
     TRACK_BONUSES,
     TRACK_LENGTH,
     sales_bonus,
+    typed,
 )
 from games.engines.ports_of_call.money import (
     city_name,
@@ -59,7 +60,13 @@ def closed(city: str) -> Msg:
 def step_order(state: State, turn: Turn, words: list[str], events: list[Event]) -> str:
     seat = turn.seat
     if not words:
-        raise OrderError(M("write it as: order hidden, or order <market slot 1-4>, or order <city> <good> <good>"))
+        raise OrderError(
+            M(
+                "write it as: {hidden}, or {order} <market slot 1-4>, or {order} <city> <good> <good>",
+                hidden=typed("order hidden"),
+                order=typed("order"),
+            )
+        )
     if len(state["orders"][seat]) >= MAX_ACTIVE_ORDERS:
         raise OrderError(
             Mn(
@@ -113,7 +120,13 @@ def step_buy(state: State, turn: Turn, words: list[str], events: list[Event]) ->
     if words and words[0].isdigit():
         count, words = int(words[0]), words[1:]
     if len(words) < 2:
-        raise OrderError(M("write it as: buy <good> <ship> [<ship> ...], e.g. buy wine L1 L1"))
+        raise OrderError(
+            M(
+                "write it as: {buy} <good> <ship> [<ship> ...], e.g. {example}",
+                buy=typed("buy"),
+                example=typed("buy wine L1 L1"),
+            )
+        )
     good = good_of(words[0])
     if good is None:
         raise OrderError(no_good(words[0]))
@@ -171,7 +184,7 @@ def step_sell(state: State, turn: Turn, words: list[str], events: list[Event]) -
     """sell <ship> [<good> ...]: all named containers (all on board when none named) at once."""
     seat = turn.seat
     if not words:
-        raise OrderError(M("write it as: sell <ship> [<good> ...]"))
+        raise OrderError(M("write it as: {sell} <ship> [<good> ...]", sell=typed("sell")))
     ship = find_ship(state, seat, words[0])
     city = ship["port"]
     if not city:
@@ -282,7 +295,7 @@ def step_build(state: State, turn: Turn, words: list[str], events: list[Event]) 
     seat = turn.seat
     city = city_of(" ".join(words))
     if city is None:
-        raise OrderError(M("write it as: build <city>, naming a port city"))
+        raise OrderError(M("write it as: {build} <city>, naming a port city", build=typed("build")))
     site = own_site(state, seat, city)
     if site is None:
         region = REGION_OF[city]
@@ -326,7 +339,9 @@ def step_produce(state: State, turn: Turn, words: list[str], events: list[Event]
         words, bonus_words = words[:at], words[at + 1 :]
     city = city_of(" ".join(words))
     if city is None:
-        raise OrderError(M("write it as: produce <city>, naming a city where you have a factory"))
+        raise OrderError(
+            M("write it as: {produce} <city>, naming a city where you have a factory", produce=typed("produce"))
+        )
     site = own_site(state, seat, city)
     if site is None or site["factories"] == 0:
         raise OrderError(M("you have no factory in {city}", city=city_name(city)))
@@ -400,7 +415,14 @@ def _container_bonus(state: State, seat: int, words: list[str], where: Msg, even
         events.append(Event(M("{where}: every container row is full, so the container bonus is lost.", where=where)))
         return ""
     if len(words) != 2:
-        raise OrderError(M("the container bonus is written: bonus <good> <left|right|position>"))
+        raise OrderError(
+            M(
+                "the container bonus is written: {bonus} <good> <{left}|{right}|position>",
+                bonus=typed("bonus"),
+                left=typed("left"),
+                right=typed("right"),
+            )
+        )
     good = good_of(words[0])
     if good is None:
         raise OrderError(no_good(words[0]))

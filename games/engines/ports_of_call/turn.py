@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
-from games.engines.base import Event, M, OrderError, State, Typed
+from games.engines.base import Event, M, OrderError, State
 from games.engines.ports_of_call.actions import ACTION_STEPS, Turn, start_turn
+from games.engines.ports_of_call.data import typed
 from games.engines.ports_of_call.money import claim_achievements
 from games.engines.ports_of_call.trade import TRADE_STEPS
 
@@ -37,7 +38,7 @@ def apply_step(state: State, turn: Turn, step: str, events: list[Event]) -> str:
     handler = STEPS.get(verb)
     if handler is None:
         raise OrderError(
-            M("unknown action {text}; actions are {actions}", text=repr(verb), actions=", ".join(sorted(STEPS)))
+            M("unknown action {text}; actions are {actions}", text=repr(verb), actions=typed(", ".join(sorted(STEPS))))
         )
     done = handler(state, turn, args, events)
     claim_achievements(state, events, first=turn.seat)
@@ -62,7 +63,7 @@ def run_turn(state: State, seat: int, text: str, events: list[Event]) -> list[st
                 M(
                     "Step {number} ({step}): {problem}.",
                     number=number,
-                    step=Typed("ports-of-call", step[:60]),
+                    step=typed(step[:60]),
                     problem=error.message,
                 )
             ) from None

@@ -267,3 +267,28 @@ def test_the_game_pages_typed_box_shows_a_stored_order_in_the_players_words_and_
             built[language] = {name: steps.steps for name, steps in form.built.items()}
     assert shown["de"] != shown["en"] != shown["fr"]
     assert built["de"] == built["fr"] == built["en"] and any(built["en"].values())
+
+
+@pytest.mark.parametrize(
+    ("language", "slug", "field", "typed", "teaches"),
+    [
+        ("de", "genoa", "offers", "Hafen 20", "z. B. 'Hafen: 20 Dukaten + Seide'"),
+        ("fr", "genoa", "tiles", "danser", "commence par échange, choisir ou bâtiment"),
+        ("de", "genoa", "route", "Hafen = zz", "schreib ich, eine Farbe oder niemand"),
+        ("de", "phoenician", "steps", "rudere", "z. B. 'rudere NE'"),
+        ("fr", "phoenician", "steps", "voler", "ramer, naviguer, acheter, vendre, proposer, pirate, tempête ou passer"),
+        ("de", "ports-of-call", "actions", "fahre", "schreibe es so: fahre <Schiff> <Stadt> [Felder], z. B. fahre S1"),
+        ("fr", "ports-of-call", "actions", "actions", "écrivez-le ainsi : actions acheter ou actions vendre"),
+    ],
+)
+def test_a_refusal_of_a_malformed_step_teaches_the_players_words(language, slug, field, typed, teaches):
+    """What a refusal says to write ('write 'row' and one direction, e.g. 'row NE'') is in the words the player's
+    email taught, not the English."""
+    engine = get_engine(slug)
+    state, seat, stored = next(case for case in stored_prompts(slug) if field in str(case[2]["fields"]))
+    with translation.override(language):
+        spec = next(spec for spec in words.prompt(stored)["fields"] if spec["name"] == field)
+        order = {**engine.default_order(state, seat), field: replies._value(spec, typed)}
+        with pytest.raises(OrderError) as refused:
+            engine.validate(state, seat, order)
+        assert teaches in words.refusal(refused.value)
