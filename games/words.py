@@ -58,6 +58,7 @@ _TRANSLATED: dict[tuple[str | None, str, str, str, int | None], str] = {}
 def forget_translations() -> None:
     """Look every message up anew (the catalogues, or the functions that read them, changed: tests)."""
     _TRANSLATED.clear()
+    _vocabulary.cache_clear()  # the engines' typed words, each language's built from those translations
 
 
 @receiver(setting_changed)
