@@ -128,10 +128,16 @@ class Search:
         return self.best().order
 
     def best(self) -> Child:
-        """The child chosen: of those visited at least half as often as the most visited, the best mean over
+        """The child chosen. Without plans, the most visited (UCB's robust choice; its mean breaks a tie).
+        With a game's plans, of those visited at least half as often as the most visited, the best mean over
         the common worlds all of them were tried in (a paired comparison: the same worlds and dice), the
-        first found on a tie (a game's plans and the greedy orders come first). At the few iterations a
-        person waits for, visit counts differ by one or two and say little; the shared worlds' rewards more."""
+        first found on a tie, so a plan is left only for an order that did better in the same worlds: at 16
+        iterations Genoa's strong seat left its plans for drawn orders one lucky visit ahead and won 3 of 15
+        games against easy seats playing the plans, 10 of 20 with this choice; in the games without plans
+        this choice did worse than the visits (Phoenician 78% and 65% of 40 against 85% and 72%, Ports of
+        Call at 4 players 70% of 20 against 85%, the same seeds)."""
+        if self.planner is None:
+            return max(self.children, key=lambda child: (child.visits, child.mean()))
         most = max(child.visits for child in self.children)
         contenders = [child for child in self.children if 2 * child.visits >= most]
         worlds = min(child.tries for child in contenders)

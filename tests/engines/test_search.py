@@ -11,7 +11,7 @@ import pytest
 
 from games.engines import all_engines
 from games.engines.base import Engine, Event, Order, State
-from games.engines.evaluation import evaluation_of
+from games.engines.evaluation import evaluation_of, planner_of
 from games.engines.search import BUILD_FROM, Budget, Child, Search, choose_order, draw_order, integer_values, reward
 
 ENGINES = all_engines()
@@ -211,12 +211,13 @@ def test_a_seeded_search_is_reproducible(engine: Engine) -> None:
     assert searched("again") == searched("again")
 
 
-def test_the_choice_is_the_best_mean_over_the_worlds_the_contenders_share() -> None:
-    """A child tried once more in a lucky world does not win on visits: the contenders (visited at least
-    half as often as the most visited) are compared over the common worlds they were all tried in, and a
-    tie goes to the first child (a game's plans and the greedy orders come first)."""
+def test_with_plans_the_choice_is_the_best_mean_over_the_worlds_the_contenders_share() -> None:
+    """In a game with plans, a child tried once more in a lucky world does not win on visits: the contenders
+    (visited at least half as often as the most visited) are compared over the common worlds they were all
+    tried in, and a tie goes to the first child (the plans and the greedy orders come first). Without plans
+    the most visited is chosen."""
     engine = next(e for e in ENGINES if e.slug == "genoa")
-    search = Search(engine, 0, random.Random(1))
+    search = Search(engine, 0, random.Random(1), evaluation_of(engine), planner_of(engine))
     lucky = Child({"o": "lucky"}, visits=3, reward=1.9, tries=3, rewards={0: 0.5, 1: 0.5, 2: 0.9})
     steady = Child({"o": "steady"}, visits=2, reward=1.2, tries=2, rewards={0: 0.6, 1: 0.6})
     rare = Child({"o": "rare"}, visits=1, reward=1.0, tries=1, rewards={0: 1.0})
@@ -225,3 +226,5 @@ def test_the_choice_is_the_best_mean_over_the_worlds_the_contenders_share() -> N
     twin = Child({"o": "twin"}, visits=2, reward=1.2, tries=2, rewards={0: 0.6, 1: 0.6})
     search.children = [lucky, twin, steady]
     assert search.best() is twin
+    search.planner = None
+    assert search.best() is lucky
