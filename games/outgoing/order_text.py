@@ -12,6 +12,7 @@ line or the quoted email.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,29 @@ class ReplySyntax:
 SYNTAX = ReplySyntax()
 
 
+def key(text: str) -> str:
+    """How a reply's line names a field or a choice: its letters and digits, in lower case (punctuation, spaces and
+    accents aside), so "My offers", "my-offers" and "MY OFFERS" name the same."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+# The longest label the example names a field by: a longer one (Manila's "Zuerst aufzunehmende Hypotheken (je 12
+# Pesos, je eine unbelastete Aktie)") would make a line a mail client may break, and the reply be refused for it.
+LABEL_WRITTEN = 32
+
+
+def field_written(prompt: dict[str, Any], spec: dict[str, Any]) -> str:
+    """How the example names a field: in a language other than English (the prompt rendered with each label's
+    English beside it, games/words.py prompt) by its label, the reader's words, where that names this field alone,
+    is short and holds no name separator; else by its name, as in English."""
+    label = str(spec.get("label") or "")
+    if not spec.get("english") or SYNTAX.name_separator in label or not key(label) or len(label) > LABEL_WRITTEN:
+        return str(spec["name"])
+    parts = ("name", "label", "english")
+    others = {key(str(other.get(part) or "")) for other in prompt["fields"] if other is not spec for part in parts}
+    return str(spec["name"]) if key(label) in others else label
+
+
 def split_steps(value: str, syntax: ReplySyntax = SYNTAX) -> list[str]:
     """A multi-line value's steps: its parts between new lines and the step separator."""
     return [step.strip() for line in value.splitlines() for step in line.split(syntax.step_separator) if step.strip()]
@@ -63,15 +87,16 @@ def order_lines(
     prompt: dict[str, Any], order: dict[str, Any], one_line: bool = False, syntax: ReplySyntax = SYNTAX
 ) -> list[str]:
     """`order` as the lines of a reply that games/incoming/mail/replies.py reads back as it: "name: value" for
-    each of the prompt's fields, in the prompt's order; choices by their value, picks joined (`no_pick` for
-    none), and a value of steps as the field line followed by one step a line (`one_line`: its steps joined on
-    the field line instead). A field the order leaves blank (an optional number) is left out."""
+    each of the prompt's fields (by label in the reader's language: field_written), in the prompt's order; choices
+    by their value, picks joined (`no_pick` for none), and a value of steps as the field line followed by one step
+    a line (`one_line`: its steps joined on the field line instead), in the words of the active language. A field
+    the order leaves blank (an optional number) is left out."""
     lines = []
     for spec in prompt["fields"]:
         value = order.get(spec["name"])
         if value is None:
             continue
-        head = f"{spec['name']}{syntax.name_separator}"
+        head = f"{field_written(prompt, spec)}{syntax.name_separator}"
         if spec["kind"] == "multichoice":
             written = syntax.picks_joined().join(str(pick) for pick in value) or syntax.no_pick_written()
         elif syntax.spans_lines(spec) and isinstance(value, str):

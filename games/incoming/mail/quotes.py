@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from mailparser_reply.constants import MAIL_LANGUAGES
 from mailparser_reply.parser import EmailMessage as LibraryMessage
 
+from games.outgoing.order_text import key
+
 QUOTE_MARK = "_" * 32  # how games/incoming/mail/replies.py writes the start of a quote found in HTML
 QUOTED = re.compile(r"^(>|--$|_{8,}$|={8,}$)")  # "=====" above a French webmail's "Message du …" block
 DASHED = re.compile(r"^-{3,}\s*[^-\s].{1,60}?\s*-{3,}$")  # "-----Original Message-----" in any language
@@ -89,10 +91,6 @@ class Ours:
 
 
 NONE_OF_OURS = Ours()  # a reply read without knowing the email it answers (table talk): shapes and patterns only
-
-
-def key(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def is_field(line: str, keys: Collection[str]) -> bool:

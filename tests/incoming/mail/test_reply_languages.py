@@ -226,6 +226,7 @@ def test_the_turn_emails_example_writes_the_steps_in_the_players_words_and_reads
         lines = order_lines(prompt, order)
         assert "Harbor" not in "\n".join(lines) and "Tavern:" not in "\n".join(lines)
         assert language != "de" or "ducats" not in "\n".join(lines)
+        assert lines[0] == f"{prompt['fields'][0]['label']}:" != "offers:"  # the field by its label, in the language
         assert engine.validate(state, seat, read(prompt, *lines)) == order
 
 
@@ -292,3 +293,23 @@ def test_a_refusal_of_a_malformed_step_teaches_the_players_words(language, slug,
         with pytest.raises(OrderError) as refused:
             engine.validate(state, seat, order)
         assert teaches in words.refusal(refused.value)
+
+
+def test_the_example_names_a_field_by_its_name_where_its_label_is_long_or_not_its_own():
+    """A label longer than a line a client leaves whole, or one another field also answers to, is not written: the
+    field's name is, as in English."""
+    prompt = {
+        "fields": [
+            {"name": "bid", "kind": "integer", "label": "Mein Gebot", "english": "My bid"},
+            {
+                "name": "loans",
+                "kind": "integer",
+                "label": "Zuerst aufzunehmende Hypotheken (je 12 Pesos)",
+                "english": "x",
+            },
+            {"name": "take", "kind": "integer", "label": "bid", "english": "Take"},
+            {"name": "keep", "kind": "integer", "label": "Behalten", "english": ""},
+        ]
+    }
+    order = {"bid": 3, "loans": 1, "take": 2, "keep": 0}
+    assert order_lines(prompt, order) == ["Mein Gebot: 3", "loans: 1", "take: 2", "keep: 0"]
