@@ -134,8 +134,8 @@ class Search:
         first found on a tie, so a plan is left only for an order that did better in the same worlds: at 16
         iterations Genoa's strong seat left its plans for drawn orders one lucky visit ahead and won 3 of 15
         games against easy seats playing the plans, 10 of 20 with this choice; in the games without plans
-        this choice did worse than the visits (Phoenician 78% and 65% of 40 against 85% and 72%, Ports of
-        Call at 4 players 70% of 20 against 85%, the same seeds)."""
+        this choice did worse than the visits (Phoenician 78% and 65% of 40 against 85% and 72% on the same
+        seeds; Ports of Call at 4 players 70% of 20 on one seed, 85% of 20 on another)."""
         if self.planner is None:
             return max(self.children, key=lambda child: (child.visits, child.mean()))
         most = max(child.visits for child in self.children)
