@@ -27,6 +27,7 @@ SHARED = {
     "builder",
     "bots",
     "evaluation",
+    "plans",
     "view",
     "scoring",
     "money",
