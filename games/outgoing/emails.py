@@ -24,7 +24,6 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
 from django.urls import reverse
-from django.utils import translation
 from django.utils.crypto import salted_hmac
 
 from games import extensions, words
@@ -120,7 +119,7 @@ class Batch:
 
     def once(self, name: str, make: Callable[[], str]) -> str:
         """`make()` for the first reader in the active language; the same for the others in it."""
-        key = (translation.get_language() or "", name)
+        key = (words.get_language() or "", name)
         if key not in self.shared:
             self.shared[key] = make()
         return self.shared[key]
@@ -128,13 +127,13 @@ class Batch:
     @property
     def facts(self) -> GameFacts:
         """The game's public facts in the active language, built for its first reader in it."""
-        language = translation.get_language() or ""
+        language = words.get_language() or ""
         if language not in self.facts_by_language:
             self.facts_by_language[language] = game_facts(self.game, self.engine, self.seats)
         return self.facts_by_language[language]
 
     def phase(self, phase: Phase) -> PhaseFacts:
-        key = (translation.get_language() or "", phase.pk)
+        key = (words.get_language() or "", phase.pk)
         if key not in self.phases:
             self.phases[key] = phase_facts(phase)
         return self.phases[key]
@@ -307,7 +306,7 @@ def build_with_sections(row: OutboundEmail, batch: Batch) -> tuple[EmailMultiAlt
     """The message, and the apps' sections it shows (each told once the message went out), in its reader's
     language (Content-Language says which)."""
     language = messages.language_of(row.seat.player)
-    with translation.override(language):
+    with words.speaking(language):
         sections = sections_of(row, batch)
         context = _context(row, batch, [section for section, _ in sections])
         zone = messages.zone_of(row.seat.player.time_zone if row.seat.player else None)

@@ -24,7 +24,6 @@ from functools import cache
 from typing import Any
 
 from django.template import Context, Template
-from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
@@ -90,7 +89,7 @@ def player_guide(slug: str, language: str = "en") -> Guide:
     """The guide of the game registered as `slug` (KeyError for no such game) in `language`: GUIDE.<language>.md
     where the game has one, else its GUIDE.md (English); the apps' sections likewise. Kept per language."""
     engine = get_engine(slug)
-    with translation.override(language):
+    with words.speaking(language):
         # The apps' sections hold in every game (games/extensions.py: ending a game early), after the game's own.
         sections = [guide_file(slug, language).read_text(encoding="utf-8"), *extensions.guide_sections(language)]
         html = ANCHOR.sub(r'<h\1 id="\3">\2</h\1>', MARKDOWN.render("\n\n".join(sections)))

@@ -28,6 +28,7 @@ from django.utils import timezone, translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from games import words
 from games.models import Player
 from games.outgoing import mailpolicy
 
@@ -89,8 +90,8 @@ def render(
     With `thread_subject` (a template), the message's subject is the thread's, the same for every email of
     the thread (mail clients that thread by subject keep them together), and the kind's own subject, what
     changes from one email to the next, becomes the headline (`headlined`)."""
-    language = language or translation.get_language() or str(settings.LANGUAGE_CODE)
-    with timezone.override(zone), translation.override(language):
+    language = language or words.get_language() or str(settings.LANGUAGE_CODE)
+    with timezone.override(zone), words.speaking(language):
         subject = " ".join(render_to_string(f"{templates}-subject.txt", context).split())
         text = render_to_string(f"{templates}-body.txt", context)
         html = spaced(render_to_string(f"{templates}-body.html", context))
@@ -114,7 +115,7 @@ def spaced(html: str) -> str:
 
 def render_line(template: str, context: dict[str, Any], zone: ZoneInfo, language: str | None = None) -> str:
     """A one-line template (a subject), in the reader's zone and language (the active one if None)."""
-    with timezone.override(zone), translation.override(language or translation.get_language()):
+    with timezone.override(zone), words.speaking(language or words.get_language() or str(settings.LANGUAGE_CODE)):
         return " ".join(render_to_string(template, context).split())
 
 
@@ -165,7 +166,7 @@ def compose(
     "auto-generated" for notifications, "auto-replied" for receipts), the thread's References, any `headers`
     a caller adds, and for news its reader may decline (`declinable_by`) the one-click unsubscribe
     (games/outgoing/mailpolicy.py)."""
-    language = rendered.language or translation.get_language() or str(settings.LANGUAGE_CODE)
+    language = rendered.language or words.get_language() or str(settings.LANGUAGE_CODE)
     fixed = {"Message-ID": thread.message_id, "Auto-Submitted": auto, "Content-Language": language}
     if thread.root and thread.root != thread.message_id:
         fixed |= {"References": thread.root, "In-Reply-To": thread.root}
@@ -178,7 +179,7 @@ def compose(
         headers=headers,
     )
     if rendered.html:
-        with translation.override(language):  # the frame's <html lang>
+        with words.speaking(language):  # the frame's <html lang>
             message.attach_alternative(framed(rendered.html, rendered.subject), "text/html")
     # anymail extensions: providers that support them record the kind (and the row) for webhooks.
     message.tags = [kind]  # type: ignore[attr-defined]

@@ -24,6 +24,8 @@ from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 from django.utils import translation
 from django.utils.safestring import SafeString
 
+from games import words
+
 # Bumped when the settings that choose the catalogues change (tests), so no text kept before is shown after.
 _generation = 0
 
@@ -41,7 +43,7 @@ class KeptTranslateNode(TranslateNode):
     kept: dict[tuple[int, str | None, bool], str]
 
     def render(self, context: Context) -> str:
-        key = (_generation, translation.get_language(), context.autoescape)
+        key = (_generation, words.get_language(), context.autoescape)
         value = self.kept.get(key)
         if value is None:
             out = super().render(context)
@@ -87,7 +89,7 @@ class KeptBlockTranslateNode(BlockTranslateNode):
         return result
 
     def _translation(self, message_context: str | None, count: Any) -> tuple[str, list[str]]:
-        key = (_generation, translation.get_language(), message_context, count)
+        key = (_generation, words.get_language(), message_context, count)
         if key not in self.kept:
             singular, names = self.render_token_list(self.singular)
             if count is not None:

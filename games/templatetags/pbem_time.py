@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django import template
-from django.utils import dateformat, timezone, translation
+from django.utils import dateformat, timezone
 
+from games import words
 from games.outgoing import durations
 
 register = template.Library()
@@ -23,7 +24,7 @@ def local(moment: datetime | None, layout: str) -> str:
     per reader's zone, where Django's formatting took a tenth of a millisecond each time."""
     if not isinstance(moment, datetime):
         return ""
-    return _written(moment, layout, timezone.get_current_timezone_name(), translation.get_language())
+    return _written(moment, layout, timezone.get_current_timezone_name(), words.get_language())
 
 
 @functools.lru_cache(maxsize=1024)

@@ -19,7 +19,9 @@ import itertools
 from django import template
 from django.template.base import Node, NodeList, Parser, Token
 from django.template.context import Context
-from django.utils import timezone, translation
+from django.utils import timezone
+
+from games import words
 
 register = template.Library()
 
@@ -41,7 +43,7 @@ class SharedNode(Node):
         key = (
             self.part,
             timezone.get_current_timezone_name(),
-            translation.get_language(),
+            words.get_language(),
             context.autoescape,
             context.use_l10n,
         )

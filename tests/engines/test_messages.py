@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from games import words
 from games.engines import Engine, get_engine
@@ -203,3 +204,20 @@ def test_ngettext_chooses_the_plural(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(words, "ngettext", ngettext)
     assert words.render(Mn("{count} peso", "{count} pesos", 1)) == "1 Peso"
     assert words.render(Mn("{count} peso", "{count} pesos", 4)) == "4 Pesos"
+
+
+def test_speaking_keeps_the_language_as_django_has_it_and_gives_it_back() -> None:
+    """An email is rendered inside words.speaking (its reader's language read once, not at every word): inside,
+    the words' language is Django's, nested or not; after it, the one active before, however it was activated."""
+    fabrics = Mp("piraeus good", "Fabrics")
+    with translation.override("fr"):
+        assert words.get_language() == "fr" and words.render(fabrics) == "Étoffes"
+        with words.speaking("de"):
+            assert words.get_language() == translation.get_language() == "de"
+            assert words.render(fabrics) == "Stoffe"
+            with words.speaking("en"):
+                assert words.get_language() == translation.get_language() == "en"
+                assert words.render(fabrics) == "Fabrics"
+            assert words.get_language() == "de" and words.render(fabrics) == "Stoffe"
+        assert words.get_language() == translation.get_language() == "fr"
+        assert words.render(fabrics) == "Étoffes"
