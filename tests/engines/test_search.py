@@ -12,7 +12,17 @@ import pytest
 from games.engines import all_engines
 from games.engines.base import Engine, Event, Order, State
 from games.engines.evaluation import evaluation_of, planner_of
-from games.engines.search import BUILD_FROM, Budget, Child, Search, choose_order, draw_order, integer_values, reward
+from games.engines.search import (
+    BUILD_FROM,
+    PLAN_MARGIN,
+    Budget,
+    Child,
+    Search,
+    choose_order,
+    draw_order,
+    integer_values,
+    reward,
+)
 
 ENGINES = all_engines()
 # Enough iterations for the search to try several orders, few enough for a fast suite (a Ports of Call
@@ -228,3 +238,19 @@ def test_with_plans_the_choice_is_the_best_mean_over_the_worlds_the_contenders_s
     assert search.best() is twin
     search.planner = None
     assert search.best() is lucky
+
+
+def test_a_plan_is_left_only_for_an_order_clearly_better_in_the_same_worlds() -> None:
+    """With a game's plans, a drawn order a little better over the shared worlds (less than PLAN_MARGIN) does
+    not displace the plan; one clearly better does."""
+    engine = next(e for e in ENGINES if e.slug == "genoa")
+    search = Search(engine, 0, random.Random(1), evaluation_of(engine), planner_of(engine))
+    plan = Child({"o": "plan"}, visits=2, reward=1.1, tries=2, rewards={0: 0.5, 1: 0.6})
+    near = Child({"o": "near"}, visits=2, reward=1.2, tries=2, rewards={0: 0.6, 1: 0.6})
+    search.children, search.planned = [plan, near], 1
+    assert search.best() is plan
+    far = Child(
+        {"o": "far"}, visits=2, reward=1.1 + 2 * PLAN_MARGIN, tries=2, rewards={0: 0.6, 1: 0.6 + 2 * PLAN_MARGIN}
+    )
+    search.children = [plan, far]
+    assert search.best() is far
