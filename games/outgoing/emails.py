@@ -35,7 +35,7 @@ from games.outgoing import mailpolicy, messages, outbox, wakes
 from games.outgoing.dispatch import SEND_DUE
 from games.outgoing.facts import GameFacts, PhaseFacts, addressee, game_facts, log_lines, phase_facts
 from games.outgoing.links import SIGN_IN_MINUTES, seat_url, sign_in_url, sign_up_url
-from games.outgoing.order_text import SYNTAX, order_lines
+from games.outgoing.order_text import SYNTAX, order_lines, written_prompt
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 40
@@ -273,7 +273,7 @@ def _context(row: OutboundEmail, batch: Batch, sections: list[SectionShown]) -> 
         "player": addressee(seat.player),
         "seat_title": words.render(engine.seat_name(state, seat.number)),
         "view": engine.view(state, seat.number),
-        "prompt": prompt,
+        "prompt": written_prompt(prompt),  # with the words the help and the example write (order_text)
         "time_zone": seat.player.time_zone if seat.player else "UTC",
         "link": seat_url(seat, batch.current),
         "can_reply": can_reply,

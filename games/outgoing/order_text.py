@@ -78,6 +78,41 @@ def field_written(prompt: dict[str, Any], spec: dict[str, Any]) -> str:
     return str(spec["name"]) if key(label) in others else label
 
 
+def choice_written(spec: dict[str, Any], value: Any) -> str:
+    """How the example and the help write a choice: in a language other than English by its label, the reader's
+    word, where the reader takes it back as this choice alone (games/incoming/mail/replies.py choice_value: no
+    other choice's value, label or English has its key) and it is short, holds no separator and is no "no pick"
+    word; else by its value, as in English."""
+    chosen = next((choice for choice in spec.get("choices", ()) if choice["value"] == value), None)
+    label = str((chosen or {}).get("label") or "")
+    if chosen is None or not chosen.get("english") or not key(label) or len(label) > LABEL_WRITTEN:
+        return str(value)
+    separators = (SYNTAX.name_separator, SYNTAX.step_separator, *SYNTAX.pick_words(), *SYNTAX.no_pick_words())
+    if any(sep in label.lower().split() if sep.isalpha() else sep in label for sep in separators):
+        return str(value)
+    parts = ("value", "label", "english")
+    others = {key(str(other.get(part) or "")) for other in spec["choices"] if other is not chosen for part in parts}
+    return str(value) if key(label) in others else label
+
+
+def written_prompt(prompt: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The prompt as the turn email's help shows it: each field's and each choice's `written`, the words its
+    example writes them with (field_written, choice_written)."""
+    if prompt is None:
+        return None
+    fields = [
+        {
+            **spec,
+            "written": field_written(prompt, spec),
+            "choices": [{**choice, "written": choice_written(spec, choice["value"])} for choice in spec["choices"]],
+        }
+        if spec.get("choices")
+        else {**spec, "written": field_written(prompt, spec)}
+        for spec in prompt["fields"]
+    ]
+    return {**prompt, "fields": fields}
+
+
 def split_steps(value: str, syntax: ReplySyntax = SYNTAX) -> list[str]:
     """A multi-line value's steps: its parts between new lines and the step separator."""
     return [step.strip() for line in value.splitlines() for step in line.split(syntax.step_separator) if step.strip()]
@@ -87,10 +122,10 @@ def order_lines(
     prompt: dict[str, Any], order: dict[str, Any], one_line: bool = False, syntax: ReplySyntax = SYNTAX
 ) -> list[str]:
     """`order` as the lines of a reply that games/incoming/mail/replies.py reads back as it: "name: value" for
-    each of the prompt's fields (by label in the reader's language: field_written), in the prompt's order; choices
-    by their value, picks joined (`no_pick` for none), and a value of steps as the field line followed by one step
-    a line (`one_line`: its steps joined on the field line instead), in the words of the active language. A field
-    the order leaves blank (an optional number) is left out."""
+    each of the prompt's fields, in the prompt's order; fields and choices by label in the reader's language
+    (field_written, choice_written), else by name and value; picks joined (`no_pick` for none), and a value of
+    steps as the field line followed by one step a line (`one_line`: its steps joined on the field line instead),
+    in the words of the active language. A field the order leaves blank (an optional number) is left out."""
     lines = []
     for spec in prompt["fields"]:
         value = order.get(spec["name"])
@@ -98,13 +133,16 @@ def order_lines(
             continue
         head = f"{field_written(prompt, spec)}{syntax.name_separator}"
         if spec["kind"] == "multichoice":
-            written = syntax.picks_joined().join(str(pick) for pick in value) or syntax.no_pick_written()
+            picks = (choice_written(spec, pick) for pick in value)
+            written = syntax.picks_joined().join(picks) or syntax.no_pick_written()
         elif syntax.spans_lines(spec) and isinstance(value, str):
             steps = written_steps(spec, split_steps(value, syntax))
             if not one_line:
                 lines += [head, *steps]
                 continue
             written = syntax.steps_joined().join(steps)
+        elif spec["kind"] == "choice":
+            written = choice_written(spec, value)
         else:
             written = str(value)
         lines.append(f"{head} {written}".rstrip())

@@ -24,7 +24,7 @@ from games.engines.phoenician.syntax import parse
 from games.incoming.forms import OrderForm
 from games.incoming.mail import replies
 from games.incoming.steps_form import StepsSource
-from games.outgoing.order_text import order_lines
+from games.outgoing.order_text import choice_written, order_lines, written_prompt
 
 LANGUAGES = ("de", "fr")
 SLUGS = [engine.slug for engine in all_engines()]
@@ -313,3 +313,56 @@ def test_the_example_names_a_field_by_its_name_where_its_label_is_long_or_not_it
     }
     order = {"bid": 3, "loans": 1, "take": 2, "keep": 0}
     assert order_lines(prompt, order) == ["Mein Gebot: 3", "loans: 1", "take: 2", "keep: 0"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_turn_email_teaches_each_choice_by_its_label_in_the_players_language(slug, language):
+    """The help's "(reply with ...)" and the example write a choice by its label in the reader's language, not by
+    its English id, wherever the reader takes that label back as this choice alone; and what they write is read
+    back as the choice."""
+    by_label = 0
+    for _state, _seat, stored in stored_prompts(slug):
+        with translation.override(language):
+            prompt = words.prompt(stored)
+            shown = written_prompt(prompt)
+        assert shown is not None
+        for spec, shown_spec in zip(prompt["fields"], shown["fields"], strict=True):
+            if spec["kind"] not in ("choice", "multichoice"):
+                continue
+            for choice, shown_choice in zip(spec["choices"], shown_spec["choices"], strict=True):
+                written = shown_choice["written"]
+                assert written in (choice["label"], choice["value"])
+                assert replies.choice_value(spec, written) == choice["value"]
+                by_label += written == choice["label"] != choice["value"]
+                if spec["kind"] == "choice":
+                    with translation.override(language):
+                        line = order_lines(prompt, {spec["name"]: choice["value"]})
+                        assert line == [f"{shown_spec['written']}: {written}"]
+                        assert read(prompt, *line)[spec["name"]] == choice["value"]
+    if slug != "phoenician":  # its choices are compass letters and numbers, alike in every language
+        assert by_label, "no choice written by its label"
+
+
+def test_a_choice_label_another_choice_answers_to_or_with_a_separator_is_written_by_its_value():
+    spec = {
+        "name": "role",
+        "kind": "choice",
+        "label": "Rolle",
+        "english": "Role",
+        "choices": [
+            {"value": "seller", "label": "Verkäufer", "english": "Seller"},
+            {"value": "buyer", "label": "seller", "english": "Buyer"},  # answers to the other's value
+            {"value": "both", "label": "Kauf und Verkauf", "english": "Both"},  # holds a pick separator
+            {"value": "hold", "label": "Halten", "english": ""},  # English: no label to read in English
+        ],
+    }
+    with translation.override("de"):
+        assert [choice_written(spec, choice["value"]) for choice in spec["choices"]] == [
+            "Verkäufer",
+            "buyer",
+            "both",
+            "hold",
+        ]
+    english = {"name": "role", "kind": "choice", "label": "Role", "choices": [{"value": "seller", "label": "Seller"}]}
+    assert order_lines({"fields": [english]}, {"role": "seller"}) == ["role: seller"]
