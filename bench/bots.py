@@ -121,11 +121,13 @@ def simulate(match: Match, games: int, budget: Budget, seed: int) -> Result:
     return Result(match, games, strong["wins"], strong["decision_seconds"])
 
 
-def direct(match: Match, games: int, budget: Budget, seed: int) -> Result:
+def direct(match: Match, games: int, budget: Budget, seed: int, first: int = 0) -> Result:
     """One match played on the engine contract alone (no database, no order pages), ten times quicker than
     `simulate` on a loaded machine, for the games a line needs. Each decision is the one the server's bots
     make (games.play.bots.bot_order, at the same levels and budgets); the seats move round the table a seat a
-    game as in `simulate`, and what differs is only that the order is not stored, so the play is the same."""
+    game as in `simulate`, and what differs is only that the order is not stored, so the play is the same.
+    `first` starts at the line's game of that number (0 the first), so a line can be carried on: 40 games from
+    `first=40` are games 41 to 80 of the line, the same seeds and seats as one run of 80."""
     import random
     import time
 
@@ -139,7 +141,7 @@ def direct(match: Match, games: int, budget: Budget, seed: int) -> Result:
     wins = 0.0
     spent: list[float] = []
     with override_settings(PBEM_BOT_SECONDS=budget.seconds, PBEM_BOT_ITERATIONS=budget.iterations):
-        for k in range(games):
+        for k in range(first, first + games):
             levels = [match.levels[(seat - k) % players] for seat in range(players)]
             rng = random.Random(f"{seed + k}:resolve")
             state = engine.setup(players, {}, random.Random(seed + k))
@@ -158,7 +160,11 @@ def direct(match: Match, games: int, budget: Budget, seed: int) -> Result:
             strong = levels.index(match.levels[0])
             wins += 1 / len(winners) if strong in winners else 0.0
             # Progress on stderr: a long line on a loaded machine shows how far it has come.
-            print(f"{match.engine} {players}p game {k + 1}/{games}: strong wins {wins:g}", file=sys.stderr, flush=True)
+            print(
+                f"{match.engine} {players}p game {k + 1}/{first + games}: strong wins {wins:g}",
+                file=sys.stderr,
+                flush=True,
+            )
     return Result(match, games, wins, sum(spent) / len(spent) if spent else None)
 
 

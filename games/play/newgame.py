@@ -40,6 +40,25 @@ def read_player(entry: str) -> tuple[str, str]:
     return email, name
 
 
+def read_levels(text: str, bots: int) -> list[str]:
+    """'strong' (every bot seat) or 'strong,easy' (one a bot seat, in seat order) as the level of each of `bots`
+    bot seats. ValueError if a word is no level, or there are neither one nor `bots` of them."""
+    levels = [word.strip() for word in text.split(",")]
+    for level in levels:
+        if level not in BotLevel.values:
+            raise ValueError(
+                gettext("%(level)s is not a bot level: say strong, easy or random.") % {"level": repr(level)}
+            )
+    if len(levels) == 1:
+        return levels * bots
+    if len(levels) != bots:
+        raise ValueError(
+            gettext("Bot levels given: %(given)s, bot seats: %(bots)s; give one level for them all or one a seat.")
+            % {"given": len(levels), "bots": bots}
+        )
+    return levels
+
+
 def read_options(text: str) -> dict[str, Any]:
     """Game options typed as a JSON object ('' means none). ValueError otherwise."""
     try:
@@ -87,9 +106,10 @@ def start_game(
     title: str = "",
     started_by: Any = None,
 ) -> Game:
-    """turns.create_game for `players` (address, name) in seat order, then `bots` bot seats at `bot_level`,
-    recording the admin user who started it, if any. On ValueError (player count, options, a player twice) nothing is
-    stored, not even the players' records."""
+    """turns.create_game for `players` (address, name) in seat order, then `bots` bot seats at `bot_level`
+    (read_levels: one level for them all, or one a bot seat), recording the admin user who started it, if any. On
+    ValueError (player count, options, a player twice, the levels) nothing is stored, not even the players' records."""
+    levels = read_levels(bot_level, bots)
     with transaction.atomic():
         seated: list[Player | None] = [turns.player_for(email, name) for email, name in players]
         game = turns.create_game(
@@ -99,7 +119,7 @@ def start_game(
             phase_length=phase_length,
             seed=seed,
             title=title,
-            bot_levels=[bot_level] * (len(seated) + bots),
+            bot_levels=[BotLevel.STRONG] * len(seated) + levels,
         )
         if started_by is not None:
             game.started_by = started_by

@@ -32,8 +32,17 @@ def test_creategame_seats_players_and_bots_and_prints_their_links():
 def test_creategame_seats_bots_at_the_level_asked():
     run("creategame", "manila", "--players", "a@x.org", "--bots", "2", "--bot-level", "easy")
     assert list(Seat.objects.filter(is_bot=True).values_list("bot_level", flat=True)) == ["easy", "easy"]
-    with pytest.raises(CommandError, match="invalid choice: 'genius'"):
+    with pytest.raises(CommandError, match="'genius' is not a bot level: say strong, easy or random."):
         run("creategame", "manila", "--players", "b@x.org", "--bots", "2", "--bot-level", "genius")
+
+
+def test_creategame_seats_each_bot_at_its_own_level():
+    run("creategame", "manila", "--players", "a@x.org", "--bots", "3", "--bot-level", "strong, easy,random")
+    seats = Seat.objects.filter(is_bot=True).order_by("number")
+    assert [(seat.number, seat.bot_level) for seat in seats] == [(1, "strong"), (2, "easy"), (3, "random")]
+    with pytest.raises(CommandError, match="Bot levels given: 2, bot seats: 3; give one level for them all or one"):
+        run("creategame", "manila", "--players", "b@x.org", "--bots", "3", "--bot-level", "strong,easy")
+    assert Game.objects.count() == 1 and not Player.objects.filter(email="b@x.org").exists()
 
 
 def test_creategame_refuses_bad_input_clearly():
@@ -119,12 +128,15 @@ def test_bench_bots_smoke_writes_its_table_into_the_readme(tmp_path):
 
 def test_bench_bots_direct_plays_the_bots_decisions_on_the_engines_reproducibly():
     """bench/bots.py --direct: whole games of the server's bot decisions without the database; under the
-    iteration cap (the time never runs out first) the same seed gives the same wins."""
+    iteration cap (the time never runs out first) the same seed gives the same wins, and a line carried on from
+    its second game (`first`) plays the games the whole line played there."""
     match = bench_bots.Match("piraeus", ("strong", "easy", "easy"))
     budget = bench_bots.Budget(600, 2)
     first = bench_bots.direct(match, games=3, budget=budget, seed=5)
     assert first.games == 3 and 0 <= first.wins <= 3 and first.decision_seconds is not None
-    assert bench_bots.direct(match, games=3, budget=budget, seed=5).wins == first.wins
+    opening = bench_bots.direct(match, games=1, budget=budget, seed=5)
+    rest = bench_bots.direct(match, games=2, budget=budget, seed=5, first=1)
+    assert rest.games == 2 and opening.wins + rest.wins == first.wins
     assert "on the engines alone" in bench_bots.table([first], 3, budget, direct=True)
 
 

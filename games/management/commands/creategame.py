@@ -21,7 +21,10 @@ class Command(BaseCommand):
         parser.add_argument("--players", default="", help="comma-separated email addresses, in seat order")
         parser.add_argument("--bots", type=int, default=0, help="bot seats added after the players")
         parser.add_argument(
-            "--bot-level", choices=BotLevel.values, default=BotLevel.STRONG, help="how the bots play (default strong)"
+            "--bot-level",
+            default=BotLevel.STRONG,
+            help="how the bots play: strong, easy or random for them all, or one a bot seat in seat order, comma-"
+            "separated, e.g. strong,easy (default strong)",
         )
         parser.add_argument("--deadline", default=None, help="phase length, e.g. 48h, 30m, 2d (default 48h)")
         parser.add_argument("--seed", type=int, default=None)
