@@ -91,7 +91,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.dispatch import Signal
 
 from games.engines import localized
@@ -134,12 +134,16 @@ class Outbox:
     """An outbox table and how to wake its sender after commit: `wake` is handed the `value` column of
     the rows to send (for game emails their game ids, a task per game). Rows matching `held` are kept
     pending on purpose (a digest's news) and are not stragglers; `held` may be a function of the sweep's
-    time giving that condition (a webhook's retry waiting for its time)."""
+    time giving that condition (a webhook's retry waiting for its time). `due`, a function of the sweep's time
+    and ordered by one indexed column, gives the rows whose own retry time has come and whose sender has not
+    been woken since: a retry put back for less than a minute is then woken by the first sweep after its time
+    if the call published for then is lost, not only by the stragglers' rule a minute after its last attempt."""
 
     model: type[MailRow]
     wake: Callable[[list[Any]], None]
     value: str = "pk"
     held: Q | Callable[[datetime], Q] | None = None
+    due: Callable[[datetime], QuerySet[Any]] | None = None
 
     def held_at(self, at: datetime) -> Q:
         """The rows held at the sweep's time `at` (an empty Q, which excludes nothing, for none)."""

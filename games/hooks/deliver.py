@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -151,4 +151,13 @@ def waiting(at: datetime) -> Q:
     return Q(status=MailStatus.PENDING, next_try_at__gt=at)
 
 
-OUTBOX = Outbox(model=Delivery, wake=wake_sender, held=waiting)
+def fallen_due(at: datetime) -> QuerySet[Delivery]:
+    """A retry whose time has come at `at` and that no sender took nor was woken for since (a claim and the
+    sweep's wake both set attempted_at to their time, which is then not before its next_try_at): its call
+    published for then was lost, or is late. Waking a sender twice sends nothing twice (the claim is
+    conditional). Read through the pending deliveries' index on next_try_at."""
+    since = Q(attempted_at__isnull=True) | Q(attempted_at__lt=F("next_try_at"))
+    return Delivery.objects.filter(since, status=MailStatus.PENDING, next_try_at__lte=at).order_by("next_try_at")
+
+
+OUTBOX = Outbox(model=Delivery, wake=wake_sender, held=waiting, due=fallen_due)

@@ -215,6 +215,8 @@ def send_stragglers(at: datetime | None = None) -> int:
             created_at__lt=stale,  # attempted_at is never earlier: the index's range
         )
         claim(left.order_by("created_at"), mark={"attempted_at": at}, enqueue=_waker(outbox, woken), value=outbox.value)
+        if outbox.due is not None:
+            claim(outbox.due(at), mark={"attempted_at": at}, enqueue=_waker(outbox, woken), value=outbox.value)
         woken_count += len(woken)
     return woken_count
 

@@ -325,3 +325,23 @@ def test_a_429_is_obeyed_for_the_whole_hook_and_costs_no_attempt(make_game, rece
 def test_retry_after_is_read_as_seconds_or_a_date_within_bounds(header, seconds):
     now = timezone.make_aware(datetime(2026, 10, 21, 7, 28), UTC)
     assert pace.retry_after(header, now) == seconds
+
+
+def test_the_sweep_wakes_a_retry_whose_own_time_has_come_when_its_task_was_lost(make_game, receiver):
+    """A delivery put back for less than a minute (a receiver's Retry-After of 30 s, or its pace) whose published
+    call is lost: the next sweep after its time sends it, not only a sweep a minute after its last attempt."""
+    game = make_game(humans=3)
+    hook = player_hook(game, receiver.url("/hook"), kind=Hook.Kind.SLACK)
+    receiver.answers = [(429, {"Retry-After": "30"})]
+    start = timezone.now()
+    with time_machine.travel(start, tick=False), transaction.atomic():
+        notices.write([hook], {hook.pk: notices.test_notice(hook)})
+    assert Delivery.objects.get().status == MailStatus.PENDING
+    later = start + timedelta(seconds=31)
+    with time_machine.travel(later, tick=False):
+        sweep.run(later)  # the call published for start + 30 s never arrived
+    assert len(receiver.received) == 2
+    assert Delivery.objects.get().status == MailStatus.SENT
+    with time_machine.travel(later + timedelta(seconds=1), tick=False):
+        sweep.run(later + timedelta(seconds=1))  # woken once: a sent row is not sent again
+    assert len(receiver.received) == 2
