@@ -18,21 +18,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import escape
 from playwright.sync_api import Page, expect
 
-from games import engines
-from games.engines.base import ReadBack
+from games import engines, words
+from games.engines.base import OrderError, ReadBack
 from games.incoming import review
-from games.models import Game, Order, Phase
+from games.models import Game, Order, Phase, Player
 from games.outgoing.links import make_token
-from games.play import orders
-from tests.support.browser import PHONE, Findings, check, new_context
+from games.play import orders, turns
+from tests.support.browser import PHONE, Findings, check, link_in, new_context, picture
 from tests.support.browser_player import ORDER_FORM, fill_choices, is_review
 from tests.support.phases import open_phase
 
@@ -228,3 +231,72 @@ def test_what_a_player_types_or_builds_is_what_is_stored(chromium, live_server, 
     assert {name: problems for name, problems in wrong.items() if problems} == {}
     assert set(played) >= {name for name, _ in WAYS}
     findings.assert_none()
+
+
+# --- In the player's language -------------------------------------------------------------------------------------
+
+# A step the game cannot read, typed in the player's words: a street that is not on the map.
+MISTYPED = {"de": "Straße 9-9 = ich", "fr": "Rue 9-9 = moi"}
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_a_player_types_their_order_in_their_own_language(chromium, live_server, language):
+    """Issue 40 item 3 in a real browser: a player whose language is German (or French) opens the signed link of
+    their turn email on a fresh page at 390 px (the browser asks for English: the player's choice wins), types
+    Genoa's route in the words their email teaches, is refused in their language for a street that is not on the
+    map (nothing stored), then reads their order back in their language and confirms: the order stored is the
+    game's canonical (English) one, the same as an English player's."""
+    engine = engines.get_engine("genoa")
+    player = turns.player_for("player1@example.com", "Player 1")
+    Player.objects.filter(pk=player.pk).update(language=language)
+    game = turns.create_game("genoa", [player, None], seed=1234, phase_length=timedelta(hours=48))
+    assert steps_fields(game) == ["route", "tiles"], "seat 0 is not the merchant at the start"
+    wanted = meant(game, engine.example_order(game.state, 0))
+    with translation.override(language):
+        vocabulary = words.vocabulary("genoa")
+        typed = {name: vocabulary.write(str(wanted.order.get(name, ""))) for name in steps_fields(game)}
+        read_back = [*meant(game, wanted.order).read.lines]  # the game's read-back, in the language
+        email = next(m for m in reversed(mail.outbox) if m.to == [player.email])
+        refused = words.refusal(refusal_of(game, vocabulary.read(MISTYPED[language])))
+    assert typed["route"] != wanted.order["route"], f"the example has no word to write in {language}: {typed}"
+    assert read_back != [*wanted.read.lines], f"the read-back is not in {language}"
+    assert "Street" not in refused, f"the refusal quotes the step as the game read it, in English: {refused}"
+    assert all(word in str(email.body) for word in typed["route"].replace(";", " ").split() if word.isalpha())
+    findings = Findings()
+    context = new_context(chromium, PHONE, locale="en-US")
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + link_in(player.email, r"/l/\S+/"))
+        assert page.locator("html").get_attribute("lang") == language
+        page.locator("details:has(form.order) > summary").click()
+        page.locator(f"{TYPED_FORM} textarea[name='route']").press_sequentially(MISTYPED[language], delay=0)
+        submit(page, TYPED_FORM)
+        assert page.locator(f"{TYPED_FORM} .error-summary li").all_inner_texts() == [refused]
+        check(page, f"genoa in {language}: the typed form with a refusal", findings)
+        picture(page, "genoa", PHONE, f"typed-refused-{language}")
+        assert not Order.objects.filter(phase__game=game, phase__number=wanted.phase).exists()
+        box = page.locator(f"{TYPED_FORM} textarea[name='route']")
+        box.fill("")
+        box.press_sequentially(typed["route"], delay=0)
+        submit(page, TYPED_FORM)
+        assert read_back_on(page) == read_back, "the review does not read the order back in the player's words"
+        check(page, f"genoa in {language}: the review", findings)
+        picture(page, "genoa", PHONE, f"typed-review-{language}")
+        with page.expect_navigation():
+            page.locator("form[action$='/confirm/'] button.primary").click()
+        assert page.locator(".errorlist, .error-summary").count() == 0
+    finally:
+        context.close()
+    assert stored(game, wanted) == []
+    findings.assert_none()
+
+
+def refusal_of(game: Game, route: str) -> Exception:
+    """The game's refusal of seat 0's route `route` (in the engine's English)."""
+    engine = engines.get_engine(game.engine)
+    try:
+        engine.validate(game.state, 0, {**engine.default_order(game.state, 0), "route": route})
+    except OrderError as error:
+        return error
+    raise AssertionError(f"the game takes the route {route!r}")

@@ -64,7 +64,7 @@ def validate_start(state: State, seat: int, order: Order) -> Order:
         return {"start": "roll"}
     space = parse_space(raw)
     if space is None:
-        raise OrderError(M("There is no space called {typed}.", typed=repr(raw.strip()[:30])))
+        raise OrderError(M("There is no space called {typed}.", typed=typed_steps(repr(raw.strip()[:30]))))
     if space == MARKET:
         raise OrderError(M("A Starting space tile cannot put the tower on the Market."))
     return {"start": space}
@@ -334,7 +334,7 @@ def validate_acquire(state: State, seat: int, order: Order) -> Order:
         raise OrderError(
             M(
                 "{typed} is not a street with a disc on it; choose one that has, or pass.",
-                typed=repr(raw.strip()[:30]),
+                typed=typed_steps(repr(raw.strip()[:30])),
             )
         )
     picks = order.get("buildings") or []
@@ -351,7 +351,7 @@ def validate_acquire(state: State, seat: int, order: Order) -> Order:
         remove_only = text.lower().startswith("remove")
         building = parse_space(re.sub(r"^remove\s*:?\s*", "", text, flags=re.I))
         if building is None or building not in BUILDINGS:
-            raise OrderError(M("{typed} is not a building.", typed=repr(text[:30])))
+            raise OrderError(M("{typed} is not a building.", typed=typed_steps(repr(text[:30]))))
         name = space_term(building)
         if building in [c.removeprefix("remove:") for c in chosen]:
             raise OrderError(M("{building} is named twice.", building=name))

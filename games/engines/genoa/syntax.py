@@ -208,7 +208,9 @@ def parse_offer(step: str, number: int) -> dict[str, Any]:
     head, _, tail = step.partition(":")
     space = parse_space(head)
     if space is None:
-        raise OrderError(M("{where}: there is no space called {typed}.", where=where, typed=repr(head.strip()[:30])))
+        raise OrderError(
+            M("{where}: there is no space called {typed}.", where=where, typed=typed(repr(head.strip()[:30])))
+        )
     if space == MARKET:
         raise OrderError(M("{where}: the Market has no action; offer for a building or a street.", where=where))
     offer = empty_offer(space)
@@ -242,7 +244,7 @@ def _payment_item(item: str, offer: dict[str, Any], where: Msg) -> None:
                     "{where}: unknown tile {typed}; tiles are {tiles}.",
                     where=where,
                     tiles=typed("start, trade, choice, extra, build"),
-                    typed=repr(item[:30]),
+                    typed=typed(repr(item[:30])),
                 )
             )
         offer["tiles"].append(tile)
@@ -258,7 +260,7 @@ def _payment_item(item: str, offer: dict[str, Any], where: Msg) -> None:
                 M(
                     "{where}: {typed} is not a price; write e.g. '{example}'.",
                     where=where,
-                    typed=repr(item[:30]),
+                    typed=typed(repr(item[:30])),
                     example=typed("20 ducats"),
                 )
             )
@@ -273,7 +275,7 @@ def _payment_item(item: str, offer: dict[str, Any], where: Msg) -> None:
                 "{where}: {typed} is not something to pay with; use ducats, commodities ({goods}), cards (L3), "
                 "tiles ({tile}), markers or '{gained}'.",
                 where=where,
-                typed=repr(item[:30]),
+                typed=typed(repr(item[:30])),
                 goods=typed(", ".join(COMMODITIES)),
                 tile=typed("extra tile"),
                 gained=typed("gained"),
@@ -334,7 +336,7 @@ def parse_route(text: Any, players: int, merchant: int, start: str) -> list[dict
         space = parse_space(named) if named else start
         if space is None:
             raise OrderError(
-                M("{where}: there is no space called {typed}.", where=where, typed=repr(head.strip()[:30]))
+                M("{where}: there is no space called {typed}.", where=where, typed=typed(repr(head.strip()[:30])))
             )
         entry: dict[str, Any] = {"space": space, "seat": None, "deliver": [], "reward": None}
         if has_who:
@@ -356,7 +358,7 @@ def parse_route(text: Any, players: int, merchant: int, start: str) -> list[dict
                         where=where,
                         me=typed("me"),
                         nobody=typed("nobody"),
-                        typed=repr(words[0][:20]),
+                        typed=typed(repr(words[0][:20])),
                     )
                 )
             entry["seat"] = seat
@@ -366,7 +368,7 @@ def parse_route(text: Any, players: int, merchant: int, start: str) -> list[dict
                         M(
                             "{where}: {typed} is not understood; only deliver or reward may follow.",
                             where=where,
-                            typed=repr(item[:30]),
+                            typed=typed(repr(item[:30])),
                         )
                     )
         parsed.append(entry)

@@ -124,7 +124,7 @@ def step_move(state: State, turn: Turn, words: list[str], events: list[Event]) -
         rest = rest[:-1]
     dest = city_of(" ".join(rest))
     if dest is None:
-        raise OrderError(M("there is no port called {text}", text=repr(" ".join(rest))))
+        raise OrderError(M("there is no port called {text}", text=typed(repr(" ".join(rest)))))
     if ship["port"]:
         route = route_between(ship["port"], dest)
         if route is None:

@@ -47,7 +47,7 @@ def containers(count: int, good: str) -> Msg:
 
 
 def no_good(word: str) -> Msg:
-    return M("there is no good called {text}", text=repr(word))
+    return M("there is no good called {text}", text=typed(repr(word)))
 
 
 def closed(city: str) -> Msg:

@@ -38,7 +38,11 @@ def apply_step(state: State, turn: Turn, step: str, events: list[Event]) -> str:
     handler = STEPS.get(verb)
     if handler is None:
         raise OrderError(
-            M("unknown action {text}; actions are {actions}", text=repr(verb), actions=typed(", ".join(sorted(STEPS))))
+            M(
+                "unknown action {text}; actions are {actions}",
+                text=typed(repr(verb)),
+                actions=typed(", ".join(sorted(STEPS))),
+            )
         )
     done = handler(state, turn, args, events)
     claim_achievements(state, events, first=turn.seat)

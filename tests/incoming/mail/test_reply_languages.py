@@ -280,6 +280,13 @@ def test_the_game_pages_typed_box_shows_a_stored_order_in_the_players_words_and_
         ("fr", "phoenician", "steps", "voler", "ramer, naviguer, acheter, vendre, proposer, pirate, tempête ou passer"),
         ("de", "ports-of-call", "actions", "fahre", "schreibe es so: fahre <Schiff> <Stadt> [Felder], z. B. fahre S1"),
         ("fr", "ports-of-call", "actions", "actions", "écrivez-le ainsi : actions acheter ou actions vendre"),
+        # What the reader could not place is quoted as the player typed it, not as its English read.
+        ("de", "ports-of-call", "actions", "Öl S1", "'Öl'"),
+        ("de", "ports-of-call", "actions", "fahre S1 Öl", "'Öl'"),
+        ("fr", "ports-of-call", "actions", "vendre S1 Londres", "'Londres'"),
+        ("de", "ports-of-call", "actions", "verkaufe S1 Tokio", "'Tokio'"),
+        ("de", "genoa", "route", "Straße 9-9 = ich", "'Straße 9-9'"),
+        ("fr", "genoa", "route", "Rue 9-9", "'rue 9-9'"),
     ],
 )
 def test_a_refusal_of_a_malformed_step_teaches_the_players_words(language, slug, field, typed, teaches):
