@@ -3,11 +3,21 @@ Django's own tags say, in whichever language is active at each render."""
 
 from __future__ import annotations
 
+import copy
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+import time_machine
 from django.template import Context, Template
 from django.template.loader import get_template
+from django.test import override_settings
 from django.utils import translation
 
+from games import words
+from games.outgoing import messages
 from games.outgoing.translating import KeptBlockTranslateNode, KeptTranslateNode, keep_translations
+from tests.support.emails import game_emails
 
 SOURCE = (
     "{% load i18n %}{% translate 'Hello there,' %}|{% translate 'Nothing new.' as nothing %}{{ nothing }}|"
@@ -39,3 +49,84 @@ def test_the_projects_loader_keeps_the_translations_of_the_templates_it_compiles
     template = get_template("emails/base-body.html").template  # type: ignore[attr-defined]
     assert template.nodelist.get_nodes_by_type(KeptTranslateNode)
     assert template.nodelist.get_nodes_by_type(KeptBlockTranslateNode)
+
+
+# The project's template settings with Django's own cached loader in place of translating.py's.
+def djangos_own_loader(templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    plain = copy.deepcopy(templates)
+    for engine in plain:
+        engine["OPTIONS"]["loaders"] = [
+            ("django.template.loaders.cached.Loader", inner) if loader == PROJECT_LOADER else (loader, inner)
+            for loader, inner in engine["OPTIONS"]["loaders"]
+        ]
+    assert plain != templates, "the project no longer reads its templates through translating.py"
+    return plain
+
+
+PROJECT_LOADER = "games.outgoing.translating.Loader"
+LANGUAGES = ("en", "de", "fr")
+FROZEN = datetime(2026, 3, 29, 0, 30, tzinfo=UTC)  # a night the clocks change in Europe
+
+
+@pytest.mark.django_db
+def test_every_email_kind_renders_byte_for_byte_as_djangos_own_loader_renders_it(
+    settings: Any, make_game: Any, django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    """translating.py re-implements part of Django's BlockTranslateNode.render (pinned Django): each email of
+    every kind of every engine (tests/support/emails.py), rendered again in English, German and French by the
+    project's loader and by Django's own, at one frozen instant, is the same to the byte: subject, text and
+    HTML. A Django upgrade that changes what its tags render fails here."""
+    asked: list[tuple[str, dict[str, Any], Any, str | None]] = []
+    render = messages.render
+
+    def recorded(
+        templates: str,
+        context: dict[str, Any],
+        zone: Any,
+        thread_subject: str | None = None,
+        language: str | None = None,
+    ) -> messages.Rendered:
+        asked.append((templates, context, zone, thread_subject))
+        return render(templates, context, zone, thread_subject, language)
+
+    monkeypatch.setattr(messages, "render", recorded)
+    kinds = {what for what, _ in game_emails(make_game, django_capture_on_commit_callbacks)}
+    monkeypatch.undo()
+    assert len(kinds) > 20 and {name for name, *_ in asked} >= {"emails/turn-started", "emails/sign-in"}
+
+    def every_render() -> list[messages.Rendered]:
+        with time_machine.travel(FROZEN, tick=False):
+            return [
+                render(name, context, zone, thread_subject, language)
+                for name, context, zone, thread_subject in asked
+                for language in LANGUAGES
+            ]
+
+    kept = every_render()
+    with override_settings(TEMPLATES=djangos_own_loader(settings.TEMPLATES)):
+        djangos = get_template("emails/base-body.html").template  # type: ignore[attr-defined]
+        assert not djangos.nodelist.get_nodes_by_type(KeptTranslateNode)
+        plain = every_render()
+    different = [
+        f"{name} in {language}: {part}"
+        for (name, *_), language, ours, djangos in zip(
+            [case for case in asked for _ in LANGUAGES], LANGUAGES * len(asked), kept, plain, strict=True
+        )
+        for part in ("subject", "text", "html", "headline")
+        if getattr(ours, part) != getattr(djangos, part)
+    ]
+    assert not different, f"{len(different)} of {len(kept)} renders differ:\n" + "\n".join(different[:20])
+    assert {rendered.language for rendered in kept} == set(LANGUAGES)
+
+
+def test_a_language_tag_inside_an_emails_language_says_its_own_words_and_keeps_none_for_the_reader() -> None:
+    """`{% language %}` (a quoted line in another language) inside an email's `speaking`: each line in its own
+    language, the same node kept apart per language."""
+    template = Template(
+        "{% load i18n %}{% for code in codes %}{% language code %}{% translate 'Nothing new.' %}|{% endlanguage %}"
+        "{% endfor %}{% translate 'Nothing new.' %}"
+    )
+    keep_translations(template)
+    with words.speaking("de"):
+        shown = template.render(Context({"codes": ["en", "de", "fr"]}))
+    assert shown == "Nothing new.|Nichts Neues.|Rien de nouveau.|Nichts Neues."
