@@ -23,6 +23,7 @@ from games.api.problems import Problem
 from games.incoming import sessions
 from games.incoming.middleware import browser_language, supported
 from games.models import Player, Seat, unique_row, with_open_phase
+from games.play import order_sql
 
 
 @dataclass
@@ -53,8 +54,13 @@ class Caller:
         phase (games.models.with_open_phase): most calls about a game are about its turn."""
         if game_id not in self._seats:
             if self.token is not None:
-                rows = Seat.objects.filter(game_id=game_id, player_id=self.token.player_id).select_related("player")
-                self._seats[game_id] = unique_row(with_open_phase(rows))
+                # On PostgreSQL written by hand (games/play/order_sql.py): the costliest read of an order PUT.
+                found = order_sql.seats_with_turn(game_id, [], self.token.player_id)
+                if found is None:
+                    rows = Seat.objects.filter(game_id=game_id, player_id=self.token.player_id).select_related("player")
+                    self._seats[game_id] = unique_row(with_open_phase(rows))
+                else:
+                    self._seats[game_id] = found[0] if found else None
             else:
                 self._seats[game_id] = sessions.seat_of(self.request, game_id, with_turn=True)
         return self._seats[game_id]

@@ -13,8 +13,10 @@ anyway (the seat or membership with its player), so they cost no query of their 
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -30,6 +32,7 @@ from games.models import Player, Seat, unique_row, with_open_phase
 from games.outgoing import mailpolicy
 from games.outgoing.dispatch import SEND_SIGN_IN_LINK, after_commit
 from games.outgoing.links import LinkError, read_sign_in_token
+from games.play import order_sql
 
 log = logging.getLogger(__name__)
 
@@ -86,16 +89,27 @@ def _grant_live(grant: Entry, row: Any, now: float) -> bool:
     return row is not None and grant.get("k") == getattr(row, "link_key", None) and _live(grant, row.player, now)
 
 
-def _choose(request: HttpRequest, grants: list[Entry], id_key: str, rows: QuerySet[R]) -> R | None:
+def _choose(
+    request: HttpRequest,
+    grants: list[Entry],
+    id_key: str,
+    rows: QuerySet[R],
+    read: Callable[[list[int], int | None], list[R] | None] | None = None,
+) -> R | None:
     """The row of `rows` this browser acts for: the latest of `grants` that is still live, else the
-    account's own row. One query (with the row's player), none without a grant or an account."""
+    account's own row. One query (with the row's player), none without a grant or an account. `read(ids,
+    player id)`, if given, reads those rows of `rows` with their player instead of the ORM (None: it cannot)."""
     account = request.session.get(SESSION_ACCOUNT)
     if not grants and not account:
         return None
-    match = Q(pk__in=[g[id_key] for g in grants])
-    if account:
-        match |= Q(player_id=account["p"])
-    found = {row.pk: row for row in rows.filter(match).select_related("player").order_by()}
+    ids, player_id = [g[id_key] for g in grants], (account["p"] if account else None)
+    read_rows = read(ids, player_id) if read is not None else None
+    if read_rows is None:
+        match = Q(pk__in=ids)
+        if account:
+            match |= Q(player_id=player_id)
+        read_rows = list(rows.filter(match).select_related("player").order_by())
+    found = {row.pk: row for row in read_rows}
     now = time.time()
     for grant in grants:
         row = found.get(grant[id_key])
@@ -119,7 +133,10 @@ def seat_of(request: HttpRequest, game_id: int, *, with_turn: bool = False) -> S
     the same statement (games.models.with_open_phase), for a view about the turn."""
     grants = [g for g in _entries(request, SESSION_SEATS) if g["g"] == game_id]
     seats = Seat.objects.filter(game_id=game_id)
-    return _choose(request, grants, "s", with_open_phase(seats) if with_turn else seats.select_related("game"))
+    if with_turn:  # on PostgreSQL written by hand (games/play/order_sql.py): the order POST's costliest read
+        read = functools.partial(order_sql.seats_with_turn, game_id)
+        return _choose(request, grants, "s", with_open_phase(seats), read)
+    return _choose(request, grants, "s", seats.select_related("game"))
 
 
 def granted_seats(request: HttpRequest) -> list[Seat]:

@@ -39,23 +39,23 @@ def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def _fields(model: type[Model]) -> list[Field[Any, Any]]:
+def fields(model: type[Model]) -> list[Field[Any, Any]]:
     return list(model._meta.concrete_fields)
 
 
-def _select(model: type[Model], alias: str) -> str:
-    return ", ".join(f"{alias}.{_q(f.column)}" for f in _fields(model))
+def select(model: type[Model], alias: str) -> str:
+    return ", ".join(f"{alias}.{_q(f.column)}" for f in fields(model))
 
 
 # Per model: each concrete field's attname and converters, in column order (a resolution builds about ten rows).
 _readers: dict[type[Model], list[tuple[str, list[Any]]]] = {}
 
 
-def _from_db(model: type[M], values: Sequence[Any]) -> M:
+def from_db(model: type[M], values: Sequence[Any]) -> M:
     """A model instance from its concrete columns' values as PostgreSQL sent them, through each field's converters
     (the JSON fields' decoding), as the ORM builds one."""
     if model not in _readers:
-        _readers[model] = [(f.attname, f.get_db_converters(connection)) for f in _fields(model)]  # type: ignore[attr-defined]
+        _readers[model] = [(f.attname, f.get_db_converters(connection)) for f in fields(model)]  # type: ignore[attr-defined]
     readers = _readers[model]
     converted = []
     for (_, converters), value in zip(readers, values, strict=True):
@@ -76,7 +76,7 @@ def _cached(name: str, build: Any) -> str:
 
 
 def _field(model: type[Model], name: str) -> Field[Any, Any]:
-    return next(f for f in _fields(model) if name in (f.name, f.attname))
+    return next(f for f in fields(model) if name in (f.name, f.attname))
 
 
 def _column(model: type[Model], name: str) -> str:
@@ -87,7 +87,7 @@ def _lock_sql() -> str:
     phase, game = _q(Phase._meta.db_table), _q(Game._meta.db_table)
     # Only quoted names from the models go into the text; the phase's id is a parameter.
     return (
-        f"SELECT {_select(Phase, 'p')}, {_select(Game, 'g')} FROM {phase} p"  # noqa: S608
+        f"SELECT {select(Phase, 'p')}, {select(Game, 'g')} FROM {phase} p"  # noqa: S608
         f" INNER JOIN {game} g ON g.{_column(Game, 'id')} = p.{_column(Phase, 'game')}"
         f" WHERE p.{_column(Phase, 'id')} = %s FOR NO KEY UPDATE OF p, g"
     )
@@ -103,8 +103,8 @@ def locked_phase(phase_id: int) -> tuple[bool, Phase | None]:
         row = cursor.fetchone()
     if row is None:
         return True, None
-    split = len(_fields(Phase))
-    phase, game = _from_db(Phase, row[:split]), _from_db(Game, row[split:])
+    split = len(fields(Phase))
+    phase, game = from_db(Phase, row[:split]), from_db(Game, row[split:])
     phase.game = game
     return True, phase
 
@@ -113,7 +113,7 @@ def _seats_sql() -> str:
     seat, order, player = (_q(m._meta.db_table) for m in (Seat, Order, Player))
     sealed = ", ".join(f"o.{_column(Order, column)}" for _, column in SEALED)
     return (
-        f"SELECT {_select(Seat, 's')}, {sealed}, {_select(Player, 'pl')} FROM {seat} s"  # noqa: S608
+        f"SELECT {select(Seat, 's')}, {sealed}, {select(Player, 'pl')} FROM {seat} s"  # noqa: S608
         f" LEFT OUTER JOIN {order} o ON o.{_column(Order, 'seat')} = s.{_column(Seat, 'id')}"
         f" AND o.{_column(Order, 'phase')} = %s"
         f" LEFT OUTER JOIN {player} pl ON pl.{_column(Player, 'id')} = s.{_column(Seat, 'player')}"
@@ -130,15 +130,15 @@ def seats(game: Game, phase: Phase) -> list[Any] | None:
     with connection.cursor() as cursor:
         cursor.execute(_cached("seats", _seats_sql), [phase.pk, game.pk])
         rows = cursor.fetchall()
-    width = len(_fields(Seat))
+    width = len(fields(Seat))
     data = _field(Order, "data")
     found = []
     for row in rows:
-        seat = _from_db(Seat, row[:width])
+        seat = from_db(Seat, row[:width])
         sealed_id, sealed_data, sealed_default = row[width : width + len(SEALED)]
         seat.sealed_id, seat.sealed_default = sealed_id, sealed_default  # type: ignore[attr-defined]
         seat.sealed_data = data.from_db_value(sealed_data, None, connection) if sealed_id else None  # type: ignore[attr-defined]
-        player = _from_db(Player, row[width + len(SEALED) :]) if seat.player_id is not None else None
+        player = from_db(Player, row[width + len(SEALED) :]) if seat.player_id is not None else None
         Seat.player.field.set_cached_value(seat, player)
         Seat.game.field.set_cached_value(seat, game)
         found.append(seat)
@@ -148,11 +148,11 @@ def seats(game: Game, phase: Phase) -> list[Any] | None:
 def _insert(objs: Sequence[Model], returning: bool = False, ignore_conflicts: bool = False) -> tuple[str, list[Any]]:
     """One INSERT of `objs` (rows of one model, their id left to the database), values prepared by each field."""
     model = type(objs[0])
-    fields = [f for f in _fields(model) if not f.primary_key]
-    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in fields]
-    row = f"({', '.join(['%s'] * len(fields))})"
+    written = [f for f in fields(model) if not f.primary_key]
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in written]
+    row = f"({', '.join(['%s'] * len(written))})"
     sql = (
-        f"INSERT INTO {_q(model._meta.db_table)} ({', '.join(_q(f.column) for f in fields)})"  # noqa: S608
+        f"INSERT INTO {_q(model._meta.db_table)} ({', '.join(_q(f.column) for f in written)})"  # noqa: S608
         f" VALUES {', '.join([row] * len(objs))}"
     )
     if ignore_conflicts:
@@ -164,9 +164,9 @@ def _insert(objs: Sequence[Model], returning: bool = False, ignore_conflicts: bo
 
 def _update(obj: Model, names: Sequence[str]) -> tuple[str, list[Any]]:
     """One UPDATE of `names` (fields) of `obj` by its primary key."""
-    fields = [_field(type(obj), name) for name in names]
-    sets = ", ".join(f"{_q(f.column)} = %s" for f in fields)
-    params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+    updated = [_field(type(obj), name) for name in names]
+    sets = ", ".join(f"{_q(f.column)} = %s" for f in updated)
+    params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in updated]
     table, key = _q(obj._meta.db_table), _column(type(obj), "id")
     return f"UPDATE {table} SET {sets} WHERE {key} = %s", [*params, obj.pk]  # noqa: S608
 

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.models import Order, Phase
+from games.models import Order, Phase, Seat, carried_phase, with_open_phase
 from games.play import order_sql, orders
 from tests.support.phases import open_phase
 
@@ -45,3 +45,33 @@ def test_a_revision_replaces_the_stored_order_and_counts(make_game) -> None:
     order = Order.objects.get(phase=phase, seat=seat)
     assert (order.data, order.revision, order.is_default) == ({"role": "seller"}, 2, True)
     assert order.submitted_at == now and order.written_at == now
+
+
+def _read(seat: Seat) -> tuple[object, ...]:
+    """Everything a seat read with its turn holds: its columns, its game's, its player's, its open phase's."""
+    taken, phase = carried_phase(seat)
+    hidden = ("_state", "open_phase")
+    rows = (seat, seat.game, seat.player, phase)
+    return (taken, *({k: v for k, v in vars(row).items() if k not in hidden} if row else None for row in rows))
+
+
+def test_the_seats_with_their_turn_are_the_orms_read(make_game) -> None:
+    game = make_game(humans=3)
+    open_phase(game)
+    first, second = game.seats.select_related("player").order_by("number")[:2]
+    by_hand = order_sql.seats_with_turn(game.pk, [first.pk], second.player_id)
+    if connection.vendor != "postgresql":
+        assert by_hand is None  # SQLite reads through the ORM
+        return
+    assert by_hand is not None
+    orm = with_open_phase(Seat.objects.filter(pk__in=[first.pk, second.pk])).select_related("player")
+    assert sorted(map(_read, by_hand), key=str) == sorted(map(_read, orm), key=str)
+    assert {seat.pk for seat in by_hand} == {first.pk, second.pk}
+    assert order_sql.seats_with_turn(game.pk, [], None) == []
+    assert order_sql.seats_with_turn(game.pk + 1, [first.pk], first.player_id) == []  # another game's seat: none
+    # No open phase (the game over or between phases): the seat comes without one, as the ORM leaves it (the caller
+    # reads the phase it asks for).
+    Phase.objects.filter(game=game).update(status=Phase.Status.RESOLVED)
+    (closed,) = order_sql.seats_with_turn(game.pk, [first.pk], None) or []
+    assert carried_phase(closed) == (False, None)
+    assert _read(closed) == _read(with_open_phase(Seat.objects.filter(pk=first.pk)).select_related("player").get())
