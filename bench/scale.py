@@ -30,7 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--broker", default=os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/13")
     ap.add_argument("--repeat", type=int, default=3, help="runs of the find-due-work queries")
     ap.add_argument("--rebuild", action="store_true", help="rebuild the databases even if they hold the shape")
+    ap.add_argument("--results", type=Path, default=ROOT / "bench" / "results" / "scale.json", help="the JSON written")
     return ap.parse_args()
 
 
@@ -59,11 +60,13 @@ def parse_args() -> argparse.Namespace:
 
 
 def find_due_work() -> dict[str, Any]:
-    """The sweep's own finds (games/play/sweep.py `due`, `marks`), as the sweep makes them: models.claim reads a
-    batch of CLAIM_BATCH ids in its index's order, marks it (which takes it out of what is due) and reads the
-    next, until a batch comes back short; here in a transaction rolled back after, so every run finds the same.
-    Each finder returns the rows found and the time spent in the claims' statements: on PostgreSQL a batch's
-    read and its mark are one statement (models.queries.take), so the time includes the marks."""
+    """The sweep's own finds (games/play/sweep.py), as the sweep makes them, each returning the rows found and
+    the time spent in its statements. Overdue phases and reminders: the range after the watermark, here from
+    no watermark (a first sweep: everything due), read from the index alone (`sweep.read_range`). Complete
+    phases and bots: models.claim reads a batch of CLAIM_BATCH ids in its index's order, marks it (which takes
+    it out of what is due) and reads the next, until a batch comes back short (on PostgreSQL a batch's read and
+    its mark are one statement, models.queries.take, so the time includes the marks). Each in a transaction
+    rolled back after, so every run finds the same."""
     from django.db import connection, transaction
     from django.utils import timezone
 
@@ -80,11 +83,14 @@ def find_due_work() -> dict[str, Any]:
                 try:
                     return execute(sql, params, many, context)
                 finally:
-                    if "SKIP LOCKED" in sql:  # a batch's claim: its read and its mark, one statement
+                    if '"games_phase"' in sql:  # the range's reads, or a claim's read and mark
                         reads.append((time.perf_counter() - start) * 1000)
 
             with transaction.atomic(), connection.execute_wrapper(timed):
-                rows = claim(sweep.due(now)[kind], mark=sweep.marks(now)[kind], enqueue=lambda ids: None)
+                if kind in sweep.WATERMARKED:
+                    rows = sweep.read_range(sweep.newly_due(now, None)[kind], sweep.WATERMARKED[kind][0])
+                else:
+                    rows = claim(sweep.due(now)[kind], mark=sweep.marks(now)[kind], enqueue=lambda ids: None)
                 transaction.set_rollback(True)
             return len(rows), sum(reads)
 
@@ -142,20 +148,16 @@ def probe(repeat: int) -> dict[str, Any]:
 
 
 def claim_reads(log: Any) -> dict[str, dict[str, float]]:
-    """The time a sweep spent in its claims' reads of each kind of due work (models.claim's locking SELECT,
-    told apart by the due time it compares), and how many batches it read: the finds as the sweep makes
-    them for real, each batch committed before the next, where `find_due_work` reads them in one transaction
-    rolled back after."""
+    """The time a sweep spent reading each kind of due work (the watermark's range reads, and the claims' locking
+    reads with their marks: every statement comparing the kind's due time), and how many such statements: the
+    finds as the sweep makes them for real, where `find_due_work` reads them in one transaction rolled back
+    after."""
     from games.play import sweep
 
     reads: dict[str, dict[str, float]] = {}
     for kind, due in sweep.due(datetime.now(UTC)).items():
         column = due.query.order_by[0]
-        taken = [
-            k
-            for k in log.kinds.values()
-            if "SKIP LOCKED" in k.sql and f'"games_phase"."{column}" <' in k.sql
-        ]
+        taken = [k for k in log.kinds.values() if f'"games_phase"."{column}" <' in k.sql]
         reads[kind] = {
             "ms": round(sum(k.seconds for k in taken) * 1000, 1),
             "batches": sum(k.calls for k in taken),
@@ -174,6 +176,89 @@ def phase_updates(connection: Any) -> tuple[int, int]:
     return upd, hot
 
 
+# A minute of a server in its steady state: the builder spreads 87 % of the open games' reminders evenly over
+# the 30.45 hours that start 5.55 hours after its clock (bench/scaledb.py), about 476 a minute at a million
+# games (a million games of 48-hour phases have about 350 deadlines and 350 reminders a minute).
+STEADY_AT = timedelta(hours=6)
+
+
+def realistic_minute(queue: Any, publishing: list[float]) -> dict[str, Any]:
+    """The deadline sweep of one minute in the steady state, at the builder's clock + STEADY_AT: the minute before
+    was swept (the watermarks at its end, that sweep settled) and its work done (every phase due by then left as
+    its task leaves it: reminded, or resolved), so the sweep reads the last minute's range and the retry's
+    empty range behind it. The work-done state is written first, outside the measurement, and vacuumed, as
+    autovacuum would have. Its statements are EXPLAINed in a transaction rolled back, then it runs for real."""
+    from django.db import connection, transaction
+
+    from bench.sqlprobe import Statements
+    from games.models import SweepMark
+    from games.play import sweep
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT clock FROM bench_scale_shape")
+        at = cursor.fetchone()[0] + STEADY_AT
+        before = at - timedelta(minutes=1)
+        start = time.perf_counter()
+        cursor.execute(
+            "UPDATE games_phase SET reminded = true, remind_at = NULL WHERE status = 'open' AND remind_at <= %s",
+            [before],
+        )
+        reminded = cursor.rowcount
+        cursor.execute(
+            "UPDATE games_phase SET status = 'resolved', resolved_at = deadline "
+            "WHERE status = 'open' AND NOT paused AND deadline <= %s",
+            [before],
+        )
+        resolved = cursor.rowcount
+        cursor.execute("VACUUM ANALYZE games_phase")
+    settled = [[before.isoformat(), before.isoformat()]]
+    SweepMark.objects.all().delete()
+    SweepMark.objects.bulk_create(SweepMark(kind=k, upto=before, settled=settled) for k in sweep.WATERMARKED)
+    result: dict[str, Any] = {
+        "at": at.isoformat(),
+        "work done before it": {"reminded": reminded, "resolved": resolved},
+        "setup_s": round(time.perf_counter() - start, 1),
+    }
+    with transaction.atomic(), Statements(explain=True) as explained:
+        sweep.run(now=at)
+        transaction.set_rollback(True)
+    result["statements explained"] = explained.described(WATCHED)
+    queue.flushdb()
+    publishing.clear()
+    with Statements() as log:
+        start = time.perf_counter()
+        found = sweep.run(now=at)
+        seconds = time.perf_counter() - start
+    result["sql_ms"] = round(sum(k.seconds for k in log.kinds.values()) * 1000, 1)
+    result["publish_ms"] = round(sum(publishing) * 1000, 1)
+    result.update(
+        seconds=round(seconds, 3),
+        statements=log.count,
+        enqueued=sum(queue.llen(key) for key in queue.scan_iter() if queue.type(key) == b"list"),
+        returned=found.counts(),
+        claim_reads=claim_reads(log),
+    )
+    queue.flushdb()
+    return result
+
+
+def time_publishes(dispatch: Any) -> list[float]:
+    """Time every task the sweeps publish (dispatch.publish, which after_commit calls): the list it returns gets
+    each publish's seconds."""
+    seconds: list[float] = []
+    publish = dispatch.publish
+
+    def timed(*args: Any, **kwargs: Any) -> bool:
+        start = time.perf_counter()
+        try:
+            return bool(publish(*args, **kwargs))
+        finally:
+            seconds.append(time.perf_counter() - start)
+
+    dispatch.publish = timed
+    return seconds
+
+
 def sweep(broker: str) -> dict[str, Any]:
     import django
     import redis
@@ -182,26 +267,34 @@ def sweep(broker: str) -> dict[str, Any]:
     from django.db import connection
 
     from bench.sqlprobe import Statements
+    from games.outgoing import dispatch
 
     queue = redis.Redis.from_url(broker)
     queue.flushdb()
     connection.ensure_connection()
+    publishing = time_publishes(dispatch)
     tasks = run_sweeps()
     before = rss_mb()
     result: dict[str, Any] = {"rss_before_mb": round(before, 1)}
     for label, task in tasks.items():
         updates = phase_updates(connection)
+        publishing.clear()
         with Statements() as log:
             start = time.perf_counter()
             returned = task()
             seconds = time.perf_counter() - start
         done = phase_updates(connection)
+        result.setdefault("time in", {})[label] = {
+            "sql_ms": round(sum(k.seconds for k in log.kinds.values()) * 1000, 1),
+            "publish_ms": round(sum(publishing) * 1000, 1),
+        }
         result.setdefault("phase updates", {})[label] = [done[0] - updates[0], done[1] - updates[1]]
         enqueued = sum(queue.llen(key) for key in queue.scan_iter() if queue.type(key) == b"list")
         queue.flushdb()
         result[label] = {"seconds": round(seconds, 3), "statements": log.count, "enqueued": enqueued}
         result[label]["returned"] = returned
         result[label]["claim_reads"] = claim_reads(log)
+    result["realistic minute"] = realistic_minute(queue, publishing)
     result["rss_peak_mb"] = round(rss_mb(), 1)
     return result
 
@@ -252,6 +345,9 @@ def report(runs: list[dict[str, Any]], load: tuple[float, ...]) -> None:
         print(f"{label:<44}" + "".join(f"{v:>{width}}" for v in values))
 
     row("database built (s; - reused)", [r["build_s"] if r["build_s"] is not None else "-" for r in runs])
+    row("database size (GB)", [round(r["counts"]["bytes"] / 1e9, 2) for r in runs])
+    row("  per open game, all in (KB)", [round(r["counts"]["bytes"] / r["games"] / 1e3, 1) for r in runs])
+    print("The stress minute: everything the builder made due at once (1 % overdue, 5 % due a reminder)")
     for label in runs[0]["find"]:
         row(f"find {label} (ms, median)", [r["find"][label]["median_ms"] for r in runs])
         row("  found", [r["find"][label]["rows"] for r in runs])
@@ -259,6 +355,10 @@ def report(runs: list[dict[str, Any]], load: tuple[float, ...]) -> None:
         row("  in the sweep itself (ms; batches)", [f"{read['ms']}; {read['batches']}" for read in reads])
     for label in ("deadline sweep", "league sweep", "deadline sweep again"):
         row(f"{label}, whole (s)", [r["sweep"][label]["seconds"] for r in runs])
+        row(
+            "  in SQL; publishing tasks (ms)",
+            [f"{r['sweep']['time in'][label]['sql_ms']}; {r['sweep']['time in'][label]['publish_ms']}" for r in runs],
+        )
         row("  statements", [r["sweep"][label]["statements"] for r in runs])
         row("  tasks enqueued", [r["sweep"][label]["enqueued"] for r in runs])
         if label in runs[0]["sweep"].get("phase updates", {}):
@@ -266,6 +366,22 @@ def report(runs: list[dict[str, Any]], load: tuple[float, ...]) -> None:
             row("  phases updated; of which HOT", [f"{all_}; {hot}" for all_, hot in updated])
         for key in runs[0]["sweep"][label]["returned"]:
             row(f"  returned {key}", [r["sweep"][label]["returned"][key] for r in runs])
+    minute = [r["sweep"]["realistic minute"] for r in runs]
+    print("A realistic minute: the steady state's last minute of due work, the minute before swept and done")
+    row(
+        "  work done before it (reminded; resolved)",
+        [f"{m['work done before it']['reminded']}; {m['work done before it']['resolved']}" for m in minute],
+    )
+    for key in ("overdue", "reminders"):
+        row(f"  found {key}", [m["returned"][key] for m in minute])
+        row(
+            "    its reads (ms; statements)",
+            [f"{m['claim_reads'][key]['ms']}; {m['claim_reads'][key]['batches']}" for m in minute],
+        )
+    row("  deadline sweep, whole (s)", [m["seconds"] for m in minute])
+    row("    in SQL; publishing tasks (ms)", [f"{m['sql_ms']}; {m['publish_ms']}" for m in minute])
+    row("    statements", [m["statements"] for m in minute])
+    row("    tasks enqueued", [m["enqueued"] for m in minute])
     row("sweep process peak RSS (MB)", [r["sweep"]["rss_peak_mb"] for r in runs])
     row("  of which before the sweep (MB)", [r["sweep"]["rss_before_mb"] for r in runs])
     for r in runs:
@@ -273,6 +389,8 @@ def report(runs: list[dict[str, Any]], load: tuple[float, ...]) -> None:
         for label, kinds in r["statements"].items():
             print(f"  {label}:")
             print_described(kinds, indent="    ")
+        print("  the realistic minute's deadline sweep:")
+        print_described(r["sweep"]["realistic minute"]["statements explained"], indent="    ")
 
 
 def main() -> None:
@@ -286,10 +404,9 @@ def main() -> None:
     load = os.getloadavg()
     runs = [measure(games, args) for games in args.games]
     report(runs, load)
-    out = ROOT / "bench" / "results"
-    out.mkdir(parents=True, exist_ok=True)
+    args.results.parent.mkdir(parents=True, exist_ok=True)
     summary = {"measured_at": datetime.now(UTC).isoformat(), "load": load, "runs": runs}
-    (out / "scale.json").write_text(json.dumps(summary, indent=2, default=str))
+    args.results.write_text(json.dumps(summary, indent=2, default=str))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,10 @@ as a real server's.
   an open game, 8.1 GB at 300,000, until 2026-12-06; now about a quarter of that, which lets a million fit).
 - The open phases' deadlines, against the database's `clock`: 1 % overdue (reminded already), 5 % due a
   reminder (deadline in 8 h, reminder lead 12 h, not reminded), 7 % reminded already, the rest (87 %) due
-  later (deadline 18-48 h away).
+  later, opened at times spread evenly over the last 30.45 hours to the second (deadline 17.55-48 h away,
+  reminder 5.55-36 h away): about 476 reminders fall due in any one minute of that span, a real server's
+  steady minute (bench/scale.py's "realistic minute"), beside the 1 % and 5 % all due at once (its stress
+  minute).
 - A league of 2,000 active members (and 20 on standby): 10 finished rounds of 500 tables, i.e. 5,000
   finished games of 30 resolved phases with their orders (no log or emails: no league figure reads them),
   1 table in 50 with a seat that changed hands at phase 13, and a started 11th round whose 500 tables are
@@ -425,7 +428,8 @@ class Builder:
                     SELECT g, mod(g, {TRACES}) AS trace, b,
                         CASE WHEN b = 0 THEN {t} - interval '49 hours'
                              WHEN b <= 12 THEN {t} - interval '40 hours'
-                             ELSE {t} - (b - 13) * interval '21 minutes' END AS opened
+                             ELSE {t} - (b - 13) * interval '21 minutes'
+                                  - mod(abs(hashint4(-g)), 1260) * interval '1 second' END AS opened
                     FROM (SELECT g, mod(abs(hashint4(g)), 100) AS b FROM generate_series(1, {self.n}) g) h
                 ) o"""
             )

@@ -4,7 +4,18 @@ mail.py (the outboxes, the replies already read, the senders' wake-up calls, the
 queries.py (one row or none; a seat with its open phase; claiming due rows in batches). Import them from here: `from
 games.models import Game, claim`."""
 
-from games.models.games import BotLevel, Event, Game, Order, Phase, Player, Seat, new_link_key, phase_label
+from games.models.games import (
+    BotLevel,
+    Event,
+    Game,
+    Order,
+    Phase,
+    Player,
+    Seat,
+    SweepMark,
+    new_link_key,
+    phase_label,
+)
 from games.models.mail import (
     MAX_ATTEMPTS,
     MailboxCursor,
@@ -35,6 +46,7 @@ __all__ = [
     "ReadReply",
     "Receipt",
     "Seat",
+    "SweepMark",
     "Wake",
     "WrittenEmail",
     "attach_apps",

@@ -200,8 +200,8 @@ class Phase(models.Model):
     used_defaults = models.BooleanField(default=False, verbose_name=_("used defaults"))
     reminded = models.BooleanField(default=False, verbose_name=_("reminded"))
     # While the phase is open and its seats still owe a reminder: when it is due (reminder_time). Set when the
-    # phase opens and whenever its deadline moves (move_deadline); cleared once the reminder is written. A
-    # sweep that takes a phase's reminder moves this on by the settle time, so no other sweep takes it too.
+    # phase opens and whenever its deadline moves (move_deadline); cleared once the reminder is written. The
+    # sweep takes it when its watermark passes it (SweepMark), or in its settle-time retry (remind_asked_at).
     remind_at = models.DateTimeField(null=True, blank=True, verbose_name=_("remind at"))
     # While the phase is open: when the last owed order came in (set in that order's transaction). The
     # resolution it enqueues is a wake-up call that a dead worker or a broker outage can lose; the sweep
@@ -210,8 +210,9 @@ class Phase(models.Model):
     # When bots were asked to play their owed orders (the phase opened, or a seat went to a bot), until
     # they have: the sweep asks again if the bots' task was lost. Both are cleared when the phase resolves.
     bots_due_at = models.DateTimeField(null=True, blank=True, verbose_name=_("bots due at"))
-    # When a sweep last enqueued this phase's resolution (it was overdue, or complete and unresolved): no sweep
-    # enqueues it again before the settle time has passed, when that task must have been lost.
+    # When a sweep's retry last enqueued this phase's resolution (overdue and behind the watermark, or complete
+    # and unresolved): no sweep enqueues it again before the settle time has passed, when that task must have
+    # been lost. (The watermark's first take of an overdue phase writes nothing on it.)
     resolve_asked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("resolve asked at"))
     # The same for its reminder (remind_at due). Like resolve_asked_at it is in no index, so the sweep's mark
     # rewrites the row in place (a HOT update) instead of adding an entry to each of the table's indexes.
@@ -295,6 +296,22 @@ class Phase(models.Model):
 def phase_label(name: str, message: dict[str, Any] | None) -> str:
     """A phase's name in the active language from its two columns (for rows read as values, not as Phase)."""
     return words.render(message) if message else name
+
+
+class SweepMark(models.Model):
+    """How far the sweep has enqueued one kind of due work (games/play/sweep.py): every open phase whose due time
+    (its deadline, its reminder time) is at or before `upto` has had its task enqueued. The next sweep reads only
+    the range after it, from the index alone, and writes this one row instead of a mark on each phase taken, so
+    its cost follows the rows newly due, not the rows due. `settled` is the sweeps' recent (at, upto) pairs: the
+    settle-time retry (a lost task, a lost publish, a deadline moved behind `upto`) reads up to the `upto` of the
+    last sweep at least the settle time old."""
+
+    kind = models.CharField(max_length=20, primary_key=True)
+    upto = models.DateTimeField(null=True)
+    settled = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"{self.kind} up to {self.upto}"
 
 
 class Order(models.Model):

@@ -12,12 +12,23 @@ is due, not how many games are open:
 - reminders due (Phase.remind_at): a task per batch of phases (`send_reminders`);
 - emails failed with attempts left, lost in flight, or left pending, in every outbox (games/outgoing/outbox.py).
 
-Each kind is taken a batch at a time (models.claim): a batch is read skipping rows another transaction holds,
-marked so that it is no longer due, and its tasks are enqueued after that short transaction commits. Only ids
-are read. So two sweeps running at once (a slow beat, two beat processes by mistake) take different rows,
-and a later sweep enqueues a phase's work again only once the settle time has passed since the last time
-(the task must have been lost). A paused game's phases are left alone (a reminder taken for one is dropped by
-its task); resuming moves its deadline on, and its reminder with it.
+Overdue phases and reminders, the kinds a league's shared deadline makes due by the thousand in one minute, are
+taken by a watermark (SweepMark, one row a kind): the sweep reads, from the index alone, the ids whose due time
+lies after the last sweep's `upto` and at or before now, enqueues their tasks after commit, and moves `upto` to
+now in the same short transaction, holding that row locked (a second sweep at the same time skips the kind: the
+first enqueues it). No phase row is written, so the sweep's cost follows the rows newly due. A crash before the
+commit moves nothing and enqueues nothing (the next sweep takes the range again); every task is idempotent (it
+works under the phase's lock and skips a phase no longer due), so a range taken twice writes nothing twice. What
+the watermark cannot see is taken by the settle-time retry, the claim below restricted to due times at or before
+the `upto` of the last sweep at least the settle time old: a task or a publish lost after the commit, a phase
+whose due time was moved behind the watermark (a deadline moved back, a game resumed), a row committed late.
+
+The retry, complete phases and bots are taken a batch at a time (models.claim): a batch is read skipping rows
+another transaction holds, marked so that it is no longer due, and its tasks are enqueued after that short
+transaction commits. Only ids are read. So two sweeps running at once take different rows, and a later sweep
+enqueues a phase's work again only once the settle time has passed since the last time (the task must have been
+lost). A paused game's phases are left alone (a reminder taken for one is dropped by its task); resuming moves
+its deadline on, and its reminder with it.
 """
 
 from __future__ import annotations
@@ -29,12 +40,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db import connection, transaction
+from django.db.models import F, Q, QuerySet
+from django.db.models.fields.tuple_lookups import Tuple, TupleGreaterThan
 from django.utils import timezone
 
 from games import extensions
-from games.models import Game, Order, OutboundEmail, Phase, Seat, claim
+from games.models import Game, Order, OutboundEmail, Phase, Seat, SweepMark, claim, queries
 from games.outgoing import emails, outbox, receipts
 from games.outgoing.dispatch import (
     PLAY_BOTS,
@@ -77,7 +89,8 @@ def due(now: datetime) -> dict[str, QuerySet[Phase]]:
     not_asked = Q(resolve_asked_at__isnull=True) | Q(resolve_asked_at__lt=settled)
     return {
         "overdue": running.filter(not_asked, deadline__lte=now).order_by("deadline"),
-        "complete": running.filter(not_asked, complete_at__lt=settled).order_by("complete_at"),
+        # Past its deadline a complete phase is overdue too: taken once, as overdue (its defaults are moot).
+        "complete": running.filter(not_asked, complete_at__lt=settled, deadline__gt=now).order_by("complete_at"),
         "bots": running.filter(bots_due_at__lt=settled).order_by("bots_due_at"),
         # Neither "deadline after now" nor "game running": the planner multiplies the selectivities of correlated
         # conditions (5,103 reminders due among 100,000 open games were estimated at 80 rows), then reads every
@@ -103,6 +116,15 @@ def each(task: TaskName, *extra: TaskArg) -> Callable[[list[int]], None]:
     return enqueue
 
 
+def batch_of(task: TaskName, at: str) -> Callable[[list[int]], None]:
+    """Enqueue `task` once per batch of phase ids, after commit, with the time the sweep found them due."""
+
+    def enqueue(ids: list[int]) -> None:
+        after_commit(task, ids, at)
+
+    return enqueue
+
+
 def marks(now: datetime) -> dict[str, dict[str, Any]]:
     """What taking a phase of each kind writes at `now` so that it is no longer due (models.claim). The marks of
     overdue, complete and reminded phases are columns no index reads, so PostgreSQL rewrites the row in place
@@ -116,25 +138,103 @@ def marks(now: datetime) -> dict[str, dict[str, Any]]:
     }
 
 
+# The kinds taken by a watermark (SweepMark), by their due time's column, and the task a batch of them goes in.
+WATERMARKED: dict[str, tuple[str, TaskName]] = {
+    "overdue": ("deadline", RESOLVE_OVERDUE_PHASES),
+    "reminders": ("remind_at", SEND_REMINDERS),
+}
+# Ids read per statement from a watermark's range (each is then enqueued in tasks of CLAIM_BATCH).
+READ_BATCH = 10_000
+# The sweeps a watermark remembers that are not yet the settle time old (the oldest dropped first: its due times
+# are retried a little later, from a newer sweep's, once that one has settled).
+KEPT_SWEEPS = 20
+
+
+def newly_due(now: datetime, after: datetime | None) -> dict[str, QuerySet[Phase]]:
+    """The phases of each watermarked kind whose due time is after `after` (None: any) and at or before `now`:
+    one range of the kind's partial index, whose columns (due time, id) are all that is read, so PostgreSQL
+    answers from the index alone (an index-only scan) and visits no phase's page."""
+    overdue = Phase.objects.filter(status=Phase.Status.OPEN, paused=False, deadline__lte=now)
+    reminders = Phase.objects.filter(status=Phase.Status.OPEN, remind_at__lte=now)
+    if after is not None:
+        overdue, reminders = overdue.filter(deadline__gt=after), reminders.filter(remind_at__gt=after)
+    return {"overdue": overdue, "reminders": reminders}
+
+
+def read_range(due: QuerySet[Phase], column: str) -> list[int]:
+    """The ids of `due` in its index's order, READ_BATCH a statement, each starting after the last one's last
+    row by (due time, id): at most a statement's worth of rows held at once by PostgreSQL."""
+    ordered = due.order_by(column, "pk")
+    ids: list[int] = []
+    after = ordered
+    nested = connection.in_atomic_block
+    while True:
+        rows = queries.read_in_order(after, ["pk", column], READ_BATCH, nested=nested)
+        ids += [row[0] for row in rows]
+        if len(rows) < READ_BATCH:
+            return ids
+        last_id, last_value = rows[-1]
+        after = ordered.filter(TupleGreaterThan(Tuple(F(column), F("pk")), (last_value, last_id)))
+
+
+def advance(kind: str, now: datetime) -> tuple[list[int], datetime | None] | None:
+    """Enqueue (after commit) the tasks of the phases of `kind` newly due at `now` and move the kind's watermark
+    to `now`, in one transaction holding the kind's row. Returns the ids enqueued and how far the settle-time
+    retry reads (None: nothing is settled yet), or None if another sweep holds the kind."""
+    column, task = WATERMARKED[kind]
+    settle = now - timedelta(seconds=settings.PBEM_SETTLE_SECONDS)
+    with transaction.atomic():
+        mark = SweepMark.objects.select_for_update(no_key=True, skip_locked=True).filter(kind=kind).first()
+        if mark is None:
+            return None
+        pairs = [(datetime.fromisoformat(at), datetime.fromisoformat(upto)) for at, upto in mark.settled]
+        furthest = max((pair for pair in pairs if pair[0] <= settle), key=lambda pair: pair[1], default=None)
+        retry_upto = None if furthest is None else furthest[1]
+        if mark.upto is not None and now < mark.upto:
+            # The clock went back (a second beat host whose clock runs behind, a clock stepped back, a test
+            # replaying a timeline): the watermark cannot say which rows due by now were taken, so the retry
+            # takes every one not taken within the settle time (a task still in flight is enqueued twice, and
+            # does its work once).
+            retry_upto = now
+        ids = read_range(newly_due(now, mark.upto)[kind], column)
+        mark.upto = now if mark.upto is None else max(mark.upto, now)
+        # Kept: the settled pair that reaches furthest, and the last sweeps not yet settled, this one among them
+        # (a few: a beat a minute and a settle time of seconds leave one or two).
+        recent = [pair for pair in pairs if pair[0] > settle][-(KEPT_SWEEPS - 1) :] + [(now, mark.upto)]
+        mark.settled = [[at.isoformat(), upto.isoformat()] for at, upto in [*([furthest] if furthest else []), *recent]]
+        mark.save(update_fields=["upto", "settled"])
+        enqueue = batch_of(task, now.isoformat())
+        for start in range(0, len(ids), queries.CLAIM_BATCH):
+            enqueue(ids[start : start + queries.CLAIM_BATCH])
+    return ids, retry_upto
+
+
 def run(now: datetime | None = None) -> SweepResult:
     """Find and enqueue what is due at `now` (see the module's docstring). Returns what it enqueued."""
     now = now or timezone.now()
     at = now.isoformat()
     found, mark = due(now), marks(now)
-    # Overdue first: a phase both overdue and complete is then taken once, as overdue (its defaults are moot).
-    overdue = claim(
-        found["overdue"], mark=mark["overdue"], enqueue=lambda ids: after_commit(RESOLVE_OVERDUE_PHASES, ids, at)
-    )
+    # The watermarks' rows, made on the first sweep (committed at once: a second sweep's insert never waits).
+    SweepMark.objects.bulk_create([SweepMark(kind=kind) for kind in WATERMARKED], ignore_conflicts=True)
+    taken: dict[str, list[int]] = {}
+    for kind, (column, task) in WATERMARKED.items():
+        advanced = advance(kind, now)
+        if advanced is None:  # another sweep holds the kind: it takes both its range and its retry
+            taken[kind] = []
+            continue
+        taken[kind], settled = advanced
+        if settled is not None:
+            retry = found[kind].filter(**{f"{column}__lte": settled})
+            taken[kind] += claim(retry, mark=mark[kind], enqueue=batch_of(task, at))
     complete = claim(found["complete"], mark=mark["complete"], enqueue=each(RESOLVE_PHASE))
     bots = claim(found["bots"], mark=mark["bots"], enqueue=each(PLAY_BOTS))
-    reminders = claim(
-        found["reminders"], mark=mark["reminders"], enqueue=lambda ids: after_commit(SEND_REMINDERS, ids, at)
-    )
     resent = outbox.retry_failed(now) + outbox.send_stragglers(now)
     receipts.forget_replies(now)
     if complete or bots:
         log.warning("sweep: %s complete phases and %s bot phases had lost their task", len(complete), len(bots))
-    return SweepResult(overdue=overdue, complete=complete, bots=bots, reminders=reminders, resent=resent)
+    return SweepResult(
+        overdue=taken["overdue"], complete=complete, bots=bots, reminders=taken["reminders"], resent=resent
+    )
 
 
 # --- The tasks' work for what the sweep found ---------------------------------------------------------------

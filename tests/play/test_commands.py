@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -13,6 +17,7 @@ from games.engines import all_engines
 from games.models import Game, Player, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> str:
@@ -124,6 +129,35 @@ def test_bench_bots_smoke_writes_its_table_into_the_readme(tmp_path):
     text = readme.read_text()
     assert text.count(bench_bots.START) == text.count(bench_bots.END) == 1
     assert "| piraeus | 3 | strong vs random | 1 |" in text and said[-1] in text and said[0] != text
+
+
+def test_bench_scale_smoke_sweeps_a_small_database_and_explains_its_statements(tmp_path, broker_url, postgres):
+    """make bench-scale, tiny: 1,000 open games built by bulk SQL (a database of this test process's own, dropped
+    after), both sweeps and the realistic minute measured. The first deadline sweep takes what the builder made
+    due (its finders' counts), the one right after takes nothing, the realistic minute only the last minute's,
+    and no sweep's statement reads the games, phases, seats, orders or outbox sequentially."""
+    prefix = f"pbem_scale_smoke_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    results = tmp_path / "scale.json"
+    command = [sys.executable, "bench/scale.py", "--games", "1000", "--repeat", "1", "--broker", broker_url]
+    env = {**os.environ, "BENCH_SCALE_DB": prefix}
+    try:
+        out = subprocess.run(
+            [*command, "--results", str(results)], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+        )
+    finally:
+        subprocess.run([sys.executable, "-c", DROP_SMOKE], cwd=ROOT, env=env, check=True)
+    assert out.returncode == 0, out.stderr[-3000:]
+    run = json.loads(results.read_text())["runs"][0]
+    first, again = run["sweep"]["deadline sweep"]["returned"], run["sweep"]["deadline sweep again"]["returned"]
+    assert first["overdue"] == run["find"]["overdue"]["rows"] > 0
+    assert first["reminders"] == run["find"]["reminders"]["rows"] > 0
+    assert again["overdue"] == again["reminders"] == 0
+    minute = run["sweep"]["realistic minute"]
+    assert minute["returned"]["reminders"] < first["reminders"] and minute["work done before it"]["reminded"] > 0
+    assert "A realistic minute" in out.stdout and "SEQ SCAN" not in out.stdout
+
+
+DROP_SMOKE = "from bench import scaledb; scaledb.drop(scaledb.database_name(1000))"
 
 
 def test_bench_bots_direct_plays_the_bots_decisions_on_the_engines_reproducibly():

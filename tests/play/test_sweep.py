@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.leagues import vacations
 from games.leagues.models import League, Membership, Table
-from games.models import Game, OutboundEmail, Phase, queries
+from games.models import Game, OutboundEmail, Phase, SweepMark, queries
 from games.outgoing import dispatch, outbox, wakes
 from games.play import organise, sweep, turns
 from tests.support.leagues import first_game, make_league, open_phase_of, started_round, submit_for
@@ -73,6 +73,7 @@ def test_the_sweep_loads_no_phase_and_runs_the_same_statements_however_many_game
         """(phases loaded, statements run) by a sweep when all of `open_games` games are due a reminder."""
         for i in range(open_games):
             make_game(humans=3, seed=i)
+        SweepMark.objects.all().delete()  # each a first sweep: these games' reminders lie behind the last one's
         loaded: list[Phase] = []
         statements: list[str] = []
 
@@ -126,8 +127,11 @@ def test_a_paused_games_phase_is_out_of_the_sweeps_indexes_until_it_resumes(make
     forced = open_phase(game)
     assert forced.number == phase.number + 1 and forced.paused
     assert organise.resume_game(Game.objects.get(pk=game.pk)) and not Phase.objects.get(pk=forced.pk).paused
+    # Its deadline (given back the time it was paused) lies behind the first sweep's watermark: the settle-time
+    # retry takes it, from the first sweep's watermark once that is the settle time old.
     resumed = Phase.objects.get(pk=forced.pk)
-    assert sweep.run(now=resumed.deadline + timedelta(seconds=1)).overdue == [forced.pk]
+    assert resumed.deadline < phase.deadline + timedelta(hours=1)
+    assert sweep.run(now=phase.deadline + timedelta(hours=2)).overdue == [forced.pk]
 
 
 def test_the_migration_marks_the_open_phases_of_paused_games(make_game):
@@ -319,7 +323,8 @@ def test_a_paused_games_reminder_is_dropped_until_it_resumes(make_game, enqueued
     organise.resume_game(Game.objects.get(pk=game.pk))
     resumed = Phase.objects.select_related("game").get(pk=phase.pk)
     assert reminder_due(resumed)
-    assert sweep.run(now=resumed.deadline - timedelta(hours=1)).reminders == [phase.pk]
+    # Its reminder time lies behind the last sweep's watermark (near + 10 minutes): the settle-time retry takes it.
+    assert sweep.run(now=resumed.deadline - timedelta(minutes=30)).reminders == [phase.pk]
     enqueued.run()
     assert OutboundEmail.objects.filter(phase=phase, kind="reminder").count() == 3
 
@@ -333,6 +338,106 @@ def test_the_migration_schedules_the_reminders_of_open_phases_not_yet_reminded(m
     waiting = Phase.objects.select_related("game").get(pk=waiting.pk)
     assert reminder_due(waiting)
     assert Phase.objects.get(pk=reminded.pk).remind_at is None
+
+
+# --- The watermarks (SweepMark) ------------------------------------------------------------------------------
+
+
+def overdue_and_reminded(make_game: Callable[..., Game]) -> tuple[Phase, Phase, Any]:
+    """An overdue phase and a phase due a reminder at the returned time (of two games of three humans each)."""
+    overdue, reminded = open_phase(make_game(humans=3, seed=1)), open_phase(make_game(humans=3, seed=2))
+    now = reminded.deadline - timedelta(hours=1)
+    Phase.objects.filter(pk=overdue.pk).update(deadline=now - timedelta(minutes=1), remind_at=None, reminded=True)
+    return overdue, reminded, now
+
+
+def work_done(overdue: Phase, reminded: Phase) -> tuple[int, int]:
+    """(phases of the overdue phase's game, reminders written for the other)."""
+    return Phase.objects.filter(game_id=overdue.game_id).count(), OutboundEmail.objects.filter(
+        phase=reminded, kind="reminder"
+    ).count()
+
+
+def takes_no_phase(result: sweep.SweepResult) -> bool:
+    return not (result.overdue or result.complete or result.bots or result.reminders)
+
+
+def test_a_sweep_that_fails_before_its_commit_moves_no_watermark_and_the_next_takes_the_range_once(
+    make_game, enqueued, monkeypatch, postgres
+):
+    """The process dies (here: the watermark's write fails) after the range's tasks were handed to the commit but
+    before it: nothing is enqueued and the watermark stays where it was, so the next sweep takes the same range,
+    each piece once."""
+    overdue, reminded, now = overdue_and_reminded(make_game)
+    enqueued.calls.clear()
+
+    def crash(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("killed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(SweepMark, "save", crash)
+        with pytest.raises(RuntimeError, match="killed"):
+            sweep.run(now=now)
+    assert enqueued.calls == [] and set(SweepMark.objects.values_list("upto", flat=True)) == {None}
+    found = sweep.run(now=now + timedelta(seconds=5))
+    assert found.overdue == [overdue.pk] and found.reminders == [reminded.pk]
+    assert len(enqueued.of("resolve_overdue_phases")) == 1 and len(enqueued.of("send_reminders")) == 1
+    enqueued.run()
+    assert work_done(overdue, reminded) == (2, 3)
+
+
+def test_work_lost_after_the_watermark_moved_is_enqueued_again_once_after_the_settle_time(
+    make_game, enqueued, settings, postgres
+):
+    """The watermark committed, then its tasks were lost (the process killed before it published them, the broker
+    down, a worker killed): nothing marks those phases, so the settle-time retry takes them, once the sweep that
+    moved past them is the settle time old, once, and the work is then done once."""
+    settings.PBEM_SETTLE_SECONDS = 30
+    overdue, reminded, now = overdue_and_reminded(make_game)
+    found = sweep.run(now=now)
+    assert found.overdue == [overdue.pk] and found.reminders == [reminded.pk]
+    enqueued.calls.clear()  # lost
+    assert takes_no_phase(sweep.run(now=now + timedelta(seconds=20)))
+    again = sweep.run(now=now + timedelta(seconds=31))
+    assert again.overdue == [overdue.pk] and again.reminders == [reminded.pk]
+    assert takes_no_phase(sweep.run(now=now + timedelta(seconds=40)))
+    enqueued.run()
+    assert work_done(overdue, reminded) == (2, 3)
+    later = sweep.run(now=now + timedelta(minutes=5))  # (the resolved game's next phase is due a reminder by then)
+    assert overdue.pk not in later.overdue and reminded.pk not in later.reminders
+
+
+def test_work_enqueued_twice_is_done_once(make_game, enqueued, settings, postgres):
+    """The tasks were slow, not lost: the settle-time retry enqueues them a second time, and both copies run. Each
+    task works under its phase's lock and skips a phase no longer due: one resolution, one reminder a seat."""
+    settings.PBEM_SETTLE_SECONDS = 30
+    overdue, reminded, now = overdue_and_reminded(make_game)
+    enqueued.calls.clear()
+    sweep.run(now=now)
+    sweep.run(now=now + timedelta(seconds=31))
+    assert len(enqueued.of("resolve_overdue_phases")) == 2 and len(enqueued.of("send_reminders")) == 2
+    enqueued.run()
+    assert work_done(overdue, reminded) == (2, 3)
+
+
+def test_a_sweep_reads_only_the_range_after_the_watermark_and_writes_no_phase(make_game, enqueued, postgres):
+    """The overdue phases and reminders newly due are read by the range after the watermark, and the sweep writes
+    its one row a kind, not the phases it takes: their rows are unchanged."""
+    overdue, reminded, now = overdue_and_reminded(make_game)
+    before = {p.pk: (p.resolve_asked_at, p.remind_asked_at) for p in Phase.objects.filter(status="open")}
+    statements: list[str] = []
+
+    def log(execute: Any, sql: str, *args: Any) -> Any:
+        statements.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(log):
+        found = sweep.run(now=now)
+    assert found.overdue == [overdue.pk] and found.reminders == [reminded.pk]
+    assert not [sql for sql in statements if sql.startswith("UPDATE") and "games_phase" in sql.split("SET")[0]]
+    after = {p.pk: (p.resolve_asked_at, p.remind_asked_at) for p in Phase.objects.filter(status="open")}
+    assert after == before
+    assert set(SweepMark.objects.values_list("kind", "upto")) == {("overdue", now), ("reminders", now)}
 
 
 # --- Emails -----------------------------------------------------------------------------------------------
@@ -410,10 +515,10 @@ def test_two_sweeps_at_once_take_different_rows_and_enqueue_each_piece_of_work_o
     make_game, enqueued, small_batches, postgres
 ):
     """Both sweeps run in their own thread and connection. Each waits, holding the rows of its first batch of
-    each kind locked, until the other has read its own first batch of that kind: so every kind is read by both
-    at the same time, and a sweep that waited for the other's locks instead of skipping them would never get
-    there. Together they enqueue every piece of due work exactly once; a third sweep right after
-    enqueues nothing."""
+    each kind locked (for overdue phases and reminders, the kind's watermark row), until the other has read its
+    own first batch of that kind: so every kind is read by both at the same time, and a sweep that waited for
+    the other's locks instead of skipping them would never get there. Together they enqueue every piece of due
+    work exactly once; a third sweep right after enqueues nothing."""
     now = timezone.now()
     due = due_everything(make_game, now)
     enqueued.calls.clear()  # the games' own wake-up calls, when their first emails were written
@@ -452,7 +557,10 @@ def test_two_sweeps_at_once_take_different_rows_and_enqueue_each_piece_of_work_o
     assert not any(thread.is_alive() for thread in threads), "a sweep did not finish"
     assert not errors, errors
     a, b = results["a"], results["b"]
-    for kind in ("overdue", "reminders", "complete", "bots"):
+    for kind in ("overdue", "reminders"):  # one watermark a kind, locked: one sweep takes the kind, the other skips it
+        mine, theirs = getattr(a, kind), getattr(b, kind)
+        assert sorted(mine + theirs) == sorted(due[kind]) and not (mine and theirs), kind
+    for kind in ("complete", "bots"):
         mine, theirs = getattr(a, kind), getattr(b, kind)
         assert mine and theirs, f"{kind}: both sweeps should have taken a batch"
         assert not set(mine) & set(theirs) and sorted(mine + theirs) == sorted(due[kind]), kind
