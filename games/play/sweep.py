@@ -41,8 +41,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet
-from django.db.models.fields.tuple_lookups import Tuple, TupleGreaterThan
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games import extensions
@@ -143,7 +142,7 @@ WATERMARKED: dict[str, tuple[str, TaskName]] = {
     "overdue": ("deadline", RESOLVE_OVERDUE_PHASES),
     "reminders": ("remind_at", SEND_REMINDERS),
 }
-# Ids read per statement from a watermark's range (each is then enqueued in tasks of CLAIM_BATCH).
+# Ids fetched at a time from a watermark's range (enqueued in tasks of CLAIM_BATCH ids).
 READ_BATCH = 10_000
 # The sweeps a watermark remembers that are not yet the settle time old (the oldest dropped first: its due times
 # are retried a little later, from a newer sweep's, once that one has settled).
@@ -162,19 +161,20 @@ def newly_due(now: datetime, after: datetime | None) -> dict[str, QuerySet[Phase
 
 
 def read_range(due: QuerySet[Phase], column: str) -> list[int]:
-    """The ids of `due` in its index's order, READ_BATCH a statement, each starting after the last one's last
-    row by (due time, id): at most a statement's worth of rows held at once by PostgreSQL."""
-    ordered = due.order_by(column, "pk")
-    ids: list[int] = []
-    after = ordered
-    nested = connection.in_atomic_block
-    while True:
-        rows = queries.read_in_order(after, ["pk", column], READ_BATCH, nested=nested)
-        ids += [row[0] for row in rows]
-        if len(rows) < READ_BATCH:
-            return ids
-        last_id, last_value = rows[-1]
-        after = ordered.filter(TupleGreaterThan(Tuple(F(column), F("pk")), (last_value, last_id)))
+    """The ids of `due` in its index's order (due time, id), READ_BATCH at a time through a server-side cursor on
+    PostgreSQL (one snapshot; at most a batch held by the driver at once). Only the ids cross: reading the due
+    time too, to start each batch after the last one's, cost a Python datetime a row (about 1 s of a sweep of
+    60,284 due rows, profiled at 1,000,000 open games). Sorting is turned off for the statement: the planner
+    then walks the index in order, as it must to stop early."""
+    ordered = due.order_by(column, "pk").values_list("pk", flat=True)
+    if connection.vendor != "postgresql":
+        return list(ordered)
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_sort = off")
+        try:
+            return list(ordered.iterator(chunk_size=READ_BATCH))
+        finally:
+            cursor.execute("RESET enable_sort")  # for a caller's transaction this one is nested in
 
 
 def advance(kind: str, now: datetime) -> tuple[list[int], datetime | None] | None:
