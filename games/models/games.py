@@ -302,9 +302,10 @@ class SweepMark(models.Model):
     """How far the sweep has enqueued one kind of due work (games/play/sweep.py): every open phase whose due time
     (its deadline, its reminder time) is at or before `upto` has had its task enqueued. The next sweep reads only
     the range after it, from the index alone, and writes this one row instead of a mark on each phase taken, so
-    its cost follows the rows newly due, not the rows due. `settled` is the sweeps' recent (at, upto) pairs: the
-    settle-time retry (a lost task, a lost publish, a deadline moved behind `upto`) reads up to the `upto` of the
-    last sweep at least the settle time old."""
+    its cost follows the rows newly due, not the rows due. `settled` is the sweeps' recent [at, upto, ids]: the
+    settle-time retry (a lost task, a lost publish) reads up to the `upto` of the last sweep at least the settle
+    time old, and a phase due behind `upto` that none of the later sweeps' ids holds (a deadline moved behind it)
+    is taken by the next sweep."""
 
     kind = models.CharField(max_length=20, primary_key=True)
     upto = models.DateTimeField(null=True)

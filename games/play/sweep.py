@@ -14,14 +14,21 @@ is due, not how many games are open:
 
 Overdue phases and reminders, the kinds a league's shared deadline makes due by the thousand in one minute, are
 taken by a watermark (SweepMark, one row a kind): the sweep reads, from the index alone, the ids whose due time
-lies after the last sweep's `upto` and at or before now, enqueues their tasks after commit, and moves `upto` to
-now in the same short transaction, holding that row locked (a second sweep at the same time skips the kind: the
-first enqueues it). No phase row is written, so the sweep's cost follows the rows newly due. A crash before the
-commit moves nothing and enqueues nothing (the next sweep takes the range again); every task is idempotent (it
-works under the phase's lock and skips a phase no longer due), so a range taken twice writes nothing twice. What
-the watermark cannot see is taken by the settle-time retry, the claim below restricted to due times at or before
-the `upto` of the last sweep at least the settle time old: a task or a publish lost after the commit, a phase
-whose due time was moved behind the watermark (a deadline moved back, a game resumed), a row committed late.
+lies after the last sweep's `upto` and at or before now, and moves `upto` to now in the same short transaction,
+holding that row locked (a second sweep at the same time skips the kind: the first enqueues it). No phase row
+is written, so the sweep's cost follows the rows newly due. A crash before the commit moves nothing and enqueues
+nothing (the next sweep takes the range again); every task is idempotent (it works under the phase's lock and
+skips a phase no longer due), so a range taken twice writes nothing twice. A due time set or moved behind the
+watermark (a deadline moved back, a game resumed, a grace shorter than the sweep's lag, a writer's clock behind
+the beat's) is not in any range: the next sweep reads, also from the index alone, the phases due by now at or
+before the watermark that no sweep of the last settle time enqueued (SweepMark keeps those sweeps' ids) and
+takes them. Older than that, the settle-time retry takes them, with what else the watermark cannot see (a task
+or a publish lost after the commit): the claim below restricted to due times at or before the `upto` of the
+last sweep at least the settle time old.
+
+A sweep reads everything before it hands over any task: a task run at once (inline, or by a quick worker) opens
+a game's next phase or moves a deadline, and a read after it took a phase its own task had just opened, due by
+a sweep's clock running ahead of the deadlines' writer, before anyone could order in it.
 
 The retry, complete phases and bots are taken a batch at a time (models.claim): a batch is read skipping rows
 another transaction holds, marked so that it is no longer due, and its tasks are enqueued after that short
@@ -177,47 +184,78 @@ def read_range(due: QuerySet[Phase], column: str) -> list[int]:
             cursor.execute("RESET enable_sort")  # for a caller's transaction this one is nested in
 
 
+@dataclass(frozen=True)
+class Swept:
+    """One sweep of a watermarked kind, as its SweepMark keeps it: when it ran, the watermark it left, and the ids
+    it enqueued (kept only while it is not yet the settle time old: their tasks may still be in flight)."""
+
+    at: datetime
+    upto: datetime
+    ids: tuple[int, ...] = ()
+
+    @classmethod
+    def load(cls, kept: list[Any]) -> Swept:
+        return cls(
+            datetime.fromisoformat(kept[0]), datetime.fromisoformat(kept[1]), tuple(kept[2]) if len(kept) > 2 else ()
+        )
+
+    def dump(self) -> list[Any]:
+        return [self.at.isoformat(), self.upto.isoformat(), list(self.ids)]
+
+
 def advance(kind: str, now: datetime) -> tuple[list[int], datetime | None] | None:
-    """Enqueue (after commit) the tasks of the phases of `kind` newly due at `now` and move the kind's watermark
-    to `now`, in one transaction holding the kind's row. Returns the ids enqueued and how far the settle-time
-    retry reads (None: nothing is settled yet), or None if another sweep holds the kind."""
-    column, task = WATERMARKED[kind]
+    """Read the phases of `kind` due at `now` that the watermark says no sweep has enqueued, and move the
+    kind's watermark to `now`, in one transaction holding the kind's row. Returns the ids (for the caller to
+    enqueue once it has read everything) and how far the settle-time retry reads (None: nothing is settled
+    yet), or None if another sweep holds the kind.
+
+    Two reads: the range after the watermark, and the phases due by now whose due time lies at or before the
+    watermark but after what the retry reads, that no sweep of the last settle time enqueued: a deadline set or
+    moved behind the watermark (a grace shorter than the sweep's lag, a game resumed, a deadline moved back, a
+    writer's clock behind the beat's), which the watermark cannot see. With a beat less often than the settle
+    time, the retry reaches the last sweep's watermark and this second read is empty; with sweeps closer than
+    that (a second beat host, a clock gone back, a test's timeline), it takes those phases at once rather than
+    a settle time later, and never a phase a recent sweep enqueued (its task may still be queued)."""
+    column, _ = WATERMARKED[kind]
     settle = now - timedelta(seconds=settings.PBEM_SETTLE_SECONDS)
     with transaction.atomic():
         mark = SweepMark.objects.select_for_update(no_key=True, skip_locked=True).filter(kind=kind).first()
         if mark is None:
             return None
-        pairs = [(datetime.fromisoformat(at), datetime.fromisoformat(upto)) for at, upto in mark.settled]
-        furthest = max((pair for pair in pairs if pair[0] <= settle), key=lambda pair: pair[1], default=None)
-        retry_upto = None if furthest is None else furthest[1]
-        if mark.upto is not None and now < mark.upto:
-            # The clock went back (a second beat host whose clock runs behind, a clock stepped back, a test
-            # replaying a timeline): the watermark cannot say which rows due by now were taken, so the retry
-            # takes every one not taken within the settle time (a task still in flight is enqueued twice, and
-            # does its work once).
-            retry_upto = now
-        ids = read_range(newly_due(now, mark.upto)[kind], column)
+        swept = [Swept.load(kept) for kept in mark.settled]
+        furthest = max((s for s in swept if s.at <= settle), key=lambda s: s.upto, default=None)
+        recent = [s for s in swept if s.at > settle]
+        # A clock gone back (now before the watermark) reads no further than now: what is due is due by now.
+        retry_upto = None if furthest is None else min(furthest.upto, now)
+        ids = []
+        if mark.upto is not None and (retry_upto is None or retry_upto < min(mark.upto, now)):
+            behind = newly_due(min(mark.upto, now), retry_upto)[kind]
+            in_flight = {phase_id for s in recent for phase_id in s.ids}
+            ids = [phase_id for phase_id in read_range(behind, column) if phase_id not in in_flight]
+        ids += read_range(newly_due(now, mark.upto)[kind], column)
         mark.upto = now if mark.upto is None else max(mark.upto, now)
-        # Kept: the settled pair that reaches furthest, and the last sweeps not yet settled, this one among them
-        # (a few: a beat a minute and a settle time of seconds leave one or two).
-        recent = [pair for pair in pairs if pair[0] > settle][-(KEPT_SWEEPS - 1) :] + [(now, mark.upto)]
-        mark.settled = [[at.isoformat(), upto.isoformat()] for at, upto in [*([furthest] if furthest else []), *recent]]
+        # Kept: the settled sweep that reaches furthest (its ids no longer needed), and the last sweeps not yet
+        # settled, this one among them (a few: a beat a minute and a settle time of seconds leave one or two).
+        kept = ([Swept(furthest.at, furthest.upto)] if furthest else []) + recent[-(KEPT_SWEEPS - 1) :]
+        mark.settled = [s.dump() for s in [*kept, Swept(now, mark.upto, tuple(ids))]]
         mark.save(update_fields=["upto", "settled"])
-        enqueue = batch_of(task, now.isoformat())
-        for start in range(0, len(ids), queries.CLAIM_BATCH):
-            enqueue(ids[start : start + queries.CLAIM_BATCH])
     return ids, retry_upto
 
 
 def run(now: datetime | None = None) -> SweepResult:
-    """Find and enqueue what is due at `now` (see the module's docstring). Returns what it enqueued."""
+    """Find and enqueue what is due at `now` (see the module's docstring). Returns what it enqueued.
+
+    Every read comes before any task is handed over: a task run at once (inline, or by a quick worker) opens a
+    game's next phase or moves its deadline, and a read after it would see that phase as if it had been due
+    when this sweep looked (and, a clock behind the deadlines' writer, take a phase nobody could yet order in).
+    So a phase is enqueued at most once a sweep, and what a sweep enqueues is what was due when it looked."""
     now = now or timezone.now()
     at = now.isoformat()
     found, mark = due(now), marks(now)
     # The watermarks' rows, made on the first sweep (committed at once: a second sweep's insert never waits).
     SweepMark.objects.bulk_create([SweepMark(kind=kind) for kind in WATERMARKED], ignore_conflicts=True)
     taken: dict[str, list[int]] = {}
-    for kind, (column, task) in WATERMARKED.items():
+    for kind, (column, _) in WATERMARKED.items():
         advanced = advance(kind, now)
         if advanced is None:  # another sweep holds the kind: it takes both its range and its retry
             taken[kind] = []
@@ -225,9 +263,18 @@ def run(now: datetime | None = None) -> SweepResult:
         taken[kind], settled = advanced
         if settled is not None:
             retry = found[kind].filter(**{f"{column}__lte": settled})
-            taken[kind] += claim(retry, mark=mark[kind], enqueue=batch_of(task, at))
-    complete = claim(found["complete"], mark=mark["complete"], enqueue=each(RESOLVE_PHASE))
-    bots = claim(found["bots"], mark=mark["bots"], enqueue=each(PLAY_BOTS))
+            taken[kind] += claim(retry, mark=mark[kind], enqueue=lambda ids: None)
+        taken[kind] = list(dict.fromkeys(taken[kind]))
+    complete = claim(found["complete"], mark=mark["complete"], enqueue=lambda ids: None)
+    bots = claim(found["bots"], mark=mark["bots"], enqueue=lambda ids: None)
+    # Handed over now, each after the commit of the transaction run() is in, if any (else at once). A process
+    # killed before this loses them: the settle-time retry takes them again (see the module's docstring).
+    for kind, (_, task) in WATERMARKED.items():
+        enqueue = batch_of(task, at)
+        for start in range(0, len(taken[kind]), queries.CLAIM_BATCH):
+            enqueue(taken[kind][start : start + queries.CLAIM_BATCH])
+    each(RESOLVE_PHASE)(complete)
+    each(PLAY_BOTS)(bots)
     resent = outbox.retry_failed(now) + outbox.send_stragglers(now)
     receipts.forget_replies(now)
     if complete or bots:

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.apps import apps
 from django.db import connection, transaction
 from django.db.models.signals import post_init
@@ -18,7 +19,7 @@ from django.utils import timezone
 
 from games.leagues import vacations
 from games.leagues.models import League, Membership, Table
-from games.models import Game, OutboundEmail, Phase, SweepMark, queries
+from games.models import Game, Order, OutboundEmail, Phase, SweepMark, queries
 from games.outgoing import dispatch, outbox, wakes
 from games.play import organise, sweep, turns
 from tests.support.leagues import first_game, make_league, open_phase_of, started_round, submit_for
@@ -438,6 +439,57 @@ def test_a_sweep_reads_only_the_range_after_the_watermark_and_writes_no_phase(ma
     after = {p.pk: (p.resolve_asked_at, p.remind_asked_at) for p in Phase.objects.filter(status="open")}
     assert after == before
     assert set(SweepMark.objects.values_list("kind", "upto")) == {("overdue", now), ("reminders", now)}
+
+
+def test_a_deadline_moved_behind_the_watermark_is_taken_by_the_next_sweep_once(make_game, enqueued, settings):
+    """A deadline set or moved behind the watermark (moved back, a game resumed, a grace shorter than the sweep's
+    lag, a writer's clock behind the beat's): the range after the watermark never sees it. The next sweep takes
+    it, even one sooner than the settle time (a second beat host, a test's timeline), and no sweep takes it
+    again while its task may still be queued; it resolves once."""
+    settings.PBEM_SETTLE_SECONDS = 30
+    phase = open_phase(make_game(humans=3))
+    swept = phase.deadline - timedelta(minutes=10)
+    assert sweep.run(now=swept).overdue == []
+    Phase.objects.filter(pk=phase.pk).update(deadline=swept - timedelta(minutes=1))
+    assert sweep.run(now=swept + timedelta(seconds=5)).overdue == [phase.pk]
+    assert sweep.run(now=swept + timedelta(seconds=10)).overdue == []  # its task may still be queued
+    assert len(enqueued.of("resolve_overdue_phases")) == 1
+    enqueued.run()
+    assert Phase.objects.filter(game_id=phase.game_id).count() == 2
+
+
+def test_a_sweep_whose_clock_went_back_enqueues_nothing_twice(make_game, enqueued, settings):
+    """A second beat host whose clock runs behind sweeps after the first: the phases the first enqueued are due
+    by its time too, and their tasks may still be queued, so it enqueues none of them again (the settle-time
+    retry does, once the first sweep is the settle time old, if they are still open: the task was lost)."""
+    settings.PBEM_SETTLE_SECONDS = 30
+    phase = open_phase(make_game(humans=3))
+    swept = phase.deadline + timedelta(minutes=1)
+    assert sweep.run(now=swept).overdue == [phase.pk]
+    assert sweep.run(now=swept - timedelta(seconds=5)).overdue == []
+    assert len(enqueued.of("resolve_overdue_phases")) == 1
+    enqueued.run()
+    assert Phase.objects.filter(game_id=phase.game_id).count() == 2
+
+
+def test_a_sweep_does_not_take_the_phase_its_own_task_opened(make_game, settings):
+    """Every read of a sweep comes before its tasks run (here inline, as a quick worker would): the next phase its
+    task opens, due by the sweep's clock because the clock that sets deadlines runs behind it (a test's timeline,
+    a beat host ahead), is left to the next sweep, so its players were asked before it resolves. Taking it in
+    the same sweep resolved it with default orders nobody could have avoided: a league counted a miss (the seat
+    was offered up for misses that were not in a row, tests/leagues/test_policy.py)."""
+    settings.PBEM_SETTLE_SECONDS = 30
+    game = make_game(humans=3)
+    first = open_phase(game)
+    sweep.run(now=first.deadline - timedelta(hours=1))  # settled by the next sweep: the retry reads up to it
+    with time_machine.travel(timezone.now() - timedelta(hours=2), tick=False):  # the deadlines' writer
+        assert sweep.run(now=first.deadline + timedelta(hours=1)).overdue == [first.pk]
+    following = Phase.objects.get(game=game, number=first.number + 1)
+    assert following.status == Phase.Status.OPEN and following.deadline < first.deadline - timedelta(hours=1)
+    assert not Order.objects.filter(phase=following).exists()
+    assert sweep.run(now=first.deadline + timedelta(hours=1, seconds=5)).overdue == [following.pk]
+    following.refresh_from_db()
+    assert following.status == Phase.Status.RESOLVED
 
 
 # --- Emails -----------------------------------------------------------------------------------------------
