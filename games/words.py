@@ -36,14 +36,37 @@ log = logging.getLogger(__name__)
 
 # The language `speaking` made active, while it is: an email's render reads the active language some 150 times (each
 # engine word, each kept {% translate %}), and Django's read of it (through asgiref's Local) cost about 1.3 µs each.
-# A ContextVar is per thread and per task, as that Local is. Inside `speaking`, activate another language only
-# through a nested `speaking`, never through translation.override (what get_language says would not be read).
+# A ContextVar is per thread and per task, as that Local is. Any other switch of Django's language inside it
+# (translation.override or activate in Python, {% language %} in a template: a quoted line in another language, a
+# recipient's language in a loop) forgets it (`_follow`), and the words read Django's language again until that
+# `speaking` ends; a stale one would say the words in the wrong language, and keep them under its name.
 _SPEAKING: ContextVar[str | None] = ContextVar("speaking", default=None)
 
 
 def get_language() -> str | None:
     """The active language: the one `speaking` made active, else Django's."""
     return _SPEAKING.get() or translation.get_language()
+
+
+def _follow(switch: Any) -> Any:
+    """Django's `switch` (activate, deactivate, deactivate_all), forgetting what `speaking` keeps when the language
+    it switches to may be another (switching back to the same one, as a nested `speaking` ends, keeps it)."""
+
+    def switched(*language: str) -> Any:
+        spoken = _SPEAKING.get()
+        if spoken is not None and language != (spoken,):
+            _SPEAKING.set(None)
+        return switch(*language)
+
+    switched.follows_speaking = True  # type: ignore[attr-defined]
+    return switched
+
+
+# In django.utils.translation, which translation.override and {% language %} call by these names: every switch of
+# Django's language, wherever it is made, passes here.
+for _name in ("activate", "deactivate", "deactivate_all"):
+    if not getattr(getattr(translation, _name), "follows_speaking", False):
+        setattr(translation, _name, _follow(getattr(translation, _name)))
 
 
 @contextmanager

@@ -221,3 +221,22 @@ def test_speaking_keeps_the_language_as_django_has_it_and_gives_it_back() -> Non
             assert words.get_language() == "de" and words.render(fabrics) == "Stoffe"
         assert words.get_language() == translation.get_language() == "fr"
         assert words.render(fabrics) == "Étoffes"
+
+
+def test_a_language_django_switches_to_inside_speaking_is_the_one_the_words_speak() -> None:
+    """Inside an email's `speaking`, a line in another language switched to through Django (translation.override, as a
+    loop over recipients or a quoted line would) is said in that language, and the reader's words after it in theirs,
+    then and in the next email: no word is kept in one language under another's name."""
+    fabrics = Mp("piraeus good", "Fabrics")
+    words.forget_translations()
+    with words.speaking("de"):
+        with translation.override("fr"):
+            assert words.get_language() == "fr" and words.render(fabrics) == "Étoffes"
+            with translation.override("en"):
+                assert words.render(fabrics) == "Fabrics"
+        assert words.get_language() == translation.get_language() == "de"
+        assert words.render(fabrics) == "Stoffe"
+    with words.speaking("de"):
+        assert words.render(fabrics) == "Stoffe"
+    with words.speaking("fr"):
+        assert words.render(fabrics) == "Étoffes"
