@@ -14,7 +14,7 @@ from django.urls import reverse
 from games.engines import all_engines
 from games.models import Game, Order, OutboundEmail, Phase, Player
 from games.play import orders, organise
-from tests.support.leagues import first_game, make_league, started_round
+from tests.support.leagues import first_game, make_league, organiser_of, started_round
 from tests.support.organisers import answer, replace_seat
 from tests.support.phases import open_phase
 
@@ -126,7 +126,8 @@ def test_the_add_game_form_lists_every_game_with_its_players_and_options(admin_c
         assert f"{engine.title} ({engine.min_players}–{engine.max_players} players)" in page
         assert all(f"<code>{spec.name}</code>" in page for spec in engine.options)
     assert 'name="phase_hours" value="36"' in page
-    assert '<option value="strong" selected>strong: plays to win</option>' in page
+    assert 'name="bot_level" value="strong"' in page
+    assert "one a bot seat in seat order" in page
 
 
 def test_the_admin_starts_a_manila_game_with_seats_in_order_and_sends_the_first_emails(admin_client):
@@ -215,6 +216,67 @@ def test_only_staff_allowed_to_add_games_reach_the_form(client):
     assert not Game.objects.exists()
     user.user_permissions.add(Permission.objects.get(codename="add_game"))
     assert client.get(url).status_code == 200
+
+
+def organiser_who_may_add_games(client):
+    """An organiser in the project's Organiser group, not a superuser, given the "add game" permission by hand:
+    the role alone starts no one-off games (games/leagues/roles.py)."""
+    user = organiser_of(make_league(players=0), username="adder")
+    user.user_permissions.add(Permission.objects.get(codename="add_game"))
+    client.force_login(user)
+    return user
+
+
+BOTS_GAME = {**NEW_GAME, "players": "ann@example.org, Ann\nbob@example.org", "bots": "3"}
+
+
+def test_an_organiser_starts_a_game_with_a_level_for_each_bot_seat(client):
+    organiser_who_may_add_games(client)
+    response = client.post(reverse("admin:games_game_add"), {**BOTS_GAME, "bot_level": "Strong, easy,random"})
+    game = Game.objects.get()
+    assert response.status_code == 302, response.content.decode()
+    seats = game.seats.order_by("number")
+    assert [(s.number, s.is_bot, s.bot_level) for s in seats if s.is_bot] == [
+        (2, True, "strong"),
+        (3, True, "easy"),
+        (4, True, "random"),
+    ]
+
+
+def test_one_level_still_sets_every_bot_seat(client):
+    organiser_who_may_add_games(client)
+    client.post(reverse("admin:games_game_add"), {**BOTS_GAME, "bot_level": "random"})
+    assert list(Game.objects.get().seats.filter(is_bot=True).values_list("bot_level", flat=True)) == ["random"] * 3
+
+
+@pytest.mark.parametrize(
+    "levels, message",
+    [
+        ("strong, genius, easy", "&#x27;genius&#x27; is not a bot level: say strong, easy or random."),
+        ("strong,easy", "Bot levels given: 2, bot seats: 3; give one level for them all or one a seat."),
+        ("strong,,easy", "&#x27;&#x27; is not a bot level"),
+    ],
+)
+def test_bad_bot_levels_are_refused_on_the_field_and_store_nothing(client, levels, message):
+    organiser_who_may_add_games(client)
+    players = Player.objects.count()
+    response = client.post(reverse("admin:games_game_add"), {**BOTS_GAME, "bot_level": levels})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert message in page and "nothing was created" in page
+    assert response.context["form"].errors["bot_level"]
+    assert not Game.objects.exists()
+    assert Player.objects.count() == players
+    assert not OutboundEmail.objects.exists()
+
+
+def test_a_bad_bot_level_is_refused_in_the_organisers_language(client):
+    organiser_who_may_add_games(client)
+    response = client.post(
+        reverse("admin:games_game_add"), {**BOTS_GAME, "bot_level": "strong,easy"}, HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    assert response.status_code == 200 and not Game.objects.exists()
+    assert "Niveaux de bot donnés : 2, places de bot : 3" in response.content.decode()
 
 
 # --- Several organisers on one server -----------------------------------------------------------------
