@@ -17,7 +17,7 @@ from games.engines import all_engines, get_engine
 from games.engines.base import OptionSpec
 from games.lobby.facts import option_label
 from games.lobby.forms import OPTION_PREFIX, SEAT_PREFIX, SECONDS_FORMAT, TableForm, seat_field_name
-from games.models import Player
+from games.models import BotLevel, Player
 from games.outgoing import messages
 
 
@@ -36,6 +36,11 @@ class TableIn(Schema):
     bots_fill: bool = Field(False, description="At the start time, seats nobody took become bots.")
     bot_level: Literal["random", "easy", "strong"] = Field(
         "strong", description="How the table's bots play: strong plays to win, easy is gentler, random any legal order."
+    )
+    bot_levels: list[str] = Field(
+        default_factory=list,
+        description="Or a level for each bot seat, in seat order (strong, easy or random each): as many as bots, or "
+        "one for them all; empty: bot_level for every bot. Seats bots_fill makes bots play at bot_level.",
     )
     private: bool = Field(False, description="Reached by its link (its key) only: not listed on the open tables.")
     phase_hours: int = Field(48, description="Hours per turn; with daily_at, the least a turn lasts.")
@@ -165,6 +170,12 @@ def table_form(body: TableIn, player: Player) -> TableForm:
             _("There is no game %(game)s: choose one of %(slugs)s.") % {"game": repr(body.game[:40]), "slugs": slugs},
             "game",
         ) from None
+    for number, level in enumerate(body.bot_levels):  # a comma inside one would read as two levels
+        if level not in BotLevel.values:
+            raise _refused(
+                _("%(level)s is not a bot level: say strong, easy or random.") % {"level": repr(level[:40])},
+                f"bot_levels[{number}]",
+            )
     data: dict[str, str] = {
         "name": body.name or player.name,
         "title": body.title,
@@ -172,6 +183,7 @@ def table_form(body: TableIn, player: Player) -> TableForm:
         "invite": "\n".join(body.invite),
         "bots": str(body.bots),
         "bot_level": body.bot_level,
+        "bot_levels": ",".join(body.bot_levels),
         "phase_hours": str(body.phase_hours),
         "deadline": "daily" if body.daily_at is not None else "length",
         "daily_at": body.daily_at.strftime("%H:%M") if body.daily_at is not None else "",

@@ -24,6 +24,7 @@ from games.lobby.invitations import NAME_LENGTH
 from games.lobby.tables import TableSpec
 from games.models import BotLevel
 from games.outgoing import messages
+from games.play import newgame
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 SECONDS_FORMAT = LOCAL_FORMAT + ":%S"
@@ -100,6 +101,17 @@ class TableForm(forms.Form):
         initial=BotLevel.STRONG,
         required=False,
         help_text=_("Strong bots play to win; easy ones are gentler, for a first game. Blank: strong."),
+    )
+    # One short line rather than a drop-down a seat: the bot seats' number is chosen on the same page.
+    bot_levels = forms.CharField(
+        label=_("Or a level for each bot seat"),
+        required=False,
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocapitalize": "none", "autocorrect": "off", "spellcheck": "false"}),
+        help_text=_(
+            "In seat order, separated by commas: <code>strong, easy, random</code>. Blank: the level above for every "
+            "bot; seats bots fill at the start time play at that level too."
+        ),
     )
     private = forms.BooleanField(
         label=gettext_lazy("Private: only people with the table's link can see and join it"),
@@ -205,6 +217,11 @@ class TableForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if data.get("bot_levels") and "bots" in data:
+            try:
+                data["bot_levels"] = newgame.read_levels(data["bot_levels"].lower(), data["bots"])
+            except ValueError as error:
+                self.add_error("bot_levels", str(error))
         if data.get("deadline") == "daily" and data.get("daily_at") is None:
             self.add_error("daily_at", _("Give the time of day each turn ends."))
         size = int(data.get("size") or self.engine.max_players)  # a size refused has its own error
@@ -247,6 +264,7 @@ class TableForm(forms.Form):
             bots=data["bots"],
             bots_fill=data["bots_fill"],
             bot_level=data.get("bot_level") or BotLevel.STRONG,
+            bot_levels=tuple(data.get("bot_levels") or ()),
             private=data["private"],
             daily_at=data["daily_at"] if daily else None,
             time_zone=self.zone_name,

@@ -142,6 +142,10 @@ class TableSeat(models.Model):
     invitation = models.ForeignKey(
         Invitation, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("invitation")
     )
+    # A bot seat's own level, chosen with the table; blank: the table's bot_level (and for the seats bots fill).
+    bot_level = models.CharField(
+        max_length=6, choices=BotLevel.choices, blank=True, default="", verbose_name=_("bot level")
+    )
 
     class Meta:
         verbose_name = _("table seat")

@@ -116,7 +116,7 @@ def start(table: Table, seats: list[TableSeat], now: datetime) -> Game | None:
                 options=options,
                 phase_length=table.phase_length,
                 title=table.title,
-                bot_levels=[table.bot_level] * len(players),
+                bot_levels=[s.bot_level or table.bot_level for s in dealt],
             )
     except ValueError as error:
         cancel(table, gettext("The game could not start: %(error)s") % {"error": error}, now)

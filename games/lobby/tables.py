@@ -44,6 +44,7 @@ class TableSpec:
     bots: int = 0  # bot seats from the start
     bots_fill: bool = False  # at the start time, empty seats become bots
     bot_level: str = BotLevel.STRONG  # how the bots play
+    bot_levels: tuple[str, ...] = ()  # or one level a bot seat, in seat order
     private: bool = False
     daily_at: time | None = None
     time_zone: str = "UTC"
@@ -70,6 +71,11 @@ def check_spec(spec: TableSpec, invited: int, now: datetime) -> None:
                 "invitations and %(bots)s bots."
             )
             % {"size": spec.size, "more": spec.size - 1, "invited": invited, "bots": spec.bots}
+        )
+    if spec.bot_levels and len(spec.bot_levels) != spec.bots:
+        raise LobbyError(
+            _("Bot levels given: %(given)s, bot seats: %(bots)s; give one level for them all or one a seat.")
+            % {"given": len(spec.bot_levels), "bots": spec.bots}
         )
     if not now + SOONEST_START <= spec.start_by <= now + LATEST_START:
         raise LobbyError(_("The start time must be between 10 minutes and 30 days from now."))
@@ -119,8 +125,15 @@ def create_table(
         states = [TableSeat.State.TAKEN] + [TableSeat.State.OPEN] * len(addresses)
         states += [TableSeat.State.BOT] * spec.bots
         states += [TableSeat.State.OPEN] * (spec.size - len(states))
+        levels = iter(spec.bot_levels)
         seats = TableSeat.objects.bulk_create(
-            TableSeat(table=table, number=n, state=state, player=creator if n == 0 else None)
+            TableSeat(
+                table=table,
+                number=n,
+                state=state,
+                player=creator if n == 0 else None,
+                bot_level=next(levels, "") if state == TableSeat.State.BOT else "",
+            )
             for n, state in enumerate(states)
         )
         table = locked(table.pk)

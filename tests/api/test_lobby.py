@@ -150,6 +150,48 @@ def test_a_table_proposed_with_easy_bots_seats_easy_bots_and_an_unknown_level_is
     assert refused.status_code == 422 and Table.objects.count() == 1
 
 
+def test_a_table_proposed_with_a_level_for_each_bot_seat_seats_each_bot_at_its_level():
+    api = Api(token_for(creator()))
+    made = api.post("/lobby/tables", a_table(size=4, bots=3, bot_levels=["strong", "easy", "random"]))
+    assert made.status_code == 201, made.content
+    table = Table.objects.get()
+    bots = table.seats.filter(state=TableSeat.State.BOT).order_by("number")
+    assert [(seat.number, seat.bot_level) for seat in bots] == [(1, "strong"), (2, "easy"), (3, "random")]
+    assert table.game is not None  # the creator and bots: it starts at once, its seats dealt in a random order
+    levels = table.game.seats.filter(is_bot=True).values_list("bot_level", flat=True)
+    assert sorted(levels) == ["easy", "random", "strong"]
+    one = api.post("/lobby/tables", a_table(size=3, bots=2, bot_level="random", bot_levels=["easy"]))
+    assert one.status_code == 201, one.content  # one level on the list: every bot seat
+    game = Table.objects.exclude(pk=table.pk).get().game
+    assert list(game.seats.filter(is_bot=True).values_list("bot_level", flat=True)) == ["easy", "easy"]
+
+
+@pytest.mark.parametrize(
+    "levels, field, detail",
+    [
+        (["strong", "genius", "easy"], "bot_levels[1]", "'genius' is not a bot level: say strong, easy or random."),
+        (["strong,easy", "easy", "easy"], "bot_levels[0]", "'strong,easy' is not a bot level"),
+        (["strong", "easy"], "bot_levels", "Bot levels given: 2, bot seats: 3; give one level for them all or one"),
+    ],
+)
+def test_bad_bot_levels_through_the_api_are_refused_and_store_nothing(levels, field, detail):
+    host = creator()
+    response = Api(token_for(host)).post("/lobby/tables", a_table(size=4, bots=3, bot_levels=levels))
+    assert response.status_code == 422, response.content
+    problem = response.json()
+    assert problem["errors"][0]["field"] == field and detail in problem["detail"]
+    assert not Table.objects.exists() and not TableSeat.objects.exists() and not Game.objects.exists()
+
+
+def test_a_bad_bot_level_through_the_api_is_refused_in_the_callers_language():
+    api = Api(token_for(creator()))
+    response = api.post(
+        "/lobby/tables", a_table(size=4, bots=3, bot_levels=["strong", "easy"]), HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert response.status_code == 422 and "Angegebene Bot-Stufen: 2, Bot-Plätze: 3" in response.json()["detail"]
+    assert not Table.objects.exists()
+
+
 def test_a_read_only_token_reads_the_lobby_but_proposes_and_answers_nothing():
     host = creator()
     table = propose(host, ["ann@example.com"], size=3)

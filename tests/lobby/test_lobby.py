@@ -9,10 +9,12 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail, signing
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from games.lobby import invitations, links, ready, tables
+from games.lobby.forms import LOCAL_FORMAT
 from games.lobby.limits import LobbyError
 from games.lobby.models import Block, Invitation, Table, TableSeat
 from games.models import Game, Phase, Player, Seat
@@ -220,6 +222,37 @@ def test_a_table_of_easy_bots_for_a_first_game():
     table.refresh_from_db()
     assert table.bot_level == "easy"
     assert set(Seat.objects.filter(game=table.game, is_bot=True).values_list("bot_level", flat=True)) == {"easy"}
+
+
+def test_each_bot_seat_at_its_own_level_and_the_seats_bots_fill_at_the_tables():
+    host = creator()
+    table = propose(host, ["ann@example.com"], size=5, engine="piraeus", bots=2, bot_levels=("easy", "random"))
+    assert [s.bot_level for s in table.seats.order_by("number")] == ["", "", "easy", "random", ""]
+    table.bots_fill = True
+    table.save(update_fields=["bots_fill"])
+    invitations.accept(Invitation.objects.get().pk, None, "Ann")
+    ready.settle_due(timezone.now() + timedelta(days=3))
+    table.refresh_from_db()
+    levels = Seat.objects.filter(game=table.game, is_bot=True).values_list("bot_level", flat=True)
+    assert sorted(levels) == ["easy", "random", "strong"]  # the seat a bot filled: the table's level
+
+
+def test_the_lobby_page_takes_a_level_for_each_bot_seat_and_refuses_a_wrong_count():
+    creator()
+    host = sign_in_by_email(Client(), "host@example.com")
+    start = (timezone.now() + timedelta(days=2)).strftime(LOCAL_FORMAT)
+    data = {"game": "genoa", "name": "Host", "title": "", "size": "4", "invite": "", "bots": "3", "start_by": start}
+    data |= {"deadline": "length", "phase_hours": "48", "daily_at": "", "bot_level": "strong"}
+    data |= {"option_press": "full", "option_publish_press": "no"}
+    page = host.get(reverse("lobby-new"), {"game": "genoa"}).content.decode()
+    assert 'name="bot_levels"' in page and "Or a level for each bot seat" in page
+    refused = host.post(reverse("lobby-new"), data | {"bot_levels": "easy, random"})
+    assert refused.status_code == 400 and "Bot levels given: 2, bot seats: 3" in refused.content.decode()
+    assert not Table.objects.exists()
+    made = host.post(reverse("lobby-new"), data | {"bot_levels": "Easy, random, strong"})
+    assert made.status_code == 302, re.findall(r'class="errorlist[^>]*>.*?</ul>', made.content.decode())
+    table = Table.objects.get()
+    assert [s.bot_level for s in table.seats.order_by("number")] == ["", "easy", "random", "strong"]
 
 
 def test_a_daily_time_sets_each_turn_deadline_in_the_creators_zone():
