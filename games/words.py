@@ -297,8 +297,18 @@ def game_choices() -> list[tuple[str, str]]:
     ]
 
 
+def engine_name(slug: str) -> str:
+    """The name of the game `slug` (an engine's slug) in the active language; the slug itself for an engine
+    this server no longer has, so an old game's pages still open."""
+    try:
+        return game_title(get_engine(slug).title)
+    except KeyError:
+        return slug
+
+
 # A game's name rendered when it is read as text (facts shared by the emails of one batch).
 game_title_later = lazy(game_title, str)
+engine_name_later = lazy(engine_name, str)
 
 
 def refusal(error: Exception) -> str:

@@ -37,6 +37,7 @@ from games.admin.scope import (
     report,
 )
 from games.admin.zones import ROW_ZONE, shown_time
+from games.engines import all_engines
 from games.models import Event, Game, Order, OutboundEmail, Phase, Player, Seat, posted_id
 from games.outgoing import emails
 from games.play import addresses, organise, turns
@@ -142,6 +143,20 @@ class GameAdmin(OrganisersGames):
     inlines = [SeatInline]
     actions = ["extend_24h", "extend_72h", "resolve_now", "pause", "resume"]
 
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Game], search_term: str) -> Any:
+        """An untitled game is called by its game's name (Game.name), which is not stored: a search for `Genua`
+        (or `Genoa`) finds the untitled games of Genoa too."""
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip().casefold()
+        slugs = [
+            e.slug
+            for e in all_engines()
+            if term and (term in words.game_title(e.title).casefold() or term in e.title.casefold())
+        ]
+        if slugs:
+            found = found | queryset.filter(title="", engine__in=slugs)
+        return found, may_have_duplicates
+
     def get_list_filter(self, request: HttpRequest) -> Any:
         return [*self.list_filter, *extensions.game_filters()]  # the apps' (a league's games, a round's)
 
@@ -161,7 +176,7 @@ class GameAdmin(OrganisersGames):
                     "Started %(title)s with %(count)d seat; the first emails are on their way.",
                     "Started %(title)s with %(count)d seats; the first emails are on their way.",
                     seats,
-                ) % {"title": game.title, "count": seats}
+                ) % {"title": game.name, "count": seats}
                 self.message_user(request, started, messages.SUCCESS)
                 return redirect("admin:games_game_change", game.pk)
         context = {

@@ -67,7 +67,8 @@ def my_games(request: HttpRequest) -> list[dict[str, Any]]:
             {
                 "game": {
                     "id": game.pk,
-                    "title": game.title,
+                    "title": game.name,
+                    "given_title": game.title,
                     "engine": game.engine,
                     "engine_title": words.game_title(engine.title),
                     "status": game.status,

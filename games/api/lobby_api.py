@@ -75,7 +75,8 @@ class InviteIn(Schema):
 
 def _out(facts: TableFacts) -> dict[str, Any]:
     return {
-        **{name: getattr(facts, name) for name in ("key", "url", "title", "creator", "deadlines", "start_by")},
+        **{name: getattr(facts, name) for name in ("key", "url", "creator", "deadlines", "start_by")},
+        "title": str(facts.title),  # an untitled table's is its game's name, rendered in the caller's language
         **{name: getattr(facts, name) for name in ("status", "private", "bots_fill", "size", "seats_left")},
         "open_seats": facts.open_seats,
         "game": str(facts.engine_title),

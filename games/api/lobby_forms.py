@@ -103,7 +103,7 @@ def games_offered() -> list[dict[str, Any]]:
         rows.append(
             {
                 "slug": engine.slug,
-                "title": engine.title,
+                "title": words.game_title(engine.title),
                 "min_players": engine.min_players,
                 "max_players": engine.max_players,
                 "options": options,

@@ -38,7 +38,8 @@ class FinalRowOut(Schema):
 
 class GameSummaryOut(Schema):
     id: int
-    title: str
+    title: str = Field(description="The game's name in the caller's language: the organiser's title, or the game's.")
+    given_title: str = Field(description="The organiser's title as typed; empty when they gave none.")
     engine: str
     engine_title: str
     status: str = Field(description="active, paused or finished")

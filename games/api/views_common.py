@@ -42,7 +42,8 @@ def my_seat(request: HttpRequest, game_id: int) -> Seat:
 def game_json(game_facts: facts.GameFacts, engine: str) -> dict[str, Any]:
     return {
         "id": game_facts.id,
-        "title": game_facts.title,
+        "title": str(game_facts.title),
+        "given_title": game_facts.given_title,
         "engine": engine,
         "engine_title": str(game_facts.engine_title),
         "status": game_facts.status,

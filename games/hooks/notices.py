@@ -125,7 +125,7 @@ def notice(event: str, game: Game, headline: str, lines: Sequence[str], now: dat
     """A notice as stored with its deliveries (games/hooks/shapes.py shapes it for each kind of hook)."""
     return {
         "event": event,
-        "game": {"id": game.pk, "title": game.title, "url": game_url(game)},
+        "game": {"id": game.pk, "title": game.name, "url": game_url(game)},
         "headline": headline,
         "lines": list(lines),
         "at": now.isoformat(),
@@ -133,7 +133,7 @@ def notice(event: str, game: Game, headline: str, lines: Sequence[str], now: dat
 
 
 def player_headline(kind: str, game: Game, phase: Phase | None, opened: Phase | None, zone: str | None) -> str:
-    title = game.title
+    title = game.name
     if phase is None:  # table talk
         return _("A new table-talk message for you in %(title)s: read it on the game's page.") % {"title": title}
     if kind == "turn-started":
@@ -225,7 +225,7 @@ def phase_news(sender: object, game: Game, phase: Phase, previous: Phase | None,
     hooks = news_hooks(game)
     if hooks:
         headline = _("%(game_title)s: %(previous_name)s is resolved. Now: %(phase_name)s, orders by %(when)s.") % {
-            "game_title": game.title,
+            "game_title": game.name,
             "previous_name": previous.label,
             "phase_name": phase.label,
             "when": when(phase.deadline, None),
@@ -248,7 +248,7 @@ def league_game_started(sender: object, instance: Table, update_fields: Any = No
         item = notice(
             "started",
             game,
-            _("%(game_title)s has started: %(first)s.") % {"game_title": game.title, "first": first},
+            _("%(game_title)s has started: %(first)s.") % {"game_title": game.name, "first": first},
             [],
             timezone.now(),
         )
@@ -270,7 +270,7 @@ def game_hook_added(sender: object, instance: Hook, created: bool, **kwargs: obj
     if phase is not None:
         game = phase.game
         headline = _("%(game_title)s has started: %(phase_name)s, orders by %(when)s.") % {
-            "game_title": game.title,
+            "game_title": game.name,
             "phase_name": phase.label,
             "when": when(phase.deadline, None),
         }
@@ -322,5 +322,5 @@ def game_over(sender: object, game: Game, now: datetime, **kwargs: object) -> No
         return
     hooks = news_hooks(game)
     if hooks:
-        item = notice("over", game, _("%(game_title)s is over.") % {"game_title": game.title}, standings(game), now)
+        item = notice("over", game, _("%(game_title)s is over.") % {"game_title": game.name}, standings(game), now)
         write(hooks, {hook.pk: item for hook in hooks})

@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import extensions
+from games import extensions, words
 from games.engines import all_engines, board_templates, get_engine
 from games.incoming import account, drafts, review, sessions, signup
 from games.incoming.forms import AddressForm, OrderForm, PlayerSettingsForm, SignInForm, SignUpForm
@@ -31,9 +31,12 @@ from games.play import addresses, turns
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     # Plain values, as every template gets (games/outgoing/facts.py): not the games (their state) nor the engines.
-    games = [{"title": e.title, "min_players": e.min_players, "max_players": e.max_players} for e in all_engines()]
+    games = [
+        {"title": words.game_title(e.title), "min_players": e.min_players, "max_players": e.max_players}
+        for e in all_engines()
+    ]
     recent = [
-        {"id": g.pk, "title": g.title, "status": g.get_status_display()} for g in Game.objects.order_by("-pk")[:10]
+        {"id": g.pk, "title": g.name, "status": g.get_status_display()} for g in Game.objects.order_by("-pk")[:10]
     ]
     return render(request, "games/home.html", {"engines": games, "recent": recent})
 

@@ -36,7 +36,7 @@ def deadlines_feed(membership: Membership) -> bytes:
             continue
         event = Event()
         event.add("uid", f"pbem-{phase.game_id}-{phase.number}-{seat.number}@{mail_domain()}")
-        event.add("summary", _("Order due: %(game)s — %(phase)s") % {"game": phase.game.title, "phase": phase.label})
+        event.add("summary", _("Order due: %(game)s — %(phase)s") % {"game": phase.game.name, "phase": phase.label})
         event.add("dtstart", phase.deadline - timedelta(minutes=30))
         event.add("dtend", phase.deadline)
         event.add("dtstamp", phase.opened_at)

@@ -252,7 +252,7 @@ def start_round(round_id: int, now: datetime | None = None) -> bool:
         round_.save(update_fields=["status"])
         for player_id, player in people.items():
             mine = [
-                {"number": t.number, "title": t.game.title, "names": [people[p].display_name for p in t.players]}
+                {"number": t.number, "title": t.game.name_later, "names": [people[p].display_name for p in t.players]}
                 for t in tables
                 if player_id in t.players and t.game is not None
             ]

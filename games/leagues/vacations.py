@@ -99,7 +99,7 @@ def declare(
             extended.append(Extension(table=table, days=grant, deadline=phase.deadline))
             emails.deadline_moved(league, table.game, phase, away=membership.player)
         shown = [
-            {"title": e.table.game.title, "days": e.days, "deadline": e.deadline} for e in extended if e.table.game
+            {"title": e.table.game.name_later, "days": e.days, "deadline": e.deadline} for e in extended if e.table.game
         ]
         vacation_facts = {"days": vacation.days, "starts_on": vacation.starts_on, "by_organiser": by_organiser}
         context = {"vacation": vacation_facts, "extended": shown}

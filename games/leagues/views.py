@@ -189,7 +189,7 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
         game = offer.table.game
         assert game is not None
         shown = {"status": offer.status, "seat_number": offer.seat_number, "expires_at": offer.expires_at}
-        context = {"offer": shown, "game": {"id": game.pk, "title": game.title}, "token": token}
+        context = {"offer": shown, "game": {"id": game.pk, "title": game.name}, "token": token}
         return render(request, "leagues/claim.html", context)
     try:
         seat = substitutes.claim(token)

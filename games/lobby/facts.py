@@ -147,8 +147,8 @@ def table_facts(table: Table, viewer_id: int | None = None) -> TableFacts:
     return TableFacts(
         key=table.key,
         url=table_url(table),
-        title=table.title or engine.title,
-        engine_title=engine.title,
+        title=table.title or words.game_title_later(engine.title),
+        engine_title=words.game_title_later(engine.title),
         rules_url=settings.SITE_URL + reverse("games-rules", args=[table.engine]),
         options=option_lines(table),
         deadlines=deadlines_text(table),

@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import words
-from games.engines import all_engines, get_engine
+from games.engines import all_engines
 from games.incoming import sessions
 from games.lobby import invitations, links, ready, tables
 from games.lobby.facts import table_facts
@@ -67,7 +67,8 @@ def new_table(request: HttpRequest) -> HttpResponse:
     engines = {engine.slug: engine for engine in all_engines()}
     if slug not in engines:
         games = [
-            {"slug": e.slug, "title": e.title, "min": e.min_players, "max": e.max_players} for e in engines.values()
+            {"slug": e.slug, "title": words.game_title(e.title), "min": e.min_players, "max": e.max_players}
+            for e in engines.values()
         ]
         return render(request, "lobby/choose.html", {"games": games})
     engine = engines[slug]
@@ -94,7 +95,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
                 request, _("Your table is waiting for its players: share its link, or wait for the answers.")
             )
             return redirect("lobby-table", key=table.key)
-    context = {"form": form, "game": {"slug": slug, "title": engines[slug].title}}
+    context = {"form": form, "game": {"slug": slug, "title": words.game_title(engines[slug].title)}}
     return render(request, "lobby/new.html", context, status=400 if form.errors else 200)
 
 
@@ -288,7 +289,7 @@ def decline(request: HttpRequest, token: str) -> HttpResponse:
     except (links.LinkError, LobbyError) as error:
         return _error(request, str(error), status=403)
     context = {"done": request.method == "POST", "inviter": invitation.inviter.display_name, "form": DeclineForm()}
-    context["title"] = invitation.table.title or get_engine(invitation.table.engine).title
+    context["title"] = invitation.table.title or words.engine_name(invitation.table.engine)
     return render(request, "lobby/decline.html", context)
 
 

@@ -85,6 +85,8 @@ class Game(models.Model):
         FINISHED = "finished", _("Finished")
 
     engine = models.SlugField(max_length=32, verbose_name=_("engine"))
+    # The organiser's own title, as typed; blank when they gave none, and the game is then called by `name`
+    # (its game's name in the reader's language and its number), never by an English name stored here.
     title = models.CharField(max_length=120, blank=True, verbose_name=_("title"))
     options = models.JSONField(default=dict, blank=True, verbose_name=_("options"))
     seed = models.BigIntegerField(verbose_name=_("seed"))
@@ -122,7 +124,18 @@ class Game(models.Model):
         verbose_name_plural = _("games")
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.title or self.engine}"
+        return f"#{self.pk} {self.name}"
+
+    @property
+    def name(self) -> str:
+        """What people read as the game's name: the organiser's title as typed, or else the game's name in the
+        active language (`Genua`, `Gênes`), rendered when read so each reader gets their own."""
+        return self.title or words.engine_name(self.engine)
+
+    @property
+    def name_later(self) -> str:
+        """`name`, rendered when read: for facts shared by emails to readers of several languages."""
+        return self.title or words.engine_name_later(self.engine)
 
 
 class BotLevel(models.TextChoices):

@@ -35,7 +35,8 @@ class FinalRow:
 @dataclass(frozen=True)
 class GameFacts:
     id: int
-    title: str
+    title: str  # the game's name as read: the organiser's title, or the game's name rendered when read
+    given_title: str  # the organiser's title as typed, blank when they gave none
     engine_title: str
     status: str
     result: tuple[FinalRow, ...]  # empty until the game is over
@@ -98,7 +99,8 @@ def game_facts(game: Game, engine: Engine | None = None, seats: Sequence[Seat] |
     )
     return GameFacts(
         id=game.pk,
-        title=game.title,
+        title=game.title or words.game_title_later(engine.title),
+        given_title=game.title,
         engine_title=words.game_title_later(engine.title),
         status=game.status,
         result=result,

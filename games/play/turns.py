@@ -114,7 +114,7 @@ def create_game(
     with transaction.atomic():
         game = Game.objects.create(
             engine=engine_slug,
-            title=title or engine.title,
+            title=title,  # blank: the game is called by its game's name in each reader's language
             options=options,
             seed=seed,
             state=state,

@@ -138,7 +138,7 @@ def _send_to(game_id: int, seat_number: int, player_id: int, now: datetime) -> b
         threads = threads_of(rows, seat, seat.game, _labels(seat.game))
         latest = max(rows, key=lambda row: row.message_id).message.thread
         name = thread_name(latest, _labels(seat.game), seat.number)
-        game = GameTalk(seat.game.title, game_id, tuple(threads), game_link(seat, seat.game))
+        game = GameTalk(seat.game.name_later, game_id, tuple(threads), game_link(seat, seat.game))
         build(seat, [game], "talk", (latest, name)).send()
         mark_emailed([row.pk for row in rows], now)
         box.last_sent_at = now
@@ -213,7 +213,7 @@ def send_digests(now: datetime | None = None) -> int:
                     continue
                 seat = seat or held
                 threads = threads_of(of_game, held, held.game, _labels(held.game))
-                games.append(GameTalk(held.game.title, game_id, tuple(threads), game_link(held, held.game)))
+                games.append(GameTalk(held.game.name_later, game_id, tuple(threads), game_link(held, held.game)))
             if seat is None:
                 continue
             build(seat, games, "talk-digest").send()

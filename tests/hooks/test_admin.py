@@ -74,9 +74,9 @@ def test_an_organiser_adds_a_league_hook_whose_secret_shows_once_and_whose_news_
     news = [json.loads(item.body) for item in receiver.received]
     assert [item["type"] for item in news][:2] == ["pbem.started", "pbem.resolved"]
     assert all(
-        item["game"]["title"] == game.title and item["game"]["url"].endswith(f"/games/{game.pk}/") for item in news
+        item["game"]["title"] == game.name and item["game"]["url"].endswith(f"/games/{game.pk}/") for item in news
     )
-    assert news[1]["headline"].startswith(f"{game.title}: {played.name} is resolved.")
+    assert news[1]["headline"].startswith(f"{game.name}: {played.name} is resolved.")
 
 
 def test_an_organiser_reaches_only_their_own_hooks_and_turns_them_off_and_on(receiver, make_game):

@@ -70,15 +70,15 @@ def test_a_player_adds_a_discord_hook_on_my_games_and_gets_their_turn_and_result
     assert received, "no notice reached the receiver"
     for body in received:
         assert body["allowed_mentions"] == {"parse": []}
-        assert f"https://pbem.example/games/{game.pk}/" in body["content"] and game.title in body["content"]
+        assert f"https://pbem.example/games/{game.pk}/" in body["content"] and game.name in body["content"]
     texts = [body["content"].split("\n")[0] for body in received]
     seat = game.seats.get(number=0)
     following = Phase.objects.get(game=game, number=played.number + 1)
     expected = []
     if 0 in following.owed_seats:
-        expected.append(f"Your turn in {game.title}: {following.name}.")
+        expected.append(f"Your turn in {game.name}: {following.name}.")
     else:
-        expected.append(f"{game.title}: {played.name} is resolved. Now: {following.name}.")
+        expected.append(f"{game.name}: {played.name} is resolved. Now: {following.name}.")
     assert [text.split(" Orders by")[0] for text in texts] == expected, texts
     assert all(item.path == "/api/webhooks/1/TOKEN-xyz" for item in receiver.received)
     assert Delivery.objects.filter(hook__player=seat.player, status=MailStatus.SENT).count() == len(received)

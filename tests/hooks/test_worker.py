@@ -59,4 +59,4 @@ def test_a_resolution_by_a_real_worker_writes_the_notices_and_an_email_worker_de
         paths = sorted(item.path for item in receiver.received)
         assert paths == sorted(["/in"] * Delivery.objects.filter(hook=hook).count() + ["/news"])
         news = json.loads(next(item for item in receiver.received if item.path == "/news").body)
-        assert news["content"].startswith(f"{game.title}: ")
+        assert news["content"].startswith(f"{game.name}: ")

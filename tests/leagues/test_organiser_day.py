@@ -88,7 +88,7 @@ def test_people_and_games_are_named_never_numbered(client):
     for model in ("order", "phase", "seat", "outboundemail"):
         page = client.get(reverse(f"admin:games_{model}_changelist")).content.decode()
         assert f"of game {game.pk}" not in page and f"game {game.pk} phase" not in page, model
-        assert str(game.title) in page, model
+        assert str(game.name) in page, model
     orders = client.get(reverse("admin:games_order_changelist")).content.decode()
     assert f"seat {seat.number + 1}: {seat.player.display_name}" in orders and phase.name in orders
 

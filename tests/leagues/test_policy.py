@@ -202,7 +202,7 @@ def test_a_member_substituted_for_missing_turns_is_drawn_no_more_until_they_say_
     member = Membership.objects.get(league=league, player=holder)
     assert member.status == Membership.Status.INACTIVE
     [notice] = [m for m in mail.outbox if m.to == [holder.email] and m.tags == ["member-inactive"]]
-    assert first.title in headline(notice) and "substitute" in headline(notice)
+    assert first.name in headline(notice) and "substitute" in headline(notice)
     body = str(notice.body)
     assert "missed 2 turns in a row" in body and "I'm back, draw me again" in body
     found = re.search(r"https://pbem\.example(/leagues/spring/me/\?k=\S+)", body)

@@ -106,7 +106,7 @@ def test_calendar_feed_lists_the_players_owed_deadlines_behind_a_secret_address(
     events = Calendar.from_ical(response.content).walk("VEVENT")
     assert len(events) == 1
     assert events[0].decoded("dtend") == phase.deadline.replace(microsecond=0)
-    assert game.title in str(events[0]["summary"])
+    assert game.name in str(events[0]["summary"])
     assert client.get(reverse("leagues-calendar", args=["guessed"])).status_code == 404
 
 

@@ -52,7 +52,7 @@ def test_dropping_a_player_offers_their_seat_to_the_first_standby_with_a_briefin
     assert offer.standby is not None and offer.standby.player.email == "s1@example.com"
     [message] = [m for m in mail.outbox if m.to == ["s1@example.com"]]
     body = str(message.body)
-    assert game.title in body and "claim it by" in body
+    assert game.name in body and "claim it by" in body
     hand = game.state["hands"][3]
     assert hand and not any(card in body for card in hand)
     assert Membership.objects.get(league=league, player__email="p4@example.com").status == Membership.Status.DROPPED

@@ -131,7 +131,7 @@ def test_the_confirmation_email_shows_the_new_deadline_in_the_players_own_time_z
     assert message.to == ["p1@example.com"] and "Vacation of 3 days confirmed" in headline(message)
     # Monday 30 March 20:00 in Paris (UTC+2) is 14:00 in New York (UTC-4).
     assert "Monday 30 March 2026, 14:00" in str(message.body)
-    assert game.title in str(message.body)
+    assert game.name in str(message.body)
 
 
 def test_organisers_see_who_is_away_on_the_league_page_and_in_the_admin(client, admin_client):
@@ -190,7 +190,7 @@ def test_a_vacation_tells_the_other_players_of_each_game_the_new_deadline_in_the
     assert [m.tags for m in mail.outbox if m.to == ["p1@example.com"]] == [["vacation-confirmed"]]
     # Monday 30 March 20:00 in Paris is 14:00 in New York and 18:00 UTC.
     ny, utc = str(told["p2@example.com"].body), str(told["p3@example.com"].body)
-    assert "P1 is on vacation" in ny and game.title in ny
+    assert "P1 is on vacation" in ny and game.name in ny
     assert "Monday 30 March 2026, 14:00 (America/New_York)" in ny and "14:00 EDT" in headline(told["p2@example.com"])
     assert "Monday 30 March 2026, 18:00 (UTC)" in utc
     assert "still owed" in ny and "https://pbem.example/l/" in ny  # p2 owes an order: its link again

@@ -56,7 +56,7 @@ def test_emails_of_one_game_thread_together(make_game):
     assert mail.outbox and all(
         m.extra_headers["References"] == m.extra_headers["In-Reply-To"] == firsts[m.to[0]] for m in mail.outbox
     )
-    assert {m.subject for m in mail.outbox} == {f"{game.title} #{game.pk}"}
+    assert {m.subject for m in mail.outbox} == {f"{game.name} #{game.pk}"}
     message_ids = {m.extra_headers["Message-ID"] for m in mail.outbox}
     assert len(message_ids) == len(mail.outbox) and not message_ids & set(firsts.values())
     assert set(OutboundEmail.objects.filter(status="sent").values_list("message_id", flat=True)) >= message_ids

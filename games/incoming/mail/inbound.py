@@ -309,7 +309,7 @@ def receipt_text(read: ReadBack | None, verdict: str) -> str:
 
 def thread_subject(game: Game) -> str:
     """The subject every email of the game has, `<title> #<id>`."""
-    return messages.render_line(GAME_SUBJECT, {"game": {"title": game.title, "id": game.pk}}, messages.zone_of(None))
+    return messages.render_line(GAME_SUBJECT, {"game": {"title": game.name, "id": game.pk}}, messages.zone_of(None))
 
 
 def receipt_subject(game: Game) -> str:

@@ -58,7 +58,7 @@ class Command(BaseCommand):
                 "Created game #%(number)d: %(title)s, %(count)d seats.",
                 seats,
             )
-            % {"number": game.pk, "title": game.title, "count": seats}
+            % {"number": game.pk, "title": game.name, "count": seats}
         )
         phase = turns.current_phase(game)
         for seat in game.seats.select_related("player"):

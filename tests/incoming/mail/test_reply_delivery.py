@@ -253,7 +253,7 @@ def test_a_receipts_subject_is_the_games_thread_subject_whatever_came_in(client,
     game = make_game(humans=3, title="Harbour League table 4")
     address = reply_to_of("player1@example.com")
     mail.outbox.clear()
-    post(client, payload(address, "role: seller", subject=subject.format(f"{game.title} #{game.pk}")))
+    post(client, payload(address, "role: seller", subject=subject.format(f"{game.name} #{game.pk}")))
     assert [m.subject for m in mail.outbox] == [f"Re: Harbour League table 4 #{game.pk}"]
 
 
@@ -286,7 +286,7 @@ def test_a_reply_from_another_account_tells_the_owner_which_address_counts(clien
     body = postmark_payload(address, "role: seller", sender="player.one@gmail.example")
     assert post(client, body) == 200
     (notice,) = [m for m in mail.outbox if m.to == ["player1@example.com"]]
-    assert notice.subject == f"Re: {game.title} #{game.pk}"
+    assert notice.subject == f"Re: {game.name} #{game.pk}"
     assert "came from an address at gmail.example, and only replies from player1@example.com" in notice.body
     assert "send your reply again from player1@example.com" in notice.body
     assert "player.one" not in notice.body and not Order.objects.exists()
