@@ -625,3 +625,33 @@ def test_two_sweeps_at_once_take_different_rows_and_enqueue_each_piece_of_work_o
     enqueued.calls.clear()
     again = sweep.run(now=now + timedelta(seconds=5))
     assert again.counts() == dict.fromkeys(again.counts(), 0) and enqueued.calls == []
+
+
+def test_a_read_in_index_order_is_never_compiled_by_postgresqls_jit(postgres):
+    """With sorting off, a read no index orders (the lost sends of an outbox) still sorts, at the planner's penalty
+    cost, above jit_above_cost: PostgreSQL compiled each such read with LLVM, 50-300 ms to read nothing, about a
+    second a sweep. The sweep's reads turn JIT off with sorting (queries.IN_ORDER)."""
+    lost = OutboundEmail.objects.filter(status="sending").order_by("attempted_at", "pk").values_list("pk")[:500]
+    sql, params = lost.query.sql_with_params()
+
+    def plan(cursor: Any) -> str:
+        cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", params)
+        return str(cursor.fetchone()[0])
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_sort = off")
+        cursor.execute("SHOW jit")
+        if cursor.fetchone()[0] == "on":  # (a server without JIT cannot show the hazard, only its absence)
+            assert "'JIT'" in plan(cursor), "sorting off alone no longer brings JIT: this test shows nothing"
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        default = cursor.fetchone()[0]
+        with queries.in_index_order(nested=True):
+            assert "'JIT'" not in plan(cursor)
+        sending = OutboundEmail.objects.filter(status="sending").order_by("attempted_at")
+        assert queries.claim(sending, mark={"attempts": 1}, enqueue=list) == []
+        # Inside a caller's transaction both reset after: the caller's own statements plan as usual.
+        cursor.execute("SHOW jit")
+        jit = cursor.fetchone()[0]
+        cursor.execute("SHOW enable_sort")
+        assert (cursor.fetchone()[0], jit) == ("on", default)
