@@ -27,8 +27,8 @@ from django.db import connection
 PLACEHOLDER_LIST = re.compile(r"%s(?:, %s)+")
 SAVEPOINT_NAME = re.compile(r'"s\d+_x\d+"')  # Django's savepoint names: one kind of SAVEPOINT, not one each
 # A statement sent with the settings it is planned under (models.queries.take): `SET LOCAL ...; <statement>` and
-# a `; RESET ...` after it; the settings are made, then the statement explained.
-WITH_SETTINGS = re.compile(r"^((?:SET LOCAL [^;]+; )+)(.*?)(?:; RESET \w+)?$", re.S)
+# a `; RESET ...` for each after it; the settings are made, then the statement explained.
+WITH_SETTINGS = re.compile(r"^((?:SET LOCAL [^;]+; )+)(.*?)(?:; RESET \w+)*$", re.S)
 
 
 @dataclass
