@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 from django.contrib.sessions.backends.signed_cookies import SessionStore
-from django.core.management import call_command
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.urls import reverse
@@ -39,6 +38,7 @@ from games.api import pages, tokens
 from games.api.models import Token
 from games.models import Order, Player, Seat
 from games.play import organise, turns
+from tests.support import database
 from tests.support.api import Api
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -137,7 +137,7 @@ class TokenMachine(RuleBasedStateMachine):
         assert not any(secret in page for secret in self.ids)
 
     def teardown(self) -> None:
-        call_command("flush", interactive=False, verbosity=0)  # the next example starts from an empty database
+        database.empty()  # the next example starts from an empty database
 
 
 def test_tokens_keep_their_invariants_whatever_their_player_does(settings: Any) -> None:

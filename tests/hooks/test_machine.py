@@ -26,7 +26,6 @@ import pytest
 import time_machine
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 from django.core import mail
-from django.core.management import call_command
 from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -50,7 +49,7 @@ from games.hooks.models import Delivery, Hook
 from games.models import MailStatus, Player
 from games.outgoing import outbox
 from games.play import sweep, turns
-from tests.support import hooks_receiver
+from tests.support import database, hooks_receiver
 from tests.support.accounts import sign_in_by_email
 from tests.support.hooks_receiver import Receiver
 
@@ -200,7 +199,7 @@ class HookMachine(RuleBasedStateMachine):
         REACHED.update(row.status for row in Delivery.objects.all())
         REACHED.update(["turned off"] * (self.turned_off > 0) + ["turned on again"] * self.enabled_again)
         self.clock.stop()
-        call_command("flush", interactive=False, verbosity=0)  # the next example starts from an empty database
+        database.empty()  # the next example starts from an empty database
 
 
 @pytest.fixture

@@ -25,7 +25,6 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.core.management import call_command
 from hypothesis import HealthCheck, event
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -38,6 +37,7 @@ from games.lobby.limits import DAY, LobbyError
 from games.lobby.models import Block, Invitation, Table, TableSeat
 from games.models import Game, Player, Seat
 from games.play import turns
+from tests.support import database
 from tests.support.toy_game.hands import HANDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -230,7 +230,7 @@ class LobbyMachine(RuleBasedStateMachine):
             assert TableSeat.objects.filter(invitation=invitation, state=TableSeat.State.INVITED).count() == 1
 
     def teardown(self) -> None:
-        call_command("flush", interactive=False, verbosity=0)  # the next example starts from an empty database
+        database.empty()  # the next example starts from an empty database
 
 
 def test_a_tables_lifecycle_keeps_its_invariants_whatever_its_players_do(monkeypatch: Any, settings: Any) -> None:

@@ -34,7 +34,6 @@ from unittest import mock
 import pytest
 import time_machine
 from django.core import mail
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck
@@ -51,6 +50,7 @@ from games.models import Event, Game, OutboundEmail, Player, Seat
 from games.play import orders, organise, sweep, turns
 from games.votes import services
 from games.votes.models import Ballot, Proposal, VoteEmail
+from tests.support import database
 from tests.support.leagues import organiser_of
 from tests.support.toy_game.hands import HANDS
 from tests.support.votes import player_at, post, said
@@ -356,7 +356,7 @@ class VoteMachine(RuleBasedStateMachine):
         SEEN.update(Proposal.objects.values_list("kind", "status", "reason"))
         self.seeds.stop()
         mail.outbox.clear()
-        call_command("flush", interactive=False, verbosity=0)
+        database.empty()
 
 
 def test_ending_votes_keep_their_invariants_whatever_the_table_does(
