@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from bench import bots as bench_bots
 from games.engines import all_engines
@@ -199,6 +200,11 @@ def test_the_demo_seats_you_once_at_a_table_of_every_game():
     for engine in all_engines():
         assert engine.title in first and engine.title in second
     assert first.count("/l/") == second.count("/l/") == len(slugs)
+    # Untitled (no English "Demo: ..."): each reader reads the game's name in their language.
+    genoa = Game.objects.get(engine="genoa")
+    assert genoa.title == ""
+    with translation.override("de"):
+        assert genoa.name == "Die Händler von Genua"
 
 
 def test_the_demo_seats_strong_bots_and_a_newcomer_may_ask_for_easy_ones():

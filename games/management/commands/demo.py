@@ -72,8 +72,7 @@ class Command(BaseCommand):
         )
         if seat is None:
             you = turns.player_for(DEMO_EMAIL, DEMO_NAME)
-            game = turns.create_game(
-                engine.slug, [you] + [None] * (players - 1), title=f"Demo: {engine.title}", bot_levels=[level] * players
-            )
+            # Untitled: each reader sees the game's name in their own language (Game.name), not an English title.
+            game = turns.create_game(engine.slug, [you] + [None] * (players - 1), bot_levels=[level] * players)
             seat = game.seats.select_related("game", "player").get(player=you)
         return seat
