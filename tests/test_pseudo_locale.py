@@ -18,8 +18,10 @@ placeholders that no German, or French, message contains), and none wider than 3
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -76,18 +78,23 @@ _FOLDER: list[Path] = []
 
 # The languages walked: the pseudo-locale, German, French; and the browser's locale asking for each.
 WALKED = {pseudo.CODE: "en-XA", "de": "de-DE", "fr": "fr-FR"}
-_ENGLISH: dict[str, set[str]] = {}
+_ENGLISH: dict[str, list[str]] = {}
+
+
+def speak_pseudo(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The pseudo-locale one of the site's languages (built once per test process)."""
+    if not _FOLDER:
+        _FOLDER.append(pseudo.pseudo_locale(tmp_path_factory.mktemp("pseudo")))
+    for name, value in pseudo.settings_for(_FOLDER[0]).items():
+        setattr(settings, name, value)
 
 
 @pytest.fixture(params=list(WALKED), ids=["pseudo", "de", "fr"])
 def site_language(request: Any, settings: Any, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The site's default language, which a reader who chose none (and every email to one) reads: the
-    pseudo-locale (built once per test process), German or French."""
+    pseudo-locale, German or French."""
     if request.param == pseudo.CODE:
-        if not _FOLDER:
-            _FOLDER.append(pseudo.pseudo_locale(tmp_path_factory.mktemp("pseudo")))
-        for name, value in pseudo.settings_for(_FOLDER[0]).items():
-            setattr(settings, name, value)
+        speak_pseudo(settings, tmp_path_factory)
     settings.LANGUAGE_CODE = request.param
     return str(request.param)
 
@@ -119,18 +126,25 @@ def english_in(language: str, texts: list[str], names: set[str]) -> list[str]:
     if language == pseudo.CODE:
         return [text for text in dict.fromkeys(texts) if plain_text(text, names)]
     if language not in _ENGLISH:
-        _ENGLISH[language] = pseudo.english_left(language)
+        _ENGLISH[language] = sorted(pseudo.english_left(language))  # (sorted once: a page reads hundreds of texts)
+    longest_first = _longest_first(frozenset(names))
     found = []
     for text in dict.fromkeys(texts):
         shown = pseudo.NOT_WORDS.sub(" ", text)  # (addresses and links)
-        for name in sorted(names, key=len, reverse=True):
-            shown = shown.replace(name, " ") if name else shown
+        for name in longest_first:
+            shown = shown.replace(name, " ")
         found += [
             f"{english!r} in {text}"
-            for english in sorted(_ENGLISH[language])
+            for english in _ENGLISH[language]
             if english in shown and re.search(rf"(?<!\w){re.escape(english)}(?!\w)", shown)  # (whole words)
         ]
     return found
+
+
+@functools.lru_cache(maxsize=8)
+def _longest_first(names: frozenset[str]) -> tuple[str, ...]:
+    """The chosen names, the longest first (a name inside a longer one is taken out after it), the empty one not."""
+    return tuple(sorted((name for name in names if name), key=len, reverse=True))
 
 
 # Every text the page shows (closed <details> opened first: a tap shows them) and every label, placeholder,
@@ -168,34 +182,63 @@ TOO_WIDE = """() => [...document.body.querySelectorAll('*')]
 
 
 class Walk:
-    """One browser at 390 px asking for the pseudo-locale, and what it found."""
+    """One browser at 390 px asking for one language (the pseudo-locale, German or French), and what it found. The
+    three walks share one site that speaks all three, its games and leagues built once: while a walk reads, the
+    site's default language is its own (`speaking`), as on a site in that language."""
 
-    def __init__(self, browser: Any, server: str, language: str) -> None:
-        self.browser, self.server, self.language = browser, server, language
+    def __init__(self, browser: Any, server: str, language: str, settings: Any) -> None:
+        self.browser, self.server, self.language, self.settings = browser, server, language, settings
         self.problems: list[str] = []
         self.looked = 0
 
     def context(self) -> Any:
         return new_context(self.browser, PHONE, locale=WALKED[self.language])
 
+    @contextmanager
+    def speaking(self) -> Iterator[None]:
+        before = self.settings.LANGUAGE_CODE
+        self.settings.LANGUAGE_CODE = self.language
+        try:
+            yield
+        finally:
+            self.settings.LANGUAGE_CODE = before
+
     def look(self, page: Any, what: str, path: str | None = None, words: bool = True, board: bool = True) -> None:
         """`page` (at `path` if given): `words` False reads none of its words, `board` False none of its board's."""
-        if path is not None:
-            page.goto(self.server + path)
-        self.looked += 1
-        texts = page.evaluate(SHOWN_TEXTS, "" if board else ", .board")
-        extra = horizontal_overflow(page)
-        if extra > 0:
-            wide = "; ".join(page.evaluate(TOO_WIDE))
-            self.problems.append(f"{what}: {extra} px wider than 390 px (scrolls sideways): {wide}")
-        if words and not pending_place(what):
-            plain = english_in(self.language, texts, chosen_names())
-            self.problems += [f"{what}: {text[:160]!r}" for text in plain]
+        with self.speaking():
+            if path is not None:
+                page.goto(self.server + path)
+            self.looked += 1
+            texts = page.evaluate(SHOWN_TEXTS, "" if board else ", .board")
+            extra = horizontal_overflow(page)
+            if extra > 0:
+                wide = "; ".join(page.evaluate(TOO_WIDE))
+                self.problems.append(f"{what}: {extra} px wider than 390 px (scrolls sideways): {wide}")
+            if words and not pending_place(what):
+                plain = english_in(self.language, texts, chosen_names())
+                self.problems += [f"{what}: {text[:160]!r}" for text in plain]
 
 
 @pytest.fixture
-def walk(chromium: Any, live_server: Any, site_language: str) -> Walk:
-    return Walk(chromium, live_server.url, site_language)
+def walks(chromium: Any, live_server: Any, settings: Any, tmp_path_factory: pytest.TempPathFactory) -> list[Walk]:
+    """A walk in each language, over one site (the games are played once, in the pseudo-locale's site)."""
+    speak_pseudo(settings, tmp_path_factory)
+    settings.LANGUAGE_CODE = pseudo.CODE
+    return [Walk(chromium, live_server.url, language, settings) for language in WALKED]
+
+
+def found_nothing(walks: list[Walk]) -> None:
+    """Each walk's findings under its language's name, and how many pages each read (none may be skipped)."""
+    for walk in walks:
+        walk.problems.append(f"({walk.language}: {walk.looked} pages)")
+    problems = [problem for walk in walks for problem in walk.problems]
+    assert problems == [f"({walk.language}: {walk.looked} pages)" for walk in walks], "\n".join(problems)
+
+
+def unchosen(seat: Seat) -> None:
+    """The seat's player has chosen no language yet, so the browser about to open its link chooses it (by its
+    Accept-Language, games/incoming/sessions.py), as in a site where only that language's readers play."""
+    Player.objects.filter(seats=seat).update(language="")
 
 
 def seat_path(seat: Seat, phase: Any) -> str:
@@ -203,77 +246,88 @@ def seat_path(seat: Seat, phase: Any) -> str:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_every_game_page_speaks_the_catalogue_at_390_px(walk: Walk, make_game: Any) -> None:
+def test_every_game_page_speaks_the_catalogue_at_390_px(walks: list[Walk], make_game: Any) -> None:
+    """Each engine's game is played once; at each stop every language's browser reads the page (one language a
+    test played the same game three times over, two thirds of this test's time)."""
     for engine in all_engines():
         words, board = engine.slug not in PENDING, engine.slug not in PENDING_BOARDS
         game = make_game(humans=PLAYERS, engine=engine.slug, seed=5)
-        context = walk.context()
-        page = context.new_page()
+        pages = [(walk, walk.context().new_page()) for walk in walks]
         try:
             for stop, phase in enumerate(points(game, seed=f"pseudo:{engine.slug}")):
                 if phase is None:
-                    walk.look(
-                        page, f"{engine.slug}'s page at the end", reverse("games-game", args=[game.pk]), words, board
-                    )
+                    for walk, page in pages:
+                        path = reverse("games-game", args=[game.pk])
+                        walk.look(page, f"{engine.slug}'s page at the end", path, words, board)
                 elif stop < 2:
                     seat = Seat.objects.get(game=game, number=phase.owed_seats[0])
-                    page.goto(walk.server + seat_path(seat, phase))
-                    walk.look(
-                        page, f"{engine.slug}'s page, phase {phase.number}, seat {seat.number}", None, words, board
-                    )
+                    for walk, page in pages:
+                        unchosen(seat)
+                        with walk.speaking():
+                            page.goto(walk.server + seat_path(seat, phase))
+                        what = f"{engine.slug}'s page, phase {phase.number}, seat {seat.number}"
+                        walk.look(page, what, None, words, board)
                 if stop == 1 and not words:
                     break  # a pending engine's end is walked once it speaks
             history = reverse("games-history", args=[game.pk]) + "?phase=1"
-            walk.look(page, f"{engine.slug}'s earlier turns", history, words, board)
             guide = reverse("games-rules", args=[engine.slug])
-            # (each language's own guide, GUIDE.<lang>.md; the pseudo-locale reads the English one)
-            guide_words = words and not (PENDING_GUIDES and walk.language == pseudo.CODE)
-            walk.look(page, f"{engine.slug}'s guide", guide, guide_words)
+            for walk, page in pages:
+                walk.look(page, f"{engine.slug}'s earlier turns", history, words, board)
+                # (each language's own guide, GUIDE.<lang>.md; the pseudo-locale reads the English one)
+                guide_words = words and not (PENDING_GUIDES and walk.language == pseudo.CODE)
+                walk.look(page, f"{engine.slug}'s guide", guide, guide_words)
         finally:
-            context.close()
-    walk.problems.append(f"({walk.looked} pages)")
-    assert walk.problems == [f"({walk.looked} pages)"], "\n".join(walk.problems)
+            for _walk, page in pages:
+                page.context.close()
+    found_nothing(walks)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_other_pages_speak_the_catalogue_at_390_px(walk: Walk, make_game: Any) -> None:
+def test_the_other_pages_speak_the_catalogue_at_390_px(walks: list[Walk], make_game: Any) -> None:
+    """Each step's rows are made once, then every language's browser reads that step's pages."""
     game = make_game(humans=3, engine="piraeus")
     phase = turns.current_phase(game)
     first, second = (game.seats.select_related("player").get(number=n) for n in (0, 1))
     assert first.player is not None and second.player is not None and phase is not None
-    context = walk.context()
-    page = context.new_page()
+    # A vote's panel and table talk, as the second seat reads them.
+    talk.post(first, first.player, "Ωραία μέρα", to=[1])
+    votes.propose(first.pk, first.player.pk, "draw")
+    pages = [(walk, walk.context().new_page()) for walk in walks]
     try:
-        # A vote's panel and table talk, as the second seat reads them.
-        talk.post(first, first.player, "Ωραία μέρα", to=[1])
-        votes.propose(first.pk, first.player.pk, "draw")
-        page.goto(walk.server + seat_path(second, phase))
-        walk.look(page, "a vote's panel and table talk", board="piraeus" not in PENDING_BOARDS)
-        # Signing in, My games, the lobby.
-        walk.look(page, "My games, not signed in", reverse("games-mine"))
-        email_sign_in_link(first.player.email)
-        walk.look(page, "the sign-in page", link_in(first.player.email, r"/me/sign-in/\S+"))
-        with page.expect_navigation():
-            page.locator("main form button").first.click()
-        walk.look(page, "My games, signed in")
+        for walk, page in pages:
+            unchosen(first)
+            unchosen(second)
+            with walk.speaking():
+                page.goto(walk.server + seat_path(second, phase))
+                walk.look(page, "a vote's panel and table talk", board="piraeus" not in PENDING_BOARDS)
+                # Signing in, My games, the lobby.
+                walk.look(page, "My games, not signed in", reverse("games-mine"))
+                email_sign_in_link(first.player.email)
+                walk.look(page, "the sign-in page", link_in(first.player.email, r"/me/sign-in/\S+"))
+                with page.expect_navigation():
+                    page.locator("main form button").first.click()
+                walk.look(page, "My games, signed in")
         table = lobby_tables.create_table(first.player, lobby_spec(engine="piraeus", size=4), ["friend@example.com"])
-        walk.look(page, "the lobby's open tables", reverse("lobby-open"))
-        walk.look(page, "the lobby's new table", reverse("lobby-new"))
-        walk.look(page, "a lobby table", reverse("lobby-table", args=[table.key]))
+        for walk, page in pages:
+            walk.look(page, "the lobby's open tables", reverse("lobby-open"))
+            walk.look(page, "the lobby's new table", reverse("lobby-new"))
+            walk.look(page, "a lobby table", reverse("lobby-table", args=[table.key]))
         # A league's pages.
         league = make_league(players=4, notify=Membership.Notify.OWED, time_zone="Europe/Paris")
         round_ = started_round(league)
-        walk.look(page, "a league's page", reverse("leagues-league", args=[league.slug]))
-        walk.look(page, "a league's sign-up", reverse("leagues-join", args=[league.slug, league.invite_key]))
+        for walk, page in pages:
+            walk.look(page, "a league's page", reverse("leagues-league", args=[league.slug]))
+            walk.look(page, "a league's sign-up", reverse("leagues-join", args=[league.slug, league.invite_key]))
     finally:
-        context.close()
-    organiser_pages(walk, league, round_)
-    walk.problems.append(f"({walk.looked} pages)")
-    assert walk.problems == [f"({walk.looked} pages)"], "\n".join(walk.problems)
+        for _walk, page in pages:
+            page.context.close()
+    organiser_of(league)
+    for walk in walks:
+        organiser_pages(walk, league, round_)
+    found_nothing(walks)
 
 
 def organiser_pages(walk: Walk, league: League, round_: Round) -> None:
-    organiser_of(league)
     game = first_game(round_)
     context = walk.context()
     page = context.new_page()
@@ -281,7 +335,7 @@ def organiser_pages(walk: Walk, league: League, round_: Round) -> None:
         walk.look(page, "the admin's sign-in", reverse("admin:login"))
         page.locator("#id_username").fill("organiser")
         page.locator("#id_password").fill("pw")
-        with page.expect_navigation():
+        with walk.speaking(), page.expect_navigation():
             page.locator("form input[type=submit], form button[type=submit]").first.click()
         for what, path in (
             ("the admin's home", reverse("admin:index")),

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from django.core.mail import get_connection
 
-from tests.support.browser import AXE, CHROMIUM, picture
+from tests.support.browser import CHROMIUM, axe_violations, picture
 from tests.support.emails import game_emails
 from tests.support.services import missing_service
 from tests.support.smtp import DKIM_SELECTOR, Sink, dkim_key, verifies
@@ -34,7 +34,6 @@ from tests.support.smtp import DKIM_SELECTOR, Sink, dkim_key, verifies
 pytestmark = pytest.mark.django_db
 
 WIDTH = 600  # a desktop reading pane; 360 px is tests/outgoing/test_browser_boards.py's
-MODES = ("light", "dark", "forced-dark", "inverted")
 # A client's own dark that ignores `color-scheme` (several webmail and phone clients): it inverts the lightness of
 # every colour the email sets (text, backgrounds, borders; the page's white too), keeping hue and saturation.
 INVERT_LIGHTNESS = r"""() => {
@@ -94,48 +93,82 @@ def html_of(message: Any) -> str:
     return next(content for content, kind in message.alternatives if kind == "text/html")
 
 
-@pytest.mark.parametrize("mode", MODES)
+# The modes each test reads every email in, the email set in the page once: light, then dark by switching the page's
+# colour scheme (no new render), then the inverted client (light again, its colours rewritten: last). The forced
+# dark needs a browser of its own, so it is a test of its own (the two test processes share the two).
+PASSES = {"light-dark-inverted": ("light", "dark", "inverted"), "forced-dark": ("forced-dark",)}
+
+
+@pytest.mark.parametrize("modes", list(PASSES.values()), ids=list(PASSES))
 def test_every_game_email_reads_in_light_dark_and_forced_dark_and_hides_nothing(
-    chromium: Any, make_game: Any, django_capture_on_commit_callbacks: Any, mode: str
+    chromium: Any, make_game: Any, django_capture_on_commit_callbacks: Any, modes: tuple[str, ...]
 ) -> None:
-    # One test per mode, so the two test processes share the four walks (the emails are gathered once in each).
     found = collected(make_game, django_capture_on_commit_callbacks)
     problems: list[str] = []
     # A client's forced dark: Chromium's own auto dark mode, in a second browser of the same Playwright.
     forcing = (
         chromium.browser_type.launch(executable_path=str(CHROMIUM), args=["--blink-settings=forceDarkModeEnabled=true"])
-        if mode == "forced-dark"
+        if "forced-dark" in modes
         else None
     )
     try:
-        page = (forcing or chromium).new_page(
-            viewport={"width": WIDTH, "height": 900},
-            color_scheme="light" if mode in ("light", "inverted") else "dark",
-        )
+        page = (forcing or chromium).new_page(viewport={"width": WIDTH, "height": 900})
         try:
             for what, message in found:
                 page.set_content(html_of(message))
-                if mode == "inverted":
-                    page.evaluate(INVERT_LIGHTNESS)
-                where = f"{what} email in {mode}"
-                results = AXE.run(page, options={"runOnly": ["color-contrast"]}).response["violations"]
-                for violation in results:
-                    nodes = violation["nodes"]
-                    shown = [f"{node['target'][0]} {contrast_of(node)}" for node in nodes][:4]
-                    problems.append(f"{where}: {violation['id']} ({len(nodes)}×) {shown}")
-                problems += [f"{where}: hidden text '{text}'" for text in page.evaluate(HIDDEN_TEXT)]
-                body = page.evaluate("getComputedStyle(document.body).backgroundColor")
-                dark = sum(int(part) for part in re.findall(r"\d+", body)[:3]) < 150
-                if "rgba" not in body and mode != "inverted" and dark != (mode != "light"):  # it colours its page
-                    problems.append(f"{where}: the page's background is {body}")
-                if what.endswith("turn-started"):
-                    picture(page, what.split()[0], 1280, f"email-{mode}")  # with PBEM_SCREENSHOTS
+                for mode in modes:
+                    page.emulate_media(color_scheme="light" if mode in ("light", "inverted") else "dark")
+                    if mode == "inverted":
+                        page.evaluate(INVERT_LIGHTNESS)
+                    problems += email_problems(page, f"{what} email in {mode}", mode)
+                    if what.endswith("turn-started"):
+                        picture(page, what.split()[0], 1280, f"email-{mode}")  # with PBEM_SCREENSHOTS
         finally:
             page.close()
     finally:
         if forcing is not None:
             forcing.close()
     assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems)
+
+
+def email_problems(page: Any, where: str, mode: str) -> list[str]:
+    """What makes the email in `page` unreadable in `mode`: text too faint (axe-core), text hidden, or a page
+    background that is not the mode's."""
+    problems = []
+    for violation in axe_violations(page, {"runOnly": ["color-contrast"]}):
+        nodes = violation["nodes"]
+        shown = [f"{node['target'][0]} {contrast_of(node)}" for node in nodes][:4]
+        problems.append(f"{where}: {violation['id']} ({len(nodes)}×) {shown}")
+    problems += [f"{where}: hidden text '{text}'" for text in page.evaluate(HIDDEN_TEXT)]
+    body = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    dark = sum(int(part) for part in re.findall(r"\d+", body)[:3]) < 150
+    if "rgba" not in body and mode != "inverted" and dark != (mode != "light"):  # it colours its page
+        problems.append(f"{where}: the page's background is {body}")
+    return problems
+
+
+def test_the_checks_see_each_scheme_of_one_page_and_what_it_hides(chromium: Any) -> None:
+    """email_problems can fail, and reads the scheme the page shows now: an email whose dark styles are too faint
+    passes in light and fails in dark on the same page (the scheme switched, nothing set again), and its inverted
+    colours are read as inverted; a hidden preheader is found in every scheme."""
+    page = chromium.new_page(viewport={"width": WIDTH, "height": 900})
+    try:
+        page.set_content(
+            '<!doctype html><html lang="en"><head><title>t</title><style>body { background: #fff; color: #111 }'
+            "@media (prefers-color-scheme: dark) { body { background: #000 } p { color: #333 } }</style></head>"
+            '<body><p>Your turn</p><span style="display:none">hidden preheader</span></body></html>'
+        )
+        light = email_problems(page, "light", "light")
+        page.emulate_media(color_scheme="dark")
+        dark = email_problems(page, "dark", "dark")
+        page.emulate_media(color_scheme="light")
+        page.evaluate(INVERT_LIGHTNESS)
+        inverted = email_problems(page, "inverted", "inverted")
+    finally:
+        page.close()
+    assert light == ["light: hidden text 'hidden preheader'"], light
+    assert [line.split(" (")[0] for line in dark] == ["dark: color-contrast", "dark: hidden text 'hidden preheader'"]
+    assert inverted == ["inverted: hidden text 'hidden preheader'"], inverted
 
 
 def test_spamassassin_scores_every_kind_of_game_email_zero(

@@ -73,12 +73,24 @@ def horizontal_overflow(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
 
 
+def axe_violations(page: Page, options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now (axe.run's `options`, its results' violations only). Its
+    script (570 KB) goes into the document once, not before every run as Axe.run sends it: a page checked again
+    (in another colour scheme, after a change) runs the same axe."""
+    if not page.evaluate("() => typeof window.axe === 'object' && typeof window.axe.run === 'function'"):
+        page.evaluate(AXE.axe_script)
+    found = page.evaluate(
+        "options => axe.run(document, options).then(results => results.violations)",
+        {"resultTypes": ["violations"], **(options or {})},
+    )
+    return list(found)
+
+
 def violations(page: Page, impacts: tuple[str, ...] = SERIOUS) -> list[str]:
     """axe-core's violations of `impacts` on the page (serious and critical ones unless told), one line each
     with where they are."""
-    results = AXE.run(page)
     lines = []
-    for violation in results.response["violations"]:
+    for violation in axe_violations(page):
         if violation["impact"] in impacts:
             targets = [", ".join(map(str, node["target"])) for node in violation["nodes"]]
             shown = "; ".join(targets[:5]) + (f"; and {len(targets) - 5} more" if len(targets) > 5 else "")
