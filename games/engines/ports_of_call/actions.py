@@ -5,7 +5,7 @@ produce) live in trade.py; turn.py applies a whole order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.engines.base import Event, M, Mn, Mp, Msg, OrderError, State, joined
@@ -45,6 +45,17 @@ class Turn:
     # Ships whose move is over until a later boost lets them continue.
     stopped: set[str] = field(default_factory=set)
     boosted: set[str] = field(default_factory=set)
+
+    def copy(self) -> Turn:
+        """A copy that shares nothing changeable with this one (what copy.deepcopy gives, for these fields of
+        ints, strs and bools, many times faster: a bot copies the turn for every step it tries)."""
+        return replace(
+            self,
+            produced=dict(self.produced),
+            spaces_left=dict(self.spaces_left),
+            stopped=set(self.stopped),
+            boosted=set(self.boosted),
+        )
 
 
 def start_turn(state: State, seat: int) -> Turn:

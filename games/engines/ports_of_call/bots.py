@@ -3,7 +3,6 @@ the decisions table), and random legal orders for bots, the demo and the tests."
 
 from __future__ import annotations
 
-import copy
 import random
 
 from games.engines.base import Order, OrderError, State
@@ -70,7 +69,7 @@ def random_turn(state: State, seat: int, rng: random.Random) -> Order:
     done: list[str] = []
     for _ in range(3):
         for step in _candidates(scratch, seat, turn, rng)[:6]:
-            trial_state, trial_turn = copy_state(scratch), copy.deepcopy(turn)
+            trial_state, trial_turn = copy_state(scratch), turn.copy()
             try:
                 done.append(apply_step(trial_state, trial_turn, step, []))
             except OrderError:

@@ -279,12 +279,17 @@ def claim_achievements(state: State, events: list[Event], first: int | None = No
                 break
 
 
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalpha())
+
+
+# Each city by its letters, lower case ("new york", "NewYork" and "new-york" are New York); the first city of
+# CITIES where two would share them (hence reversed). Made once: every step a bot tries reads a city.
+CITY_LETTERS = {_letters(city): city for city in reversed(CITIES)}
+
+
 def city_of(text: str) -> str | None:
-    wanted = "".join(ch for ch in text.lower() if ch.isalpha())
-    for city in CITIES:
-        if "".join(ch for ch in city.lower() if ch.isalpha()) == wanted:
-            return city
-    return None
+    return CITY_LETTERS.get(_letters(text))
 
 
 GOOD_WORDS = {
