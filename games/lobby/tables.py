@@ -190,12 +190,13 @@ def cancel(table_id: int, player: Player, now: datetime | None = None) -> None:
 
 def rematch(game: Game, player: Player, now: datetime | None = None) -> Table:
     """The same table again, after `game` ended: a new private table created by `player`, of the same game,
-    options (a value per seat dealt again), deadlines and size, the bots as bots and the other players invited
-    (as any invitation, within the limits). One rematch per finished game: the one proposed already (waiting,
-    or started, as a table with bots starts at once) is returned instead, so a second click, or two players
-    pressing at once, makes one table and invites nobody twice. An invitee who declined this player's
-    invitations, or whose address bounces, leaves their seat open; one who has had the most invitations an
-    address may get today refuses the whole rematch (LobbyError, nothing stored), as it refuses an invitation.
+    options (a value per seat dealt again), deadlines and size, the bots as bots (each at the level it played)
+    and the other players invited (as any invitation, within the limits). One rematch per finished game: the
+    one proposed already (waiting, or started, as a table with bots starts at once) is returned instead, so a
+    second click, or two players pressing at once, makes one table and invites nobody twice. An invitee who
+    declined this player's invitations, or whose address bounces, leaves their seat open; one who has had the
+    most invitations an address may get today refuses the whole rematch (LobbyError, nothing stored), as it
+    refuses an invitation.
 
     Serialized by the finished game's row, locked first (no resolution writes it any more): the second of two
     rematches at once waits for the first and then returns its table."""
@@ -230,6 +231,7 @@ def _rematch_spec(game: Game, seats: list[Seat], player: Player, now: datetime) 
     old = ready.lobby_table(game)
     # A value per seat (a country) is dealt again: the new table numbers its seats otherwise (who offers first).
     per_seat = {spec.name for spec in get_engine(game.engine).options if spec.kind == "seat-list"}
+    bots = [s for s in seats if s.is_bot or s.player is None]
     return TableSpec(
         engine=game.engine,
         size=len(seats),
@@ -237,7 +239,8 @@ def _rematch_spec(game: Game, seats: list[Seat], player: Player, now: datetime) 
         phase_length=old.phase_length if old else game.phase_length,
         options={name: value for name, value in game.options.items() if name not in per_seat},
         title=game.title,
-        bots=sum(s.is_bot or s.player is None for s in seats),
+        bots=len(bots),
+        bot_levels=tuple(s.bot_level for s in bots),  # each bot as it played, in seat order
         private=True,
         daily_at=old.daily_at if old else None,
         time_zone=old.time_zone if old else player.time_zone,

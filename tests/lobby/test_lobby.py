@@ -311,6 +311,19 @@ def test_a_rematch_invites_the_same_players_once(client):
     assert Invitation.objects.filter(table=rematch).count() == 1
 
 
+def test_a_rematch_seats_each_bot_at_the_level_it_played():
+    host = creator()
+    table = propose(host, [], size=3, bots=2, bot_levels=("easy", "strong"))
+    table.refresh_from_db()
+    game = table.game
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    rematch = tables.rematch(game, host)
+    assert rematch.game is not None and rematch.game != game  # the host and two bots: it starts at once
+    # (Each start deals the seats: the bots' order is the draw's, their levels the ones they played.)
+    for played in (game, rematch.game):
+        assert sorted(played.seats.filter(is_bot=True).values_list("bot_level", flat=True)) == ["easy", "strong"]
+
+
 def test_a_finished_games_page_offers_its_players_a_rematch_in_one_click(client):
     host = creator()
     table = propose(host, [], size=2, bots=1)
