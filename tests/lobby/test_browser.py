@@ -4,7 +4,8 @@ of their own, reading their links out of the emails the server really sent (the 
 - a player signs in, proposes a game of Piraeus inviting two addresses; both accept from their invitation
   emails; the ready check starts the game, and every seat the first turn asks plays it from its turn email,
   which resolves it;
-- the same player proposes a second game; one invitee declines from the email's decline link, the other
+- the same player proposes a second game, of four seats, one a bot whose level they type on the form's line for
+  each bot seat's level; one invitee declines from the email's decline link, the other
   never answers; at the start time the table page shows it cancelled (the ready check runs when the page is
   read, as `make run` has no beat), and the one still invited is told.
 
@@ -83,8 +84,9 @@ def signed_in(walk: Walk, address: str) -> None:
     walk.look("My games, signed in")
 
 
-def propose(walk: Walk, game: str, name: str, invite: list[str], size: int) -> Table:
-    """From My games: Start a game, choose `game`, fill the form, propose the table."""
+def propose(walk: Walk, game: str, name: str, invite: list[str], size: int, bot_levels: str = "") -> Table:
+    """From My games: Start a game, choose `game`, fill the form, propose the table (with a bot seat for each of
+    `bot_levels`' comma-separated levels, typed on the form's line for them)."""
     walk.page.get_by_role("link", name="Start a game", exact=True).click()
     walk.page.wait_for_load_state()
     walk.look("choosing a game")
@@ -98,6 +100,9 @@ def propose(walk: Walk, game: str, name: str, invite: list[str], size: int) -> T
         assert walk.page.locator("select[name^=seat_option_]").count() == size  # one drop-down per seat
     walk.page.get_by_label("Your name, as the other players see it").fill(name)
     walk.page.get_by_label("Invite by email (optional)").fill("\n".join(invite))
+    if bot_levels:
+        walk.page.get_by_label("Bot seats").fill(str(len(bot_levels.split(","))))
+        walk.page.get_by_label("Or a level for each bot seat").fill(bot_levels)
     walk.look(f"the {game} table form, filled in", sent=False)
     before = set(Table.objects.values_list("pk", flat=True))
     walk.press("Propose the table")
@@ -162,7 +167,9 @@ def test_a_player_starts_a_game_with_two_invitees_who_accept_and_a_second_is_can
         assert first.status == Phase.Status.RESOLVED, "every order of the first turn was in: it resolved"
 
         host.goto(reverse("games-mine"), "My games with a game started")
-        second = propose(host, "Port of Piraeus", "Hana", ["cy@example.com", "di@example.com"], size=3)
+        # The second table has a bot seat too, its level typed on the form's line (at 390 px, as every page).
+        second = propose(host, "Port of Piraeus", "Hana", ["cy@example.com", "di@example.com"], 4, bot_levels="easy")
+        assert list(second.seats.filter(state="bot").values_list("bot_level", flat=True)) == ["easy"]
         decline = Walk(chromium, server, "Cy", findings)
         try:
             decline.goto(link_in("cy@example.com", r"/lobby/decline/\S+/", "invites you"), "the decline page")
