@@ -15,3 +15,10 @@ register = template.Library()
 @register.filter
 def words(value: Any) -> str:
     return rendering.render(value)
+
+
+@register.filter
+def game_name(slug: str) -> str:
+    """`{{ "genoa"|game_name }}`: a game's name in the reader's language (the catalogue's, as every page names the
+    game: "Die Händler von Genua"), for the heading a board's email template prints."""
+    return rendering.engine_name(slug)

@@ -6,9 +6,13 @@ toy game of tests/support/toy_game, registered only here, renders through the sa
 from __future__ import annotations
 
 import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.html import escape
 
-from games.engines import all_engines
+from games import words
+from games.engines import all_engines, board_templates
+from games.play import turns
 from tests.support.game_renders import PLAYERS, board, emails_due, pages, points, seat_clients
 
 pytestmark = pytest.mark.usefixtures("toy_game")
@@ -39,3 +43,24 @@ def test_the_board_shows_on_every_page_and_in_both_bodies_of_every_email(slug, m
     assert game.status == "finished" and stops >= 3
     assert {("player", True), ("player", False), ("spectator", False)} <= readers
     assert {"turn-started", "reminder", "game-over"} <= kinds
+
+
+@pytest.mark.parametrize("slug", [engine.slug for engine in all_engines()])
+def test_each_email_board_names_its_game_as_the_readers_edition_does(slug, make_game):
+    """The boards' headings named the game in English ("Genoa" in a German email); they take the catalogue's name,
+    as every page does: the German and French editions' names where they differ."""
+    game = make_game(humans=PLAYERS, engine=slug, seed=31)
+    view = turns.engine_of(game).view(game.state, 0)
+    templates = board_templates(slug)
+
+    def heading(name: str) -> str:  # the email board's first line, as its reader sees it
+        shown = render_to_string(name, {"view": view})
+        return shown.split("\n</tr>")[0] if name.endswith(".html") else shown.strip().split("\n")[0]
+
+    for language in ("en", "de", "fr"):
+        with translation.override(language):
+            name = words.engine_name(slug)
+            assert escape(name) in heading(templates.email_html)
+            assert name.upper() in heading(templates.email_text).upper()
+    with translation.override("de"):
+        assert ("Die Händler von Genua" in heading(templates.email_html)) == (slug == "genoa")
