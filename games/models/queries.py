@@ -124,7 +124,7 @@ def take(
     sets = ", ".join(f"{quote(field.column)} = %s" for field in fields)
     marks = [field.get_db_prep_save(v, connection) for field, v in zip(fields, mark.values(), strict=True)]
     settings = [*IN_ORDER] if nested else [*IN_ORDER, "synchronous_commit = off"]
-    resets = "".join(f"; RESET {setting.split(' = ')[0]}" for setting in IN_ORDER) if nested else ""
+    resets = f"; {RESET_IN_ORDER}" if nested else ""
     sql = (
         "".join(f"SET LOCAL {setting}; " for setting in settings) + f"WITH batch AS ({select}) "  # noqa: S608  (names from the model, values bound)
         f"UPDATE {table} SET {sets} FROM batch WHERE {table}.ctid = batch.claimed_row RETURNING batch.*" + resets
@@ -143,6 +143,7 @@ def take(
 # jit_above_cost: PostgreSQL then compiled each such statement with LLVM, 50-300 ms to read no row, about a second
 # of every sweep over the eight outboxes (found profiling the test suite). JIT is off for these statements.
 IN_ORDER = ("enable_sort = off", "jit = off")
+RESET_IN_ORDER = "; ".join(f"RESET {setting.split(' = ')[0]}" for setting in IN_ORDER)
 
 
 @contextmanager
@@ -155,7 +156,7 @@ def in_index_order(nested: bool) -> Iterator[Any]:
             yield cursor
         finally:
             if nested:
-                cursor.execute("; ".join(f"RESET {setting.split(' = ')[0]}" for setting in IN_ORDER))
+                cursor.execute(RESET_IN_ORDER)
 
 
 def read_in_order(due: QuerySet[M], columns: list[str], batch: int, nested: bool) -> list[tuple[Any, ...]]:

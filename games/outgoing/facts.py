@@ -99,7 +99,7 @@ def game_facts(game: Game, engine: Engine | None = None, seats: Sequence[Seat] |
     )
     return GameFacts(
         id=game.pk,
-        title=game.title or words.game_title_later(engine.title),
+        title=game.name_later,
         given_title=game.title,
         engine_title=words.game_title_later(engine.title),
         status=game.status,

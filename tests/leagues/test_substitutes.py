@@ -328,10 +328,12 @@ def test_the_league_page_shows_who_actually_plays_each_seat(client):
     drop(1)  # nobody left on standby: a bot
     body = client.get(reverse("leagues-league", args=[league.slug])).content.decode()
     names = [p.display_name for p in drawn if p is not None]
+    # The bot plays at once: where its seat was the last one owed, the phase resolved and the next one opened.
+    played = open_phase_of(game).number - phase + 1
     row = ", ".join(
         [
             names[0],
-            f"{names[1]} → a strong bot (from phase {phase}, 1 phase)",
+            f"{names[1]} → a strong bot (from phase {phase}, {played} phase{'s' * (played > 1)})",
             f"{names[2]} → open seat on default orders (from phase {phase})",
             f"{names[3]} → S1 (substitute from phase {phase})",
         ]
