@@ -85,6 +85,7 @@ def figures(results: dict[str, Any]) -> dict[str, Any]:
 
     post = http["persistent_db_conn"]["cases"]["order_post_c16"]
     return {
+        **email_floor(res),
         "sequential_latency_ms_median": seq["commit_to_worker_commit_ms"]["median"],
         "sequential_latency_ms_p99": seq["commit_to_worker_commit_ms"]["p99"],
         "sequential_worker": seq["worker_cmd"],
@@ -102,3 +103,29 @@ def figures(results: dict[str, Any]) -> dict[str, Any]:
         "order_post_sql_count": http["order_post_sql_count"],
         "hello_get_rps_c16": http["persistent_db_conn"]["cases"]["hello_get_c16"]["requests_per_s"],
     }
+
+
+def email_floor(res: dict[str, Any]) -> dict[str, Any]:
+    """The floor's measurement 3 (its drain with each resolution's emails, alternated on the same worker with a
+    drain without them), reduced as its report.py does: what a resolution alone and each email add to the drain,
+    so that the email-inclusive floor can be recomputed for our emails per resolution (`email_floor_rate`). Empty
+    when the floor ran without it (EMAIL=0, or an older summary)."""
+    block, same = res.get("queued_1proc_c2_reuse_with_email"), res.get("queued_1proc_c2_reuse_email_worker")
+    if not block or not same:
+        return {}
+    alone = statistics.median(r["resolutions_per_s"] for r in same["runs"])
+    with_emails = statistics.median(r["resolutions_per_s_with_email"] for r in block["runs"])
+    emails = statistics.median(r["emails_per_resolution"] for r in block["runs"])
+    return {
+        "drain_with_emails_resolutions_per_s": with_emails,
+        "drain_with_emails_emails_per_resolution": emails,
+        "drain_alone_ms": 1000 / alone,
+        "drain_ms_per_email": (1000 / with_emails - 1000 / alone) / emails,
+    }
+
+
+def email_floor_rate(figures: dict[str, Any], emails: float) -> float | None:
+    """The floor's drain including the emails, recomputed for `emails` per resolution (its report's formula)."""
+    if "drain_alone_ms" not in figures:
+        return None
+    return 1000 / (figures["drain_alone_ms"] + emails * figures["drain_ms_per_email"])
