@@ -5,6 +5,7 @@ missing, one untranslated and one fuzzy, and passes once they are translated."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -25,6 +26,38 @@ def gettext_tools() -> None:
 def test_every_string_of_the_code_is_in_the_german_and_french_catalogues(gettext_tools, monkeypatch):
     monkeypatch.chdir(settings.BASE_DIR)
     call_command("makemessages", check=True, verbosity=0)
+
+
+# A plural made by hand in a translation: a letter, then an ending in brackets ("inutilisé(s)", "Spieler(n)").
+HAND_PLURAL = re.compile(r"[^\W\d_]\((?:e|n|en|s|es|x)\)")
+
+
+def hand_plurals(catalogue: str) -> list[str]:
+    """The lines of the translations (msgstr, and the lines that continue one) in `catalogue` that make a plural by
+    hand; "http(s)" is not one."""
+    found: list[str] = []
+    in_translation = False
+    for line in catalogue.splitlines():
+        if line.startswith("msgstr"):
+            in_translation = True
+        elif not line.startswith('"'):
+            in_translation = False
+        if in_translation and HAND_PLURAL.search(line.replace("http(s)", "")):
+            found.append(line)
+    return found
+
+
+def test_no_translation_makes_a_plural_by_hand() -> None:
+    """A number's noun and words agree with it by ngettext (an engine's Mn, {% blocktranslate count %}), which
+    chooses the form by the count: a translation that writes "(s)" instead (Ports of Call's French once said
+    "Vous laissez 2 points d'action inutilisé(s)") reads as a form, not a sentence. The check finds one."""
+    assert hand_plurals('msgid "You leave {points} unused."\nmsgstr "Vous laissez {points} inutilisé(s)."\n')
+    assert not hand_plurals('msgid "not an absolute http(s) URL"\nmsgstr "keine absolute http(s)-URL"\n')
+    root = Path(settings.BASE_DIR)
+    catalogues = [*root.glob("locale/*/LC_MESSAGES/django.po"), *root.glob("games/engines/*/locale/*/LC_MESSAGES/*.po")]
+    assert len(catalogues) >= 12
+    found = {str(path.relative_to(root)): hand_plurals(path.read_text()) for path in catalogues}
+    assert {path: lines for path, lines in found.items() if lines} == {}
 
 
 HEADER = """msgid ""

@@ -12,6 +12,7 @@ from zoneinfo import available_timezones
 from django import forms
 from django.conf import settings
 from django.utils import translation
+from django.utils.html import escape
 from django.utils.translation import gettext_lazy
 
 from games.incoming import ranked
@@ -64,7 +65,9 @@ class OrderForm(StepsForm):
         self.initial["how"] = "typed" if self.typed else "builder"
         for spec in prompt["fields"]:
             name, kind, label = spec["name"], spec["kind"], spec["label"]
-            help_text = spec.get("help", "")
+            # Django's field templates write help_text as HTML (|safe): a game's help is plain text, whose
+            # placeholders ("move <ship> <city>") a browser would take for tags and drop.
+            help_text = escape(spec.get("help") or "")
             errors = field_messages(spec)
             if kind == "steps" and not self.typed:
                 assert source is not None

@@ -16,6 +16,7 @@ same. Skips without Chromium unless PBEM_REQUIRE_SERVICES=1."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -27,7 +28,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 from games import engines, words
 from games.engines.base import OrderError, ReadBack
@@ -235,33 +237,86 @@ def test_what_a_player_types_or_builds_is_what_is_stored(chromium, live_server, 
 
 # --- In the player's language -------------------------------------------------------------------------------------
 
-# A step the game cannot read, typed in the player's words: a street that is not on the map.
-MISTYPED = {"de": "Straße 9-9 = ich", "fr": "Rue 9-9 = moi"}
+
+@dataclass(frozen=True)
+class Mistyped:
+    """A step a player of each language types in the words their email teaches, which the game cannot read."""
+
+    why: str
+    steps: dict[str, str]  # language: the step, in its words
+
+
+# Per game: a step the game refuses, typed in the player's words, so the refusal must quote those words.
+MISTYPED = {
+    "genoa": Mistyped("a street that is not on the map", {"de": "Straße 9-9 = ich", "fr": "Rue 9-9 = moi"}),
+    # The compass's letters are the same in every language (docs/glossary-phoenician.md): O (Ost, Ouest) is none.
+    "phoenician": Mistyped("a direction in the player's language", {"de": "rudere O", "fr": "ramer O"}),
+    "ports-of-call": Mistyped(
+        "a port that is not on the map", {"de": "fahre S1 Atlantis", "fr": "déplacer S1 Atlantide"}
+    ),
+}
+# Per game: how many phases seat 0 plays by buttons (a starting place) before its first turn with typed steps, and
+# that turn's steps fields (Genoa's seat 0 is the merchant at the start).
+FIRST_TYPED_TURN = {"genoa": (0, ["route", "tiles"]), "phoenician": (1, ["steps"]), "ports-of-call": (1, ["actions"])}
+
+
+def to_first_typed_turn(game: Game) -> int:
+    """Seat 0 plays its default order (through the service layer, as its buttons would) in each phase it owes
+    without steps until it owes one with steps; the bots play theirs as they open. How many it played."""
+    engine = engines.get_engine(game.engine)
+    played = 0
+    while not steps_fields(game) and played < 5:
+        orders.submit_order(game.seats.get(number=0), open_phase(game).number, engine.default_order(game.state, 0))
+        played += 1
+    return played
+
+
+def whole_words(text: str) -> set[str]:
+    return {word.lower() for word in re.findall(r"\w+", text)}
 
 
 @pytest.mark.parametrize("language", ["de", "fr"])
-def test_a_player_types_their_order_in_their_own_language(chromium, live_server, language):
+@pytest.mark.parametrize("slug", TYPED_GAMES)
+def test_a_player_types_their_order_in_their_own_language(
+    chromium: Browser, live_server: LiveServer, slug: str, language: str
+) -> None:
     """Issue 40 item 3 in a real browser: a player whose language is German (or French) opens the signed link of
     their turn email on a fresh page at 390 px (the browser asks for English: the player's choice wins), types
-    Genoa's route in the words their email teaches, is refused in their language for a street that is not on the
-    map (nothing stored), then reads their order back in their language and confirms: the order stored is the
-    game's canonical (English) one, the same as an English player's."""
-    engine = engines.get_engine("genoa")
+    the game's steps in the words their email teaches, is refused in their language for a step the game cannot
+    read (MISTYPED; nothing stored), then reads their order back in their language and confirms: the order
+    stored is the game's canonical (English) one, the same as an English player's. Phoenician Sea Trader and
+    Ports of Call first ask for a starting place by buttons: seat 0 chooses it through the service layer."""
+    engine = engines.get_engine(slug)
+    mistyped = MISTYPED[slug].steps[language]
     player = turns.player_for("player1@example.com", "Player 1")
     Player.objects.filter(pk=player.pk).update(language=language)
-    game = turns.create_game("genoa", [player, None], seed=1234, phase_length=timedelta(hours=48))
-    assert steps_fields(game) == ["route", "tiles"], "seat 0 is not the merchant at the start"
+    players: list[Player | None] = [player, *[None] * (engine.min_players - 1)]
+    game = turns.create_game(slug, players, seed=1234, phase_length=timedelta(hours=48))
+    opening = to_first_typed_turn(game)
+    fields = steps_fields(game)
+    assert (opening, fields) == FIRST_TYPED_TURN[slug], "seat 0 is not at its first typed turn"
     wanted = meant(game, engine.example_order(game.state, 0))
     with translation.override(language):
-        vocabulary = words.vocabulary("genoa")
-        typed = {name: vocabulary.write(str(wanted.order.get(name, ""))) for name in steps_fields(game)}
+        vocabulary = words.vocabulary(slug)
+        typed = {name: vocabulary.write(str(wanted.order.get(name, ""))) for name in fields}
         read_back = [*meant(game, wanted.order).read.lines]  # the game's read-back, in the language
         email = next(m for m in reversed(mail.outbox) if m.to == [player.email])
-        refused = words.refusal(refusal_of(game, vocabulary.read(MISTYPED[language])))
-    assert typed["route"] != wanted.order["route"], f"the example has no word to write in {language}: {typed}"
+        prompt = open_phase(game).prompt_for(0)
+        assert prompt is not None
+        helps = [" ".join(spec["help"].split()) for spec in prompt["fields"] if spec["name"] in fields]
+        english = vocabulary.read(mistyped)
+        refused = words.refusal(refusal_of(game, fields[0], english))
+    assert typed[fields[0]] != wanted.order[fields[0]], f"the example has no word to write in {language}: {typed}"
     assert read_back != [*wanted.read.lines], f"the read-back is not in {language}"
-    assert "Street" not in refused, f"the refusal quotes the step as the game read it, in English: {refused}"
-    assert all(word in str(email.body) for word in typed["route"].replace(";", " ").split() if word.isalpha())
+    # The words of the mistyped step that are the language's (not the English the game reads them as) are quoted
+    # in the refusal, and their English is not.
+    theirs, its = whole_words(mistyped) - whole_words(english), whole_words(english) - whole_words(mistyped)
+    assert theirs and its, f"{mistyped!r} has no word of {language} to quote"
+    why = MISTYPED[slug].why
+    assert theirs <= whole_words(refused), f"the refusal of {why} does not quote the player's words: {refused}"
+    assert not its & whole_words(refused), f"the refusal quotes the step as the game read it, in English: {refused}"
+    taught = [word for text in typed.values() for word in text.replace(";", " ").split() if word.isalpha()]
+    assert taught and all(word in str(email.body) for word in taught), f"the turn email does not teach {taught}"
     findings = Findings()
     context = new_context(chromium, PHONE, locale="en-US")
     context.set_default_timeout(15_000)
@@ -270,19 +325,23 @@ def test_a_player_types_their_order_in_their_own_language(chromium, live_server,
         page.goto(live_server.url + link_in(player.email, r"/l/\S+/"))
         assert page.locator("html").get_attribute("lang") == language
         page.locator("details:has(form.order) > summary").click()
-        page.locator(f"{TYPED_FORM} textarea[name='route']").press_sequentially(MISTYPED[language], delay=0)
+        # The typed form's help is the game's, in the language, as written (its placeholders, "<Schiff>", too).
+        shown = [" ".join(text.split()) for text in page.locator(f"{TYPED_FORM} .helptext").all_inner_texts()]
+        assert shown == helps, "the typed form does not show the game's help as it is written"
+        page.locator(f"{TYPED_FORM} textarea[name='{fields[0]}']").press_sequentially(mistyped, delay=0)
         submit(page, TYPED_FORM)
         assert page.locator(f"{TYPED_FORM} .error-summary li").all_inner_texts() == [refused]
-        check(page, f"genoa in {language}: the typed form with a refusal", findings)
-        picture(page, "genoa", PHONE, f"typed-refused-{language}")
+        check(page, f"{slug} in {language}: the typed form with a refusal", findings)
+        picture(page, slug, PHONE, f"typed-refused-{language}")
         assert not Order.objects.filter(phase__game=game, phase__number=wanted.phase).exists()
-        box = page.locator(f"{TYPED_FORM} textarea[name='route']")
-        box.fill("")
-        box.press_sequentially(typed["route"], delay=0)
+        for name in fields:
+            box = page.locator(f"{TYPED_FORM} textarea[name='{name}']")
+            box.fill("")
+            box.press_sequentially(typed[name], delay=0)
         submit(page, TYPED_FORM)
         assert read_back_on(page) == read_back, "the review does not read the order back in the player's words"
-        check(page, f"genoa in {language}: the review", findings)
-        picture(page, "genoa", PHONE, f"typed-review-{language}")
+        check(page, f"{slug} in {language}: the review", findings)
+        picture(page, slug, PHONE, f"typed-review-{language}")
         with page.expect_navigation():
             page.locator("form[action$='/confirm/'] button.primary").click()
         assert page.locator(".errorlist, .error-summary").count() == 0
@@ -292,11 +351,11 @@ def test_a_player_types_their_order_in_their_own_language(chromium, live_server,
     findings.assert_none()
 
 
-def refusal_of(game: Game, route: str) -> Exception:
-    """The game's refusal of seat 0's route `route` (in the engine's English)."""
+def refusal_of(game: Game, field: str, steps: str) -> Exception:
+    """The game's refusal of seat 0's `steps` (in the engine's English) in its steps field `field`."""
     engine = engines.get_engine(game.engine)
     try:
-        engine.validate(game.state, 0, {**engine.default_order(game.state, 0), "route": route})
+        engine.validate(game.state, 0, {**engine.default_order(game.state, 0), field: steps})
     except OrderError as error:
         return error
-    raise AssertionError(f"the game takes the route {route!r}")
+    raise AssertionError(f"the game takes the steps {steps!r}")

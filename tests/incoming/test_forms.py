@@ -32,6 +32,18 @@ def test_a_required_text_field_left_empty_or_too_long_is_refused() -> None:
     assert not too_long.is_valid() and "at most 40 characters" in str(too_long.errors)
 
 
+def test_a_fields_help_shows_as_it_is_written_not_as_html() -> None:
+    """A game's help is plain text: its placeholders ("move <ship> <city>") are shown, not taken for tags (Django's
+    field templates write a help text as HTML; Ports of Call's help read "move [spaces]" on the page)."""
+    prompt = Prompt(
+        kind="actions",
+        text="Your turn.",
+        fields=(Field(name="actions", kind="text", label="Actions", min=0, max=400, help="move <ship> <city> & <b>"),),
+    ).to_json()
+    html = str(OrderForm(prompt, typed=True)["actions"].as_field_group())
+    assert "move &lt;ship&gt; &lt;city&gt; &amp; &lt;b&gt;" in html and "<ship>" not in html
+
+
 def test_a_text_field_by_email_reply_is_the_line_after_its_label() -> None:
     assert parse_order(ROUTE, "Steps: row N; sell 2\n\nOn Monday the server wrote:\n> Steps:") == {
         "steps": "row N; sell 2"
