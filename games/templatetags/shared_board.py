@@ -22,9 +22,8 @@ from __future__ import annotations
 import itertools
 
 from django import template
-from django.template.base import FilterExpression, Node, NodeList, Parser, Token
+from django.template.base import FilterExpression, Node, NodeList, Parser, Token, token_kwargs
 from django.template.context import Context
-from django.template.defaulttags import token_kwargs
 from django.utils import timezone
 
 from games import words

@@ -47,7 +47,7 @@ ONCE = Template("{% load shared_board %}<{{ player }}>{% once due=due %}[{{ play
 
 
 def read_once(player: str, due: str, renders: dict | None) -> str:
-    context = {"player": player, "due": due}
+    context: dict[str, object] = {"player": player, "due": due}
     if renders is not None:
         context["shared_renders"] = renders
     return ONCE.render(Context(context))
