@@ -72,26 +72,28 @@ screenshots: venv
 	    PYTEST_ARGS="tests/incoming/test_browser_games.py tests/incoming/test_browser_pages.py tests/incoming/test_browser_orders.py tests/outgoing/test_email_looks.py -q -k 'plays or pages_fit or table_talk or ranked or reads'"; status=$$?; \
 	    cp var/screenshots/*-desktop-page.png var/screenshots/*-phone-board.png tests/screenshots/ && exit $$status
 
+# Each bench target below has a tiny smoke run in `make test` (tests/test_bench_smoke.py; bench-bots and bench-scale:
+# tests/play/test_commands.py), so none rots unseen; the figures of a real run are never asserted.
 bench: venv
 	$(BIN)/python bench/run.py
 
 # League figures: round draws for 1,000 players, standings of a 500-game season, and of a 5,000-game league
-# beside 100,000 other games (bench/leagues.py; builds that database on first use).
+# beside 100,000 other games (bench/leagues.py; builds that database on first use). Smoke: --no-scale.
 bench-leagues: venv
 	$(BIN)/python bench/leagues.py
 
 # The deadline and league sweeps on 10,000 and 100,000 open games (bench/scale.py; databases built with bulk
-# SQL on first use, a few minutes, reused after). Not in CI.
+# SQL on first use, a few minutes, reused after). Not in CI beyond its smoke run at 1,000 games.
 bench-scale: venv
 	$(BIN)/python bench/scale.py
 
 # Bot games through 1, 2 and 4 worker processes: resolutions per second per count (bench/workers.py; PostgreSQL
-# and Redis, or BROKER=amqp://... for RabbitMQ; a few minutes; not in CI).
+# and Redis, or BROKER=amqp://... for RabbitMQ; a few minutes; in CI only its smoke run: 1 worker, 1 game).
 bench-workers: venv
 	$(BIN)/python bench/workers.py $(if $(BROKER),--broker $(BROKER))
 
 # Faults: bot games through a real worker SIGKILLed 100 times and a 60 s broker outage (bench/faults.py;
-# PostgreSQL and Redis; about 20 minutes; not in CI).
+# PostgreSQL and Redis; about 20 minutes; in CI only its smoke run: 2 kills, a 1 s outage).
 bench-faults: venv
 	$(BIN)/python bench/faults.py
 

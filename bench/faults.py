@@ -17,7 +17,8 @@ the 30 s settle time):
 - one worker (prefork, 2 processes), SIGKILLed with its whole process group at a random moment 0.3-4 s
   after it is ready, and started again, `--kills` times; half-way, the broker is unreachable for
   `--outage` seconds (no kills meanwhile; games are still created, so their first tasks are lost);
-- celery beat, sending the deadline sweep every minute.
+- celery beat, sending the deadline sweep every minute (`--sweep-every`; a complete phase whose task was lost
+  is resolved by it once its last order is `--settle` seconds old).
 Then it waits for every game to finish and every email to be sent, and prints:
 - phases lost: games whose log and state do not replay from their seed and orders, or whose phases skip
   a number (a resolution's writes lost or half-done);
@@ -49,13 +50,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: make the project importable
 
-import psycopg  # noqa: E402
 import redis  # noqa: E402
 
 from bench import procs  # noqa: E402
 from bench.procs import RESULTS, RUN_DIR, VENV_BIN  # noqa: E402
+from bench.run import fresh_database  # noqa: E402
 
-PG = "host=127.0.0.1 port=5432 user=postgres"
 SECRET_KEY = "bench-faults-secret-key-not-for-production-0123456789abcdefghijklmnop"
 ENGINES = ["manila", "piraeus", "genoa", "ports-of-call", "phoenician"]
 
@@ -69,6 +69,9 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--games", type=int, default=8, help="games kept in flight while the faults go on")
     ap.add_argument("--drain", type=float, default=900.0, help="seconds to wait for the games and emails after")
     ap.add_argument("--seed", type=int, default=1)
+    # The production settings by default; the smoke test (tests/test_bench_smoke.py) shortens them.
+    ap.add_argument("--sweep-every", type=int, default=60, help="seconds between beat's sweeps")
+    ap.add_argument("--settle", type=int, default=30, help="the sweep resolves a complete phase this much older")
     return ap.parse_args()
 
 
@@ -141,6 +144,8 @@ def environment(args: argparse.Namespace, broker_port: int) -> dict[str, str]:
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
         LOG_LEVEL="INFO",
+        PBEM_SWEEP_EVERY_SECONDS=str(args.sweep_every),
+        PBEM_SETTLE_SECONDS=str(args.settle),
     )
     return env
 
@@ -315,9 +320,7 @@ def main() -> None:
     RUN_DIR.mkdir(parents=True, exist_ok=True)
     for old in [*RUN_DIR.glob("faults-*.log"), *(RESULTS / "faults-var" / "outbox").glob("*.log")]:
         old.unlink()
-    with psycopg.connect(f"{PG} dbname=postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {args.database} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {args.database}")
+    fresh_database(args.database)
     redis.Redis(db=args.redis_db).flushdb()
     proxy = Proxy(procs.free_port())
     proxy.open()

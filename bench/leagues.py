@@ -41,9 +41,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: make the project importable
 
-import psycopg  # noqa: E402
-
-PG = "host=127.0.0.1 port=5432 user=postgres"
 BENCH_SECRET_KEY = "bench-leagues-secret-key-not-for-production-0123456789abcdefghijklmnop"
 
 
@@ -61,9 +58,9 @@ def parse_args() -> argparse.Namespace:
 
 
 def setup_django(database: str) -> None:
-    with psycopg.connect(f"{PG} dbname=postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {database}")
+    from bench.run import fresh_database
+
+    fresh_database(database)
     os.environ.update(
         DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{database}",
         DEBUG="0",  # DEBUG would keep every SQL statement in memory
@@ -323,9 +320,10 @@ def main() -> None:
     if not args.no_scale:
         figures["large_league"] = scale_case(args.scale_games, args.repeat)
         print_scale(figures["large_league"], args.repeat)
-    out = ROOT / "bench" / "results"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "leagues.json").write_text(json.dumps(figures, indent=2))
+    from bench.procs import RESULTS
+
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "leagues.json").write_text(json.dumps(figures, indent=2))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "bench" / "results"
+# Where every script writes its figures and logs; BENCH_RESULTS names another folder (the smoke tests' own).
+RESULTS = Path(os.environ.get("BENCH_RESULTS") or ROOT / "bench" / "results")
 RUN_DIR = RESULTS / "run"  # logs, timing files, the generated wrk script
 VENV_BIN = ROOT / ".venv" / "bin"
 

@@ -42,6 +42,9 @@ PG = "host=127.0.0.1 port=5432 user=postgres"
 # that must not touch db 12 (several checkouts on one machine, each with its own Redis databases).
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
 PYTHON = str(VENV_BIN / "python")
+# BENCH_TEMPLATE_DB names a migrated database each fresh one is copied from (CREATE DATABASE ... TEMPLATE), so the
+# migrate after it has nothing left to do: the smoke tests' (tests/test_bench_smoke.py), which make many.
+TEMPLATE_ENV = "BENCH_TEMPLATE_DB"
 BENCH_SECRET_KEY = "bench-secret-key-not-for-production-0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -119,12 +122,15 @@ def ensure_wrk() -> bool:
     return shutil.which("wrk") is not None
 
 
-def fresh_database(name: str) -> None:
-    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-        raise SystemExit(f"not a plain database name: {name!r}")
+def fresh_database(name: str, template: str | None = None) -> None:
+    """Drop and create the database `name`: empty, or a copy of `template` (default: BENCH_TEMPLATE_DB's)."""
+    template = os.environ.get(TEMPLATE_ENV, "") if template is None else template
+    for each in (name, template) if template else (name,):
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", each):
+            raise SystemExit(f"not a plain database name: {each!r}")
     with psycopg.connect(f"{PG} dbname=postgres", autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {name}")
+        conn.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
 
 
 def flush_redis() -> None:

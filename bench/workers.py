@@ -4,7 +4,8 @@
     (or `make bench-workers`)
 
 Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and the broker (default Redis db 11; an amqp://
-URL runs it on RabbitMQ). For each count it drops and recreates the database `pbem_bench_workers`, purges
+URL runs it on RabbitMQ). For each count it drops and recreates the database `pbem_bench_workers` (`--database`
+names another), purges
 the broker's queues, starts that many separate workers of one pool process each (`celery worker
 --concurrency 1`, the default prefork pool as deployed, each its own node name, consuming every queue, as
 separate machines would), and plays `--games` whole bot games with
@@ -36,7 +37,6 @@ from bench import procs  # noqa: E402
 from bench.procs import RESULTS, RUN_DIR, VENV_BIN  # noqa: E402
 from bench.run import BENCH_SECRET_KEY, fresh_database, run_py  # noqa: E402
 
-DATABASE = "pbem_bench_workers"
 FLAT = 1.5  # doubling the workers gains less than this factor (2 would be linear): the rate has flattened
 
 
@@ -46,14 +46,15 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--games", type=int, default=8, help="whole bot games per count")
     ap.add_argument("--engine", default="piraeus")
     ap.add_argument("--broker", default="redis://127.0.0.1:6379/11", help="redis:// or amqp:// (its queues purged)")
+    ap.add_argument("--database", default="pbem_bench_workers", help="dropped and recreated for each count")
     return ap.parse_args()
 
 
-def environment(broker: str) -> dict[str, str]:
+def environment(broker: str, database: str) -> dict[str, str]:
     """Production settings, as bench/run.py's: persistent connections, DEBUG off, anymail's test backend."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env.update(
-        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DATABASE}",
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{database}",
         CELERY_BROKER_URL=broker,
         DEBUG="0",
         SECRET_KEY=BENCH_SECRET_KEY,
@@ -98,8 +99,8 @@ def start_workers(count: int, env: dict[str, str]) -> list[Any]:
 
 
 def measure(count: int, args: argparse.Namespace) -> dict[str, Any]:
-    env = environment(args.broker)
-    fresh_database(DATABASE)
+    env = environment(args.broker, args.database)
+    fresh_database(args.database)
     run_py(["manage.py", "migrate", "-v", "0"], env, "workers-migrate")
     run_py(["-m", "celery", "-A", "pbem", "purge", "-f"], env, "workers-purge")
     workers = start_workers(count, env)
