@@ -221,3 +221,25 @@ def test_make_bench_hooks_smoke_resolves_games_without_idle_and_hooked(tmp_path,
     assert rows["without"][3] == 1.0
     assert all(p90 >= median for median, p90, _, _ in rows.values())
     assert min(rows["hooked"][2]) > max(rows["without"][2])  # the hooks' deliveries written with the resolution
+
+
+def test_the_email_floor_is_the_floors_measurement_3_recomputed_for_our_emails_per_resolution():
+    """bench/floor.py reads the floor's drain with emails and its alternated drain without (run.sh's measurement 3,
+    shaped as its report.py reads it) as a resolution's and an email's share of the drain: recomputed for the
+    floor's own emails per resolution it gives the floor's measured rate back, for none its drain without."""
+    from bench import floor
+
+    with_emails = [
+        {"resolutions_per_s": 300.0, "resolutions_per_s_with_email": r, "emails_per_resolution": 4.0}
+        for r in (150.0, 160.0, 140.0)
+    ]
+    without = [{"resolutions_per_s": r} for r in (400.0, 380.0, 420.0)]
+    res = {
+        "queued_1proc_c2_reuse_with_email": {"runs": with_emails},
+        "queued_1proc_c2_reuse_email_worker": {"runs": without},
+    }
+    figures = floor.email_floor(res)
+    assert floor.email_floor_rate(figures, 4.0) == pytest.approx(150.0)
+    assert floor.email_floor_rate(figures, 0.0) == pytest.approx(400.0)
+    assert 150.0 < floor.email_floor_rate(figures, 2.2) < 400.0
+    assert floor.email_floor({}) == {} and floor.email_floor_rate({}, 2.2) is None  # a floor run with EMAIL=0
