@@ -346,19 +346,33 @@ def is_obsolete(row: OutboundEmail) -> bool:
 # Rows a sender claims at a time: a burst (a league's deadline) goes out in tasks of this many emails, each
 # reading what its games share in a handful of queries.
 SEND_BATCH = 100
+# Batches a sender takes before it leaves the rest to the next sender (`send_due`): 1,000 emails, about 5 minutes at
+# a provider's 0.3 s a call, well inside the broker's visibility timeout (settings.PBEM_BROKER_VISIBILITY_TIMEOUT).
+SEND_ROUNDS = 10
 
 
 def send_due() -> int:
     """The game emails' sender, woken by `wake_sender` (games/outgoing/wakes.py: one call on its way wakes it for all
-    the emails due meanwhile): takes the oldest pending rows, SEND_BATCH at most, and sends them. A full batch
-    wakes another sender first, so a burst spreads over the email workers. Returns how many went out."""
+    the emails due meanwhile): takes the oldest pending rows, SEND_BATCH at most, and sends them, then what fell due
+    while it sent, until none is left (SEND_ROUNDS batches at most; then another sender is woken for the rest). A
+    full batch wakes another sender first, so a burst spreads over the email workers. Returns how many went out.
+
+    Taking again what fell due meanwhile, rather than leaving it to the call its resolution published, keeps a
+    burst's emails going out without a gathering pause between batches: the last email of a burst of 200
+    resolutions went out a median 150 ms after the last resolution instead of 290 (bench/README.md, issue 43)."""
+    sent = 0
     with outbox.unflushed_commits():
         wakes.started(SEND_DUE)
-        pending = OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING)
-        rows = outbox.claim_pending(with_history(pending), SEND_BATCH)
-        if len(rows) == SEND_BATCH:
-            wake_sender()
-        return send_claimed(rows)
+        pending = with_history(OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING))
+        for _ in range(SEND_ROUNDS):
+            rows = outbox.claim_pending(pending, SEND_BATCH)
+            if not rows:
+                return sent
+            if len(rows) == SEND_BATCH:
+                wake_sender()
+            sent += send_claimed(rows)
+    wake_sender()  # a long burst: the rest goes to a sender of its own, so other email work has its turn
+    return sent
 
 
 def send_pending(game_id: int) -> int:

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games.models import Game, OutboundEmail, Player, Wake
 from games.outgoing import dispatch, emails, wakes
+from games.outgoing import outbox as rows_outbox
 from games.outgoing.dispatch import SEND_DUE
 from games.play import orders, turns
 from tests.support.phases import open_phase
@@ -138,9 +139,40 @@ def test_a_full_batch_wakes_another_sender_first(make_game, monkeypatch, broker,
     games_with_pending_emails(make_game, 2)
     monkeypatch.setattr(emails, "SEND_BATCH", 4)
     with django_capture_on_commit_callbacks(execute=True):
-        assert emails.send_due() == 4
+        assert emails.send_due() == 6  # the full batch, then the two it left
     assert broker.calls == [(SEND_DUE, emails.EMAIL_GATHER.total_seconds())]
-    assert OutboundEmail.objects.filter(status="pending").count() == 2
+    assert not OutboundEmail.objects.filter(status="pending").exists()
+
+
+def test_a_sender_takes_what_fell_due_while_it_sent_and_leaves_a_long_burst_to_the_next(
+    make_game, monkeypatch, broker, django_capture_on_commit_callbacks
+):
+    first, later = games_with_pending_emails(make_game, 2)
+    OutboundEmail.objects.filter(game=later).update(status="sent")
+    send = rows_outbox.send_claimed
+
+    batches: list[int] = []
+
+    def and_meanwhile(*args: Any, **kwargs: Any) -> int:
+        batches.append(send(*args, **kwargs))
+        if len(batches) == 1:  # a resolution commits while the first batch goes out: its three emails fall due
+            OutboundEmail.objects.filter(game=later).update(status="pending")
+        return batches[-1]
+
+    monkeypatch.setattr(rows_outbox, "send_claimed", and_meanwhile)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert emails.send_due() == 6
+    assert batches == [3, 3]
+    assert broker.calls == []  # nothing left over: no other sender woken
+    assert not OutboundEmail.objects.filter(status="pending").exists()
+    OutboundEmail.objects.filter(game=first).update(status="pending")
+    OutboundEmail.objects.filter(game=later).update(status="sent")
+    batches.clear()
+    monkeypatch.setattr(emails, "SEND_ROUNDS", 1)  # a burst longer than a sender takes
+    with django_capture_on_commit_callbacks(execute=True):
+        assert emails.send_due() == 3
+    assert broker.calls == [(SEND_DUE, emails.EMAIL_GATHER.total_seconds())]  # the rest to the next sender
+    assert OutboundEmail.objects.filter(game=later, status="pending").count() == 3
 
 
 def test_a_backlog_of_one_games_phases_emails_each_reader_the_news_once_in_one_thread(make_game):
