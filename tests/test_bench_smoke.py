@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-import psycopg
 import pytest
 from django.db import connection
 
-from bench.run import PG, TEMPLATE_ENV, base_env, fresh_database
+from bench.run import TEMPLATE_ENV, base_env, fresh_database
+from bench.scaledb import drop
 from tests.support.services import REQUIRE_SERVICES, missing_service
 
 pytestmark = pytest.mark.services
@@ -57,12 +57,6 @@ def own(postgres: None, bench_template: str, monkeypatch: pytest.MonkeyPatch) ->
     The scripts started after copy the migrated template."""
     monkeypatch.setenv(TEMPLATE_ENV, bench_template)
     return f"{connection.settings_dict['NAME']}_bench"
-
-
-def drop(*databases: str) -> None:
-    with psycopg.connect(f"{PG} dbname=postgres", autocommit=True) as conn:
-        for name in databases:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def bench(script: str, *args: str, results: Path, **env: str) -> str:

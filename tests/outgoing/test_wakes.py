@@ -4,6 +4,7 @@ task that reads what they share in the same statements for one game or ten."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from typing import Any
 
@@ -20,6 +21,7 @@ from games.outgoing import outbox as rows_outbox
 from games.outgoing.dispatch import SEND_DUE
 from games.play import orders, turns
 from tests.support.phases import open_phase
+from tests.support.services import missing_service
 
 pytestmark = pytest.mark.django_db
 
@@ -253,3 +255,51 @@ def test_the_senders_own_commits_do_not_wait_for_the_disk_and_the_connection_is_
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_senders_at_once_each_send_their_own_rows_and_none_twice(make_game, monkeypatch, broker):
+    """Two senders, each in its own thread and connection, as two email workers woken together (a full batch
+    wakes the next at once). Each holds its first batch claimed until the other has claimed its own, then both
+    go on taking batch after batch: every pending email goes out once, by one of them, and both sent some."""
+    if connection.vendor != "postgresql":
+        missing_service("needs PostgreSQL: SKIP LOCKED between two connections (set DATABASE_URL=postgres://...)")
+    games_with_pending_emails(make_game, 4)  # twelve emails
+    pending = set(OutboundEmail.objects.filter(status="pending").values_list("pk", flat=True))
+    monkeypatch.setattr(emails, "SEND_BATCH", 2)
+    meet = threading.Barrier(2, timeout=30)
+    send = rows_outbox.send_claimed
+    firsts: set[int] = set()
+
+    def after_both_claimed(*args: Any, **kwargs: Any) -> int:
+        if threading.get_ident() not in firsts:
+            firsts.add(threading.get_ident())
+            meet.wait()
+        return send(*args, **kwargs)
+
+    monkeypatch.setattr(rows_outbox, "send_claimed", after_both_claimed)
+    sent: dict[str, int] = {}
+    errors: list[BaseException] = []
+
+    def sender(name: str) -> None:
+        try:
+            sent[name] = emails.send_due()
+        except BaseException as error:  # noqa: BLE001  (reported by the test below)
+            errors.append(error)
+            meet.abort()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sender, args=(name,)) for name in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads) and not errors, errors
+    assert sent["a"] > 0 and sent["b"] > 0 and sent["a"] + sent["b"] == len(pending) == 12
+    # Each message names its row: <pbem.GAME.ROW@domain> (messages.message_id).
+    rows_of_messages = [
+        int(message.extra_headers["Message-ID"].split("@")[0].rsplit(".", 1)[1]) for message in outbox.outbox
+    ]
+    assert sorted(rows_of_messages) == sorted(pending)  # each row's email once
+    assert not OutboundEmail.objects.exclude(status="sent").exists()
