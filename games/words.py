@@ -232,10 +232,15 @@ def vocabulary_of(words: dict[str, Any]) -> Vocabulary:
     """The Vocabulary of typed words {English: message or its translation} in the active language."""
     written: dict[str, str] = {}
     english: dict[str, str] = {}
+    # The syntax's own words keep the case they are declared in, where the language writes them as English does;
+    # where it capitalises them (German nouns: "Hand", "Bonus"), the email teaches them so: the reader is
+    # case-blind either way.
+    english_words = (get_language() or "en").split("-")[0] == "en"
     for word, said in words.items():
         parts = (part.strip() for part in render(said).split("|"))
         alternatives = [part for part in parts if part and not NOT_IN_A_WORD.search(part)]
-        if not alternatives or [part.lower() for part in alternatives] == [word.lower()]:
+        same = [part.lower() for part in alternatives] == [word.lower()]
+        if not alternatives or same and (english_words or alternatives == [word]):
             continue  # the same in this language
         written[word.lower()] = alternatives[0]
         for part in alternatives:

@@ -29,6 +29,9 @@ TYPED_WORDS: dict[str, Msg] = {
     "left": Mp("ports_of_call reply word", "left"),
     "right": Mp("ports_of_call reply word", "right"),
     "shares": Mp("ports_of_call reply word", "shares"),
+    # Whole steps where the languages put the verb first ("kaufe Aktien", "acheter actions"), not word by word.
+    "shares buy": Mp("ports_of_call reply word", "shares buy"),
+    "shares sell": Mp("ports_of_call reply word", "shares sell"),
     "extra": Mp("ports_of_call reply word", "extra"),
 }
 

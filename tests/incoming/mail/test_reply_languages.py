@@ -151,12 +151,12 @@ def test_phoenicians_steps_typed_in_german_or_french_read_as_the_english(languag
     [
         (
             "de",
-            "fahre S1 Kapstadt 2; kaufe Öl S1 L1; Auftrag verdeckt; Schiff groß; Aktien kaufe",
-            "move S1 Cape Town 2; buy oil S1 L1; order hidden; ship large; shares buy",
+            "fahre S1 Kapstadt 2; kaufe Öl S1 L1; Auftrag verdeckt; Schiff groß; kaufe Aktien; Aktien kaufe",
+            "move S1 Cape Town 2; buy oil S1 L1; order hidden; ship large; shares buy; shares buy",
         ),
         (
             "fr",
-            "déplacer S1 Le Cap; produire Londres bonus acier gauche; construire Hambourg; actions vendre",
+            "déplacer S1 Le Cap; produire Londres bonus acier gauche; construire Hambourg; vendre actions",
             "move S1 Cape Town; produce London bonus steel left; build Hamburg; shares sell",
         ),
         ("de", "move S1 Tokio; sell S1 Windturbinen", "move S1 Tokyo; sell S1 turbines"),
@@ -193,6 +193,32 @@ def test_a_word_of_the_language_that_is_another_english_word_reads_in_the_langua
     assert clash.read("2 Zähler; 1 ZÄHLER") == "2 markers; 1 markers"
     assert clash.write("sell 2; buy 1 marker") == "buy 2; kaufe 1 Zähler"
     assert words.vocabulary_of({"silk": "Seide", "wine": "wine"}).english == {"seide": "silk"}  # same word: skipped
+
+
+def test_a_word_the_language_capitalises_is_taught_capitalised_and_english_keeps_its_declared_case():
+    """German writes its nouns with a capital ("Hand", "Bonus"): the email teaches them so, and reads either case.
+    English keeps the syntax's words as declared, even where a game's name for them is capitalised ("Silk")."""
+    with translation.override("de"):
+        german = words.vocabulary_of({"hand": "Hand", "wine": "wine"})
+    assert german.write("give 1 hand; wine") == "give 1 Hand; wine"
+    assert german.read("1 hand; 1 HAND") == "1 hand; 1 hand"
+    with translation.override("en"):
+        assert words.vocabulary_of({"silk": "Silk"}).write("sell silk") == "sell silk"
+
+
+@pytest.mark.parametrize(
+    ("language", "taught"),
+    [("de", ("kaufe Aktien", "verkaufe Aktien", "Bonus")), ("fr", ("acheter actions", "vendre actions"))],
+)
+def test_ports_of_calls_help_teaches_the_share_steps_verb_first_as_the_language_says_them(language, taught):
+    """A whole step declared as one typed word: German and French put the verb first, not English's order."""
+    from games.engines.ports_of_call.prompts import ACTIONS_HELP
+
+    with translation.override(language):
+        help_text = words.render(ACTIONS_HELP)
+        read = words.vocabulary("ports-of-call").read(" ; ".join(taught[:2]))
+    assert all(word in help_text for word in taught), help_text
+    assert read == "shares buy ; shares sell"
 
 
 @pytest.mark.parametrize(
@@ -279,7 +305,7 @@ def test_the_game_pages_typed_box_shows_a_stored_order_in_the_players_words_and_
         ("de", "phoenician", "steps", "rudere", "z. B. 'rudere NE'"),
         ("fr", "phoenician", "steps", "voler", "ramer, naviguer, acheter, vendre, proposer, pirate, tempête ou passer"),
         ("de", "ports-of-call", "actions", "fahre", "schreibe es so: fahre <Schiff> <Stadt> [Felder], z. B. fahre S1"),
-        ("fr", "ports-of-call", "actions", "actions", "écrivez-le ainsi : actions acheter ou actions vendre"),
+        ("fr", "ports-of-call", "actions", "actions", "écrivez-le ainsi : acheter actions ou vendre actions"),
         # What the reader could not place is quoted as the player typed it, not as its English read.
         ("de", "ports-of-call", "actions", "Öl S1", "'Öl'"),
         ("de", "ports-of-call", "actions", "fahre S1 Öl", "'Öl'"),
