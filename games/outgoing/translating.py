@@ -17,7 +17,7 @@ from typing import Any
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.template import Template
-from django.template.base import Node, Variable, render_value_in_context
+from django.template.base import Node, Variable
 from django.template.context import Context
 from django.template.loaders import cached
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
@@ -25,9 +25,15 @@ from django.utils import translation
 from django.utils.safestring import SafeString
 
 from games import words
+from games.outgoing.quick_lookups import quicken, value_in_context
 
 # Bumped when the settings that choose the catalogues change (tests), so no text kept before is shown after.
 _generation = 0
+
+
+def generation() -> int:
+    """Bumped when the catalogues change (tests): what a cache rendered before is not shown after."""
+    return _generation
 
 
 @receiver(setting_changed)
@@ -77,7 +83,7 @@ class KeptBlockTranslateNode(BlockTranslateNode):
         values = {}
         for name in names:
             value = context[name] if name in context else (invalid % name if "%s" in invalid else invalid)
-            values[name] = render_value_in_context(value, context)
+            values[name] = value_in_context(value, context)
         context.pop()
         try:
             result = text % values
@@ -130,11 +136,13 @@ def keep_translations(template: Template) -> None:
 
 
 class Loader(cached.Loader):
-    """Django's cached loader; each template it compiles keeps its fixed translations (`keep_translations`)."""
+    """Django's cached loader; each template it compiles keeps its fixed translations (`keep_translations`), and its
+    variables take the quick path (games/outgoing/quick_lookups.py)."""
 
     def get_template(self, template_name: str, skip: list[Any] | None = None) -> Template:
         template = super().get_template(template_name, skip)
         if not getattr(template, "translations_kept", False):
             keep_translations(template)
+            quicken(template.nodelist)
             template.translations_kept = True  # type: ignore[attr-defined]
         return template

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
+import pytest
 from django.template import Context, Template
 from django.utils import timezone
+
+from games.engines.base import M, Mp
+from games.templatetags import shared_board
 
 PART = Template(
     "{% load shared_board %}<{{ player }}>{% shared %}[{{ player }}|{{ view.hand }}|{{ view.map }}]{% endshared %}"
@@ -68,3 +72,56 @@ def test_a_once_part_outside_a_batch_or_with_a_value_that_is_no_key_is_rendered_
     renders: dict = {}
     assert unhashable.render(Context({"days": [1, 2], "shared_renders": renders})) == "2"
     assert renders == {}
+
+
+# `{% keep %}`: a part kept for the process, for each set of its values (by content), seeing only them.
+KEEP = Template(
+    "{% load shared_board %}<{{ player }}>{% keep row=row %}[{{ player }}|{{ row.good }}{{ row.n }}]{% endkeep %}"
+)
+
+
+def read_kept(player: str, row: object, renders: dict | None) -> str:
+    context: dict[str, object] = {"player": player, "row": row}
+    if renders is not None:
+        context["shared_renders"] = renders
+    return KEEP.render(Context(context))
+
+
+@pytest.fixture
+def kept(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """The process's kept parts, empty for the test."""
+    parts: dict = {}
+    monkeypatch.setattr(shared_board, "_kept", parts)
+    return parts
+
+
+def test_a_kept_part_sees_only_its_values_and_is_kept_across_batches_by_their_content(kept: dict):
+    assert read_kept("Ann", {"good": "oil", "n": 3}, {}) == "<Ann>[|oil3]"  # the reader's name does not reach it
+    assert len(kept) == 1
+    kept[next(iter(kept))] = "(kept)"
+    assert read_kept("Bob", {"good": "oil", "n": 3}, {}) == "<Bob>(kept)"  # another batch, an equal row
+    assert read_kept("Cy", {"good": "oil", "n": 4}, {}) == "<Cy>[|oil4]"
+    assert read_kept("Di", {"good": "oil", "n": True}, {}) == "<Di>[|oilTrue]"  # True is not 1 here
+    assert len(kept) == 3
+
+
+def test_a_message_is_kept_by_its_id_context_and_parameters_not_its_english(kept: dict):
+    """Two messages with one English (a game's term in two meanings) are two keys: each says its own translation."""
+    assert shared_board.frozen(Mp("piraeus good", "Oil")) != shared_board.frozen(Mp("manila good", "Oil"))
+    assert shared_board.frozen(M("{n} dr", n=2)) != shared_board.frozen(M("{n} dr", n=3))
+    assert shared_board.frozen([1, True]) != shared_board.frozen([True, 1])
+    with pytest.raises(TypeError):
+        shared_board.frozen({"when": object()})
+
+
+def test_a_kept_part_outside_a_batch_or_with_a_value_that_is_no_key_is_rendered_for_its_reader(kept: dict):
+    assert read_kept("Ann", {"good": "oil", "n": 3}, None) == "<Ann>[|oil3]"
+    assert read_kept("Ann", {"good": object(), "n": 3}, {}).startswith("<Ann>[|&lt;object")
+    assert kept == {}
+
+
+def test_the_process_keeps_at_most_keep_most_parts(kept: dict, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(shared_board, "KEEP_MOST", 3)
+    for n in range(7):
+        assert read_kept("Ann", {"good": "oil", "n": n}, {}) == f"<Ann>[|oil{n}]"
+        assert len(kept) <= 3

@@ -3,7 +3,6 @@ Django's own tags say, in whichever language is active at each render."""
 
 from __future__ import annotations
 
-import copy
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,6 +17,7 @@ from games import words
 from games.outgoing import messages
 from games.outgoing.translating import KeptBlockTranslateNode, KeptTranslateNode, keep_translations
 from tests.support.emails import game_emails
+from tests.support.templates import djangos_own_loader
 
 SOURCE = (
     "{% load i18n %}{% translate 'Hello there,' %}|{% translate 'Nothing new.' as nothing %}{{ nothing }}|"
@@ -51,19 +51,6 @@ def test_the_projects_loader_keeps_the_translations_of_the_templates_it_compiles
     assert template.nodelist.get_nodes_by_type(KeptBlockTranslateNode)
 
 
-# The project's template settings with Django's own cached loader in place of translating.py's.
-def djangos_own_loader(templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    plain = copy.deepcopy(templates)
-    for engine in plain:
-        engine["OPTIONS"]["loaders"] = [
-            ("django.template.loaders.cached.Loader", inner) if loader == PROJECT_LOADER else (loader, inner)
-            for loader, inner in engine["OPTIONS"]["loaders"]
-        ]
-    assert plain != templates, "the project no longer reads its templates through translating.py"
-    return plain
-
-
-PROJECT_LOADER = "games.outgoing.translating.Loader"
 LANGUAGES = ("en", "de", "fr")
 FROZEN = datetime(2026, 3, 29, 0, 30, tzinfo=UTC)  # a night the clocks change in Europe
 
