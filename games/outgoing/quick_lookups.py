@@ -4,11 +4,12 @@ same output as Django's, by a shorter path for what the templates show most.
 An email's board is a few hundred `{{ view.x.y }}` and `{% if cell.current %}` over the engine's view, which is
 plain dicts, strings and whole numbers. Django resolves each one by trying an item, an attribute, then an index,
 calling what is callable, then localises and escapes the value through a dozen calls; together they were about a
-third of an email's render (bench/README.md, issue 43). Here a lookup whose every step is a key of a plain dict, with
-a value that is not callable, is read directly; a string is escaped and a whole number written as Django would;
-anything else (a model, a list's index, a date, a missing key, a translated literal) goes Django's own way, so what
-a template renders is unchanged, byte for byte (tests/outgoing/test_quick_lookups.py renders every email kind and
-page both ways)."""
+third of an email's render (bench/README.md, issue 43). Here a lookup whose every step is a plain dict's key or a
+dataclass's field (the emails' facts), with nothing callable on the way, is read directly; a string is escaped and a
+whole number written as Django would; anything else (a model, a list's index, a date, a missing key, a translated
+literal) goes Django's own way, so what a template renders is unchanged, byte for byte: every email kind in three
+languages (tests/outgoing/test_translating.py) and every game's page (tests/outgoing/test_quick_lookups.py) render
+as with Django's own loader."""
 
 from __future__ import annotations
 
