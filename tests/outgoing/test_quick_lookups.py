@@ -146,7 +146,7 @@ PER_REQUEST = re.compile(r'(nonce|value|content)="[A-Za-z0-9_\-+/=]{20,}"')
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", [engine.slug for engine in all_engines()])
 def test_each_games_pages_render_as_djangos_own_loader_renders_them(slug: str, make_game: Any, settings: Any) -> None:
-    """The game page of each seat and a spectator (the board, the order form, the log), at the first stops of a
+    """The game page of each seat and a spectator (the board, the order form, the log), at the first two stops of a
     seeded game: the same bytes from the project's loader and from Django's own (but each request's nonce and token)."""
     game = make_game(humans=PLAYERS, engine=slug, seed=13)
     clients = seat_clients(game)
@@ -157,5 +157,5 @@ def test_each_games_pages_render_as_djangos_own_loader_renders_them(slug: str, m
         assert len(ours) == len(djangos) == PLAYERS + 1
         for mine, theirs in zip(ours, djangos, strict=True):
             assert PER_REQUEST.sub("", mine) == PER_REQUEST.sub("", theirs)
-        if stop == 2:
+        if stop == 1:  # the start and the first resolution: CI stays under its 20 minutes
             break
