@@ -292,7 +292,25 @@ def collect(games: list[dict[str, Any]], t0: dict[int, float], probe: Probe) -> 
         return round(statistics.median(ms(a(p), b(p)) for p in pids), 3)
 
     sent = [len(mail[p]) for p in pids]
+
+    def slowest(p: int) -> dict[str, Any]:
+        """One of the slowest resolutions, for reading a p99: its parts, and the sender runs it overlapped."""
+        window = (t0[p], res[p]["commit"])
+        senders = [r for r in runs if r["start"] < window[1] and r["end"] > window[0]]
+        return {
+            "phase": p,
+            "ms": round(ms(*window), 1),
+            "delivery_ms": round(ms(t0[p], res[p]["start"]), 1),
+            "body_ms": round(ms(res[p]["start"], res[p]["commit"]), 1),
+            "pid": res[p]["pid"],
+            "senders_overlapping": [
+                {"pid": r["pid"], "from_ms": round(ms(t0[p], r["start"]), 1), "ms": round(ms(r["start"], r["end"]), 1)}
+                for r in senders
+            ],
+        }
+
     return {
+        "slowest": [slowest(p) for p in sorted(pids, key=lambda p: res[p]["commit"] - t0[p])[-3:]],
         "emails_per_resolution": {"median": statistics.median(sent), "min": min(sent), "max": max(sent)},
         "commit_to_resolution_commit_ms": dist([ms(t0[p], res[p]["commit"]) for p in pids]),
         "commit_to_emails_sent_ms": dist([ms(t0[p], max(mail[p])) for p in pids]),

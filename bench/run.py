@@ -572,6 +572,12 @@ def print_summary(out: dict[str, Any]) -> None:
         )
         for k, v in seq["breakdown_median_ms"].items():
             print(f"      {k:52s} {v:8.2f} ms")
+        for slow in seq.get("slowest", []):
+            senders = ", ".join(f"{s['ms']:g} ms from {s['from_ms']:+g} ms" for s in slow["senders_overlapping"])
+            print(
+                f"      one of the slowest: {slow['ms']:g} ms (delivery {slow['delivery_ms']:g}, "
+                f"body {slow['body_ms']:g}); sender runs beside it: {senders or 'none'}"
+            )
         print(
             f"      its emails: the sender starts {rt['email_gather_ms']:g} ms after its call "
             "(games/outgoing/wakes.py), so the emails of games resolving meanwhile go out with them"
