@@ -13,8 +13,8 @@ from games.models.games import Game, Phase, Seat
 
 class Wake(models.Model):
     """A wake-up call on its way to a task that drains one kind of due rows (games/outgoing/wakes.py, wake_once): the
-    row exists from the moment the call is published until the task starts. While it exists, newly due rows
-    need no call of their own: the task, once it starts, finds them too. Under a burst (a league's deadline,
+    row exists from the moment the call is published until its task has drained what is due. While it exists,
+    newly due rows need no call of their own: the task finds them too. Under a burst (a league's deadline,
     a backlog after an outage) many games' emails then go out in a few tasks instead of one task each."""
 
     task = models.CharField(max_length=100, primary_key=True, verbose_name=_("task"))

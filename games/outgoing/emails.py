@@ -357,20 +357,26 @@ def send_due() -> int:
     while it sent, until none is left (SEND_ROUNDS batches at most; then another sender is woken for the rest). A
     full batch wakes another sender first, so a burst spreads over the email workers. Returns how many went out.
 
-    Taking again what fell due meanwhile, rather than leaving it to the call its resolution published, keeps a
-    burst's emails going out without a gathering pause between batches: the last email of a burst of 200
-    resolutions went out a median 150 ms after the last resolution instead of 290 (bench/README.md, issue 43)."""
+    While it sends, the transactions that make emails due find its call on its way and publish none: it takes their
+    rows in its next round, without a gathering pause between batches (the last email of a burst of 200 resolutions
+    went out a median 150 ms after the last resolution instead of 290), and without a second sender beside it that
+    would leave the worker no process free for a resolution (bench/README.md, issue 43)."""
     sent = 0
     with outbox.unflushed_commits():
-        wakes.started(SEND_DUE)
         pending = with_history(OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING))
         for _ in range(SEND_ROUNDS):
             rows = outbox.claim_pending(pending, SEND_BATCH)
             if not rows:
-                return sent
+                # From here on newly due emails need a call of their own; one more look takes those of the
+                # transactions that committed while this sender still stood for their call.
+                wakes.drained(SEND_DUE)
+                rows = outbox.claim_pending(pending, SEND_BATCH)
+                if not rows:
+                    return sent
             if len(rows) == SEND_BATCH:
-                wake_sender()
+                wakes.wake_another(SEND_DUE, EMAIL_GATHER)
             sent += send_claimed(rows)
+        wakes.drained(SEND_DUE)
     wake_sender()  # a long burst: the rest goes to a sender of its own, so other email work has its turn
     return sent
 
@@ -427,12 +433,18 @@ EMAIL_GATHER = timedelta(milliseconds=200)
 
 def wake_sender(*_: object) -> None:
     """After commit, wake the sender of game emails, unless a call is on its way (games/outgoing/wakes.py): the
-    one way every game email is sent, whoever made it due (a resolution, a reminder, the sweep, a retry)."""
+    one way every game email is sent, whoever made it due (a resolution, a reminder, a retry)."""
     wakes.wake_once(SEND_DUE, EMAIL_GATHER)
 
 
+def wake_sender_for_stragglers(*_: object) -> None:
+    """The sweep's call for emails left pending over a minute (games/outgoing/outbox.py, send_stragglers): made even if
+    a call seems on its way, since that call was lost or its sender died while it stood for the call."""
+    wakes.wake_another(SEND_DUE, EMAIL_GATHER)
+
+
 # The core's outbox, registered with the apps' (GamesConfig.ready()): the sweep retries and wakes them alike.
-OUTBOX = Outbox(model=OutboundEmail, wake=wake_sender, value="game_id")
+OUTBOX = Outbox(model=OutboundEmail, wake=wake_sender_for_stragglers, value="game_id")
 
 
 def send_sign_in_link(player_id: int) -> bool:

@@ -2,14 +2,19 @@
 
 A task that drains a kind of due rows (the game emails' sender, games/outgoing/emails.py) needs one call after the
 transaction that makes rows due, not one call per transaction. `wake_once` publishes a call after commit only
-if none is on its way already: a Wake row (games/models.py) stands for the call from its publication until the
-task starts, and the task removes it (`started`) before it reads what is due. So every transaction that
-found a call on its way committed before that call's task reads the rows, and the task finds its rows too.
+if none is on its way already: a Wake row (games/models.py) stands for the call from its publication until its
+task has drained what is due. The task takes rows while it finds any; when it finds none it removes the row
+(`drained`) and looks once more. So every transaction that found a call on its way committed before that last
+look, and the task finds its rows too; a transaction after it publishes a call of its own.
+
+While a task drains, the transactions that make rows due publish nothing: it takes their rows in its next round.
+Removing the row when the task started instead let each resolution during a long send publish a second sender,
+which ran beside the first and left no pool process free for the next resolution (bench/README.md, issue 43).
 
 Under a burst (a league's deadline resolving hundreds of games, a backlog after an outage) the rows then go
 out in a few tasks, each taking many games' rows in a handful of statements, instead of a task per game. At
 a quiet time it is one call per transaction, as before. A call published longer ago than WAKE_LOST is taken
-as lost (a broker outage, a worker killed before the task started) and is published again; the sweep covers
+as lost (a broker outage, a worker killed before or while its task ran) and is published again; the sweep covers
 what is left (games/outgoing/outbox.py, send_stragglers). Without a broker the call runs inline, after commit, once per
 loop of inline calls.
 """
@@ -32,9 +37,15 @@ WAKE_LOST = timedelta(seconds=30)
 
 def wake_once(name: TaskName, gather: timedelta = timedelta(0)) -> None:
     """After commit, wake `name` (a task without arguments that drains its kind of due rows), unless a call to
-    it is on its way: published and its task not started yet. The task starts `gather` after the call, so that
+    it is on its way: published and its task not done draining. The task starts `gather` after the call, so that
     what falls due meanwhile goes out with it."""
     transaction.on_commit(lambda: _wake(name, gather))
+
+
+def wake_another(name: TaskName, gather: timedelta = timedelta(0)) -> None:
+    """After commit, wake `name` even if a call is on its way: a task that finds more due than it takes at once
+    (a backlog) calls a second task to share it."""
+    transaction.on_commit(lambda: _wake(name, gather, another=True))
 
 
 # Task -> until when a call this process published is sure to be on its way: a call with a countdown does not
@@ -43,13 +54,13 @@ def wake_once(name: TaskName, gather: timedelta = timedelta(0)) -> None:
 _published_until: dict[str, datetime] = {}
 
 
-def _wake(name: TaskName, gather: timedelta) -> None:
+def _wake(name: TaskName, gather: timedelta, another: bool = False) -> None:
     if dispatch.inline():
         if not dispatch.queued_inline(name):  # queued already: it runs after this, and drains these rows too
             dispatch.publish(name)
         return
     now = timezone.now()
-    if now < _published_until.get(name, now) or _on_its_way(name, now):
+    if not another and (now < _published_until.get(name, now) or _on_its_way(name, now)):
         return
     # Two transactions committing together may both publish: the second task finds little or nothing to do.
     Wake.objects.bulk_create(
@@ -77,8 +88,8 @@ def _on_its_way(name: TaskName, now: datetime) -> bool:
         return cursor.fetchone() is not None
 
 
-def started(name: TaskName) -> None:
-    """Called by a task woken by `wake_once` as it starts, before it reads what is due: from here on, newly due
-    rows need a call of their own."""
+def drained(name: TaskName) -> None:
+    """Called by a task woken by `wake_once` when it finds nothing due, before it looks once more: from here on,
+    newly due rows need a call of their own."""
     _published_until.pop(name, None)
     Wake.objects.filter(task=name).delete()

@@ -1,6 +1,6 @@
 """Coalesced wake-up calls (games/outgoing/wakes.py) and the game emails' sender they wake (games/outgoing/emails.py,
-send_due): one call on its way serves every transaction until its task starts; a burst of games' emails goes out in one
-task that reads what they share in the same statements for one game or ten."""
+send_due): one call on its way serves every transaction until its task has drained what is due; a burst of games'
+emails goes out in one task that reads what they share in the same statements for one game or ten."""
 
 from __future__ import annotations
 
@@ -53,12 +53,12 @@ def commit_waking_the_sender(django_capture_on_commit_callbacks: Any) -> None:
         emails.wake_sender()
 
 
-def test_one_call_on_its_way_serves_every_commit_until_its_task_starts(broker, django_capture_on_commit_callbacks):
+def test_one_call_on_its_way_serves_every_commit_until_its_task_has_drained(broker, django_capture_on_commit_callbacks):
     for _ in range(3):
         commit_waking_the_sender(django_capture_on_commit_callbacks)
     assert broker.calls == [(SEND_DUE, emails.EMAIL_GATHER.total_seconds())]
     assert Wake.objects.filter(task=SEND_DUE).exists()
-    wakes.started(SEND_DUE)  # the task starts: what falls due from now on needs a call of its own
+    wakes.drained(SEND_DUE)  # the task found nothing due: what falls due from now on needs a call of its own
     commit_waking_the_sender(django_capture_on_commit_callbacks)
     assert len(broker.calls) == 2
 
@@ -175,6 +175,74 @@ def test_a_sender_takes_what_fell_due_while_it_sent_and_leaves_a_long_burst_to_t
         assert emails.send_due() == 3
     assert broker.calls == [(SEND_DUE, emails.EMAIL_GATHER.total_seconds())]  # the rest to the next sender
     assert OutboundEmail.objects.filter(game=later, status="pending").count() == 3
+
+
+def test_while_a_sender_drains_a_commit_publishes_no_second_sender_and_its_last_look_takes_the_rows(
+    make_game, monkeypatch, broker, django_capture_on_commit_callbacks
+):
+    """A resolution that commits while the sender sends finds its call on its way: no second sender is published to
+    run beside it (it would hold the worker's other process), and the sender takes the new rows itself. Once the
+    sender finds nothing due, the next commit calls again."""
+    first, later = games_with_pending_emails(make_game, 2)
+    OutboundEmail.objects.filter(game=later).update(status="sent")
+    commit_waking_the_sender(django_capture_on_commit_callbacks)  # the call that starts this sender
+    assert len(broker.calls) == 1
+    claim = rows_outbox.claim_pending
+    looks: list[int] = []
+
+    def and_meanwhile(*args: Any, **kwargs: Any) -> list[Any]:
+        rows = claim(*args, **kwargs)
+        looks.append(len(rows))
+        if len(looks) == 1:  # while the first batch goes out, a resolution commits three more emails
+            OutboundEmail.objects.filter(game=later).update(status="pending")
+            commit_waking_the_sender(django_capture_on_commit_callbacks)
+        return rows
+
+    monkeypatch.setattr(rows_outbox, "claim_pending", and_meanwhile)
+    assert emails.send_due() == 6  # (the commit's own callbacks run as it commits, in and_meanwhile)
+    assert len(broker.calls) == 1  # the resolution's commit published nothing
+    assert looks == [3, 3, 0, 0]  # its rows in the next round; then nothing, the call given up, one more look
+    assert not Wake.objects.exists() and not OutboundEmail.objects.filter(status="pending").exists()
+    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    assert len(broker.calls) == 2
+
+
+def test_a_commit_between_the_senders_last_two_looks_is_sent_by_it(
+    make_game, monkeypatch, broker, django_capture_on_commit_callbacks
+):
+    """The rows of a transaction that found the call on its way just before the sender gave it up are taken by
+    the sender's last look: none is left waiting for the sweep."""
+    games_with_pending_emails(make_game, 1)
+    OutboundEmail.objects.update(status="sent")
+    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    drained = wakes.drained
+    given_up: list[Any] = []
+
+    def a_commit_first(name: Any) -> None:
+        given_up.append(name)
+        if len(given_up) == 1:
+            OutboundEmail.objects.update(status="pending")
+            commit_waking_the_sender(django_capture_on_commit_callbacks)  # finds the call on its way
+        drained(name)
+
+    monkeypatch.setattr(wakes, "drained", a_commit_first)
+    assert emails.send_due() == 3
+    assert len(broker.calls) == 1 and not OutboundEmail.objects.exclude(status="sent").exists()
+
+
+def test_the_sweep_calls_a_sender_for_stragglers_even_while_a_dead_senders_call_seems_on_its_way(
+    make_game, broker, django_capture_on_commit_callbacks
+):
+    """A sender killed while it drained leaves its call standing (its Wake row) for up to WAKE_LOST: resolutions
+    publish nothing meanwhile. The sweep's stragglers, pending over a minute, get a sender called anyway."""
+    games_with_pending_emails(make_game, 1)
+    commit_waking_the_sender(django_capture_on_commit_callbacks)  # its sender starts and dies: the row stays
+    calls = len(broker.calls)
+    commit_waking_the_sender(django_capture_on_commit_callbacks)
+    assert len(broker.calls) == calls and Wake.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert rows_outbox.send_stragglers(at=timezone.now() + timedelta(minutes=2)) == 1
+    assert broker.calls[calls:] == [(SEND_DUE, emails.EMAIL_GATHER.total_seconds())]
 
 
 def test_a_backlog_of_one_games_phases_emails_each_reader_the_news_once_in_one_thread(make_game):

@@ -57,8 +57,9 @@ class Enqueued:
 def enqueued(monkeypatch: pytest.MonkeyPatch) -> Enqueued:
     recorder = Enqueued()
     monkeypatch.setattr(sweep, "after_commit", recorder)
-    # The email sender's wake-up call (games/outgoing/wakes.py), recorded as the call it publishes: no arguments.
+    # The email sender's wake-up calls (games/outgoing/wakes.py), recorded as the call they publish: no arguments.
     monkeypatch.setattr(wakes, "wake_once", lambda name, gather=None: recorder(name))
+    monkeypatch.setattr(wakes, "wake_another", lambda name, gather=None: recorder(name))
     return recorder
 
 
