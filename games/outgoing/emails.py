@@ -365,20 +365,26 @@ def send_due() -> int:
     with outbox.unflushed_commits():
         pending = with_history(OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING))
         for _ in range(SEND_ROUNDS):
-            rows = outbox.claim_pending(pending, SEND_BATCH)
+            rows = _claim(pending)
             if not rows:
                 # From here on newly due emails need a call of their own; one more look takes those of the
-                # transactions that committed while this sender still stood for their call.
+                # transactions that committed while this sender still stood for their call, and no more: what
+                # falls due after it goes to the call it publishes, not to a second sender running beside this one.
                 wakes.drained(SEND_DUE)
-                rows = outbox.claim_pending(pending, SEND_BATCH)
-                if not rows:
-                    return sent
-            if len(rows) == SEND_BATCH:
-                wakes.wake_another(SEND_DUE, EMAIL_GATHER)
+                return sent + send_claimed(_claim(pending))
             sent += send_claimed(rows)
         wakes.drained(SEND_DUE)
     wake_sender()  # a long burst: the rest goes to a sender of its own, so other email work has its turn
     return sent
+
+
+def _claim(pending: QuerySet[OutboundEmail]) -> list[OutboundEmail]:
+    """Up to SEND_BATCH pending emails for this sender. A full batch first wakes another sender, so a backlog spreads
+    over the email workers."""
+    rows = outbox.claim_pending(pending, SEND_BATCH)
+    if len(rows) == SEND_BATCH:
+        wakes.wake_another(SEND_DUE, EMAIL_GATHER)
+    return rows
 
 
 def send_pending(game_id: int) -> int:
