@@ -62,10 +62,8 @@ def _wake(name: TaskName, gather: timedelta, another: bool = False) -> None:
     now = timezone.now()
     if not another and (now < _published_until.get(name, now) or _on_its_way(name, now)):
         return
-    # Two transactions committing together may both publish: the second task finds little or nothing to do.
-    Wake.objects.bulk_create(
-        [Wake(task=name, at=now)], update_conflicts=True, unique_fields=["task"], update_fields=["at"]
-    )
+    if not _stand_for(name, now, another):
+        return  # a transaction committing at the same time took the call: one sender, not two side by side
     if dispatch.publish(name, countdown=gather.total_seconds()):
         _published_until[name] = now + gather
     else:
@@ -84,6 +82,26 @@ def _on_its_way(name: TaskName, now: datetime) -> bool:
         cursor.execute(
             f"SELECT 1 FROM {table} WHERE {task} = %s AND {at} > %s LIMIT 1",  # noqa: S608
             [name, db.ops.adapt_datetimefield_value(now - WAKE_LOST)],
+        )
+        return cursor.fetchone() is not None
+
+
+def _stand_for(name: TaskName, now: datetime, another: bool) -> bool:
+    """Record the call about to be published (its Wake row), unless one published less than WAKE_LOST ago stands
+    already; `another` records it whatever stands. True if this process is to publish it. One statement, so of two
+    processes that both found no call on its way, only one publishes: the other's insert waits for the first's and
+    then finds its row."""
+    db = connections[router.db_for_write(Wake)]
+    quote = db.ops.quote_name
+    table = quote(Wake._meta.db_table)
+    task, at = (quote(f.column) for f in Wake._meta.concrete_fields)  # the model's own names only
+    unless_standing = "" if another else f" WHERE {table}.{at} <= %s"
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({task}, {at}) VALUES (%s, %s) ON CONFLICT ({task}) "  # noqa: S608
+            f"DO UPDATE SET {at} = EXCLUDED.{at}{unless_standing} RETURNING {task}",
+            [name, db.ops.adapt_datetimefield_value(now)]
+            + ([] if another else [db.ops.adapt_datetimefield_value(now - WAKE_LOST)]),
         )
         return cursor.fetchone() is not None
 

@@ -89,6 +89,21 @@ def test_a_call_on_its_way_too_long_was_lost_and_is_published_again(broker, djan
     assert len(broker.calls) == 2
 
 
+def test_two_commits_that_both_found_no_call_on_its_way_publish_one(
+    broker, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Two processes committing at once can both read that no call is on its way. Recording the call is one
+    statement that only the first gets through, so one sender is published, not two running side by side."""
+    monkeypatch.setattr(wakes, "_on_its_way", lambda name, now: False)  # both read before either recorded its call
+    for _ in range(2):
+        monkeypatch.setattr(wakes, "_published_until", {})  # each commit in a process of its own
+        commit_waking_the_sender(django_capture_on_commit_callbacks)
+    assert len(broker.calls) == 1 and Wake.objects.count() == 1
+    with time_machine.travel(timezone.now() + wakes.WAKE_LOST + timedelta(seconds=1), tick=False):
+        commit_waking_the_sender(django_capture_on_commit_callbacks)  # a call that old was lost: taken over
+    assert len(broker.calls) == 2
+
+
 def test_a_call_the_broker_refused_leaves_no_wake_so_the_next_commit_calls_again(
     broker, django_capture_on_commit_callbacks
 ):
