@@ -438,14 +438,15 @@ EMAIL_GATHER = timedelta(milliseconds=200)
 
 
 def wake_sender(*_: object) -> None:
-    """After commit, wake the sender of game emails, unless a call is on its way (games/outgoing/wakes.py): the
-    one way every game email is sent, whoever made it due (a resolution, a reminder, a retry)."""
+    """After commit, wake the sender of game emails, unless a call is on its way (games/outgoing/wakes.py): how a
+    game email is sent, whoever made it due (a resolution, a reminder); the sweep's own calls are below."""
     wakes.wake_once(SEND_DUE, EMAIL_GATHER)
 
 
 def wake_sender_for_stragglers(*_: object) -> None:
-    """The sweep's call for emails left pending over a minute (games/outgoing/outbox.py, send_stragglers): made even if
-    a call seems on its way, since that call was lost or its sender died while it stood for the call."""
+    """The sweep's call for the emails it puts back or finds left over (games/outgoing/outbox.py: failures retried,
+    rows pending over a minute): made even if a call seems on its way, since that call may be lost, or its sender
+    dead while it stood for the call."""
     wakes.wake_another(SEND_DUE, EMAIL_GATHER)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import connections, router, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from games.models import Wake
@@ -75,9 +76,7 @@ def _on_its_way(name: TaskName, now: datetime) -> bool:
     transaction that makes rows due (a resolution's commit), so written out once rather than by the ORM, whose
     exists() cost about a tenth of a resolution's CPU to build and compile (bench/README.md, issue 43)."""
     db = connections[router.db_for_read(Wake)]
-    quote = db.ops.quote_name
-    table = quote(Wake._meta.db_table)
-    task, at = (quote(f.column) for f in Wake._meta.concrete_fields)  # the model's own names only
+    table, task, at = _names(db)
     with db.cursor() as cursor:
         cursor.execute(
             f"SELECT 1 FROM {table} WHERE {task} = %s AND {at} > %s LIMIT 1",  # noqa: S608
@@ -92,9 +91,7 @@ def _stand_for(name: TaskName, now: datetime, another: bool) -> bool:
     processes that both found no call on its way, only one publishes: the other's insert waits for the first's and
     then finds its row."""
     db = connections[router.db_for_write(Wake)]
-    quote = db.ops.quote_name
-    table = quote(Wake._meta.db_table)
-    task, at = (quote(f.column) for f in Wake._meta.concrete_fields)  # the model's own names only
+    table, task, at = _names(db)
     unless_standing = "" if another else f" WHERE {table}.{at} <= %s"
     with db.cursor() as cursor:
         cursor.execute(
@@ -104,6 +101,14 @@ def _stand_for(name: TaskName, now: datetime, another: bool) -> bool:
             + ([] if another else [db.ops.adapt_datetimefield_value(now - WAKE_LOST)]),
         )
         return cursor.fetchone() is not None
+
+
+def _names(db: BaseDatabaseWrapper) -> tuple[str, str, str]:
+    """The Wake table's name and its two columns', quoted for `db`: the model's own names are all that the statements
+    written out here put in their text; every value is a parameter."""
+    quote = db.ops.quote_name
+    task, at = (quote(field.column) for field in Wake._meta.concrete_fields)
+    return quote(Wake._meta.db_table), task, at
 
 
 def drained(name: TaskName) -> None:
